@@ -1,0 +1,31 @@
+#pragma once
+// Command recording helpers: one-shot submission and barriers named by intent.
+// Barriers are global memory barriers: weft's passes touch whole buffers, so per-buffer barriers
+// would add bookkeeping without letting the device overlap anything more.
+#include <volk.h>
+
+#include <functional>
+
+namespace weft::engine {
+
+class Context;
+
+// Records `record` into a fresh primary command buffer, submits it and waits for the queue.
+void submitAndWait(const Context& context, const std::function<void(VkCommandBuffer)>& record);
+
+namespace barrier {
+// A compute pass reads (or overwrites) what the previous compute pass wrote.
+void computeToCompute(VkCommandBuffer cmd);
+// Vertex/fragment shaders read what a compute pass wrote (rendering from the solver's buffers).
+void computeToGraphics(VkCommandBuffer cmd);
+// A compute pass writes what the previous frame's draw read (write-after-read).
+void graphicsToCompute(VkCommandBuffer cmd);
+// Any shader or copy reads what a copy wrote (uploads).
+void transferToAll(VkCommandBuffer cmd);
+// A copy reads what any earlier shader or copy wrote (readbacks).
+void allToTransfer(VkCommandBuffer cmd);
+// The host reads what a copy wrote, after the fence.
+void transferToHost(VkCommandBuffer cmd);
+}  // namespace barrier
+
+}  // namespace weft::engine

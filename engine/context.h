@@ -1,0 +1,98 @@
+#pragma once
+// The Vulkan context: instance, physical device, device and one queue. Either weft owns them
+// (standalone programs and tests) or a host application lends its own (embedding): every other
+// engine type only *uses* a Context and never cares which.
+#include <volk.h>
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace weft::engine {
+
+struct ContextOptions {
+  std::string deviceName;         // case-insensitive substring; empty: $WEFT_DEVICE, then the best device
+  bool validation = false;        // Khronos validation layer with synchronisation validation
+  std::vector<const char*> instanceExtensions;  // e.g. from glfwGetRequiredInstanceExtensions
+  std::vector<const char*> deviceExtensions;    // e.g. VK_KHR_swapchain
+};
+
+// What a host application hands over to embed weft. The device must have been created with
+// VK_KHR_push_descriptor enabled (weft's passes push their descriptors) and Vulkan 1.2 or newer.
+struct ExternalDevice {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t queueFamily = 0;
+};
+
+struct DeviceInfo {
+  std::string name;
+  std::string type;  // "discrete GPU", "integrated GPU", "virtual GPU", "CPU", "other"
+};
+
+// Device-level entry points are loaded into volk's global table, so one Context (owned or
+// borrowed) is live per process at a time.
+class Context {
+ public:
+  explicit Context(const ContextOptions& options);  // owns instance and device
+  explicit Context(const ExternalDevice& external);  // borrows them; destroys only its own objects
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  VkInstance instance() const { return instance_; }
+  VkPhysicalDevice physicalDevice() const { return physicalDevice_; }
+  VkDevice device() const { return device_; }
+  VkQueue queue() const { return queue_; }
+  uint32_t queueFamily() const { return queueFamily_; }
+  VkCommandPool commandPool() const { return commandPool_; }
+  const VkPhysicalDeviceProperties& properties() const { return properties_; }
+  std::string deviceName() const { return properties_.deviceName; }
+  std::string deviceType() const;
+  bool ownsDevice() const { return owned_; }
+  bool timestampsSupported() const { return timestampsSupported_; }
+
+  uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required) const;
+  // Debug name for captures and validation messages (no-op without VK_EXT_debug_utils).
+  void setName(VkObjectType type, uint64_t handle, const std::string& name) const;
+
+  // Validation messages (warnings and errors) seen since creation; tests fail on any.
+  size_t validationMessageCount() const { return validationCount_.load(); }
+  std::vector<std::string> validationMessages() const;
+
+  // Every Vulkan device the loader can see, for error messages and `weft devices`.
+  static std::vector<DeviceInfo> listDevices();
+
+ private:
+  void createInstance(const ContextOptions& options);
+  void pickPhysicalDevice(const std::string& requested);
+  void createDevice(const ContextOptions& options);
+  void finishSetup();
+  void destroy();
+  static VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                  VkDebugUtilsMessageTypeFlagsEXT types,
+                                                  const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                  void* user);
+
+  bool owned_ = false;
+  bool debugUtils_ = false;
+  bool timestampsSupported_ = false;
+  VkInstance instance_ = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  VkPhysicalDevice physicalDevice_ = VK_NULL_HANDLE;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  uint32_t queueFamily_ = 0;
+  VkCommandPool commandPool_ = VK_NULL_HANDLE;
+  VkPhysicalDeviceProperties properties_{};
+  VkPhysicalDeviceMemoryProperties memoryProperties_{};
+  std::atomic<size_t> validationCount_{0};
+  mutable std::mutex messagesMutex_;
+  std::vector<std::string> messages_;
+};
+
+}  // namespace weft::engine

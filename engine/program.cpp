@@ -1,0 +1,235 @@
+#include "engine/program.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "engine/buffer.h"
+#include "engine/context.h"
+#include "engine/shader_library.h"
+#include "engine/vk_check.h"
+
+namespace weft::engine {
+namespace {
+
+// SPIR-V opcodes and enums used by the reflection below (SPIR-V spec, section 3).
+constexpr uint32_t kOpExecutionMode = 16;
+constexpr uint32_t kOpDecorate = 71;
+constexpr uint32_t kExecutionModeLocalSize = 17;
+constexpr uint32_t kDecorationBinding = 33;
+constexpr uint32_t kDecorationDescriptorSet = 34;
+
+VkShaderModule createModule(VkDevice device, const std::vector<uint32_t>& code) {
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = code.size() * sizeof(uint32_t);
+  info.pCode = code.data();
+  VkShaderModule module;
+  VK_CHECK(vkCreateShaderModule(device, &info, nullptr, &module));
+  return module;
+}
+
+}  // namespace
+
+ShaderLayout reflectShader(std::span<const uint32_t> spirv) {
+  if (spirv.size() < 5 || spirv[0] != 0x07230203) throw std::invalid_argument("not a SPIR-V module");
+  ShaderLayout layout;
+  std::vector<std::pair<uint32_t, uint32_t>> bindingOf;  // (id, binding)
+  std::vector<std::pair<uint32_t, uint32_t>> setOf;      // (id, set)
+  for (size_t at = 5; at < spirv.size();) {
+    uint32_t words = spirv[at] >> 16, op = spirv[at] & 0xffff;
+    if (words == 0 || at + words > spirv.size()) throw std::invalid_argument("truncated SPIR-V module");
+    if (op == kOpExecutionMode && words >= 6 && spirv[at + 2] == kExecutionModeLocalSize)
+      layout.localSize = {spirv[at + 3], spirv[at + 4], spirv[at + 5]};
+    if (op == kOpDecorate && words >= 4 && spirv[at + 2] == kDecorationBinding)
+      bindingOf.emplace_back(spirv[at + 1], spirv[at + 3]);
+    if (op == kOpDecorate && words >= 4 && spirv[at + 2] == kDecorationDescriptorSet)
+      setOf.emplace_back(spirv[at + 1], spirv[at + 3]);
+    at += words;
+  }
+  for (auto [id, set] : setOf)
+    if (set != 0) throw std::invalid_argument("weft shaders use descriptor set 0 only");
+  for (auto [id, binding] : bindingOf) layout.bindings.push_back(binding);
+  std::sort(layout.bindings.begin(), layout.bindings.end());
+  layout.bindings.erase(std::unique(layout.bindings.begin(), layout.bindings.end()), layout.bindings.end());
+  return layout;
+}
+
+Program::~Program() { release(); }
+Program::Program(Program&& other) noexcept { *this = std::move(other); }
+Program& Program::operator=(Program&& other) noexcept {
+  if (this != &other) {
+    release();
+    bindPoint_ = other.bindPoint_;
+    stages_ = other.stages_;
+    device_ = std::exchange(other.device_, VK_NULL_HANDLE);
+    setLayout_ = std::exchange(other.setLayout_, VK_NULL_HANDLE);
+    layout_ = std::exchange(other.layout_, VK_NULL_HANDLE);
+    pipeline_ = std::exchange(other.pipeline_, VK_NULL_HANDLE);
+    bindings_ = std::move(other.bindings_);
+    name_ = std::move(other.name_);
+    localSize_ = other.localSize_;
+    maxGroupsX_ = other.maxGroupsX_;
+  }
+  return *this;
+}
+
+void Program::release() {
+  if (!device_) return;
+  if (pipeline_) vkDestroyPipeline(device_, pipeline_, nullptr);
+  if (layout_) vkDestroyPipelineLayout(device_, layout_, nullptr);
+  if (setLayout_) vkDestroyDescriptorSetLayout(device_, setLayout_, nullptr);
+  device_ = VK_NULL_HANDLE;
+}
+
+void Program::createLayout(const Context& context, const std::vector<uint32_t>& bindings,
+                           VkShaderStageFlags stages) {
+  device_ = context.device();
+  bindings_ = bindings;
+  stages_ = stages;
+  std::vector<VkDescriptorSetLayoutBinding> entries;
+  for (uint32_t binding : bindings)
+    entries.push_back({binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, stages, nullptr});
+  VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+  setInfo.bindingCount = static_cast<uint32_t>(entries.size());
+  setInfo.pBindings = entries.data();
+  VK_CHECK(vkCreateDescriptorSetLayout(device_, &setInfo, nullptr, &setLayout_));
+
+  VkPushConstantRange range{stages, 0, kPushConstantBytes};
+  VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  info.setLayoutCount = 1;
+  info.pSetLayouts = &setLayout_;
+  info.pushConstantRangeCount = 1;
+  info.pPushConstantRanges = &range;
+  VK_CHECK(vkCreatePipelineLayout(device_, &info, nullptr, &layout_));
+  context.setName(VK_OBJECT_TYPE_PIPELINE_LAYOUT, reinterpret_cast<uint64_t>(layout_), name_ + ".layout");
+}
+
+void Program::bind(VkCommandBuffer cmd, std::initializer_list<BufferBinding> buffers, const void* push,
+                   uint32_t pushBytes) const {
+  std::array<VkDescriptorBufferInfo, 16> infos{};
+  std::array<VkWriteDescriptorSet, 16> writes{};
+  uint32_t count = 0;
+  for (uint32_t binding : bindings_) {
+    auto it = std::find_if(buffers.begin(), buffers.end(), [&](const BufferBinding& b) { return b.binding == binding; });
+    if (it == buffers.end() || !it->buffer || !*it->buffer)
+      throw std::logic_error(name_ + ": binding " + std::to_string(binding) + " was not given a buffer");
+    if (count == infos.size()) throw std::logic_error(name_ + ": too many bindings");
+    infos[count] = {it->buffer->handle(), 0, VK_WHOLE_SIZE};
+    writes[count] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    writes[count].dstBinding = binding;
+    writes[count].descriptorCount = 1;
+    writes[count].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[count].pBufferInfo = &infos[count];
+    ++count;
+  }
+  vkCmdBindPipeline(cmd, bindPoint_, pipeline_);
+  if (count) vkCmdPushDescriptorSetKHR(cmd, bindPoint_, layout_, 0, count, writes.data());
+  if (pushBytes) vkCmdPushConstants(cmd, layout_, stages_, 0, pushBytes, push);
+}
+
+ComputeProgram::ComputeProgram(const Context& context, const ShaderLibrary& library, const std::string& shaderName) {
+  name_ = shaderName;
+  bindPoint_ = VK_PIPELINE_BIND_POINT_COMPUTE;
+  std::vector<uint32_t> code = library.load(shaderName);
+  ShaderLayout reflected = reflectShader(code);
+  if (reflected.localSize[1] != 1 || reflected.localSize[2] != 1)
+    throw std::logic_error(shaderName + ": compute kernels are 1-D (local_size_y = local_size_z = 1)");
+  localSize_ = reflected.localSize[0];
+  maxGroupsX_ = context.properties().limits.maxComputeWorkGroupCount[0];
+  createLayout(context, reflected.bindings, VK_SHADER_STAGE_COMPUTE_BIT);
+
+  VkShaderModule module = createModule(device_, code);
+  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = module;
+  info.stage.pName = "main";
+  info.layout = layout_;
+  VkResult result = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_);
+  vkDestroyShaderModule(device_, module, nullptr);
+  VK_CHECK(result);
+  context.setName(VK_OBJECT_TYPE_PIPELINE, reinterpret_cast<uint64_t>(pipeline_), shaderName);
+}
+
+void ComputeProgram::dispatchGroups(VkCommandBuffer cmd, uint32_t threads) const {
+  if (threads == 0) return;
+  uint32_t groups = (threads + localSize_ - 1) / localSize_;
+  uint32_t x = std::min(groups, maxGroupsX_);
+  uint32_t y = (groups + x - 1) / x;
+  vkCmdDispatch(cmd, x, y, 1);
+}
+
+GraphicsProgram::GraphicsProgram(const Context& context, const ShaderLibrary& library, const std::string& vertexShader,
+                                 const std::string& fragmentShader, VkRenderPass renderPass,
+                                 const GraphicsState& state) {
+  name_ = vertexShader + "+" + fragmentShader;
+  bindPoint_ = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  std::vector<uint32_t> vertCode = library.load(vertexShader);
+  std::vector<uint32_t> fragCode = library.load(fragmentShader);
+  std::vector<uint32_t> bindings = reflectShader(vertCode).bindings;
+  for (uint32_t b : reflectShader(fragCode).bindings) bindings.push_back(b);
+  std::sort(bindings.begin(), bindings.end());
+  bindings.erase(std::unique(bindings.begin(), bindings.end()), bindings.end());
+  createLayout(context, bindings, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
+
+  VkShaderModule vert = createModule(device_, vertCode);
+  VkShaderModule frag = createModule(device_, fragCode);
+  VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
+                                               {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
+  stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
+  stages[0].module = vert;
+  stages[0].pName = "main";
+  stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+  stages[1].module = frag;
+  stages[1].pName = "main";
+
+  VkPipelineVertexInputStateCreateInfo vertexInput{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+  assembly.topology = state.topology;
+  VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+  viewport.viewportCount = 1;
+  viewport.scissorCount = 1;
+  VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+  raster.polygonMode = state.polygonMode;
+  raster.cullMode = state.cullMode;
+  raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+  raster.lineWidth = 1.f;
+  VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+  multisample.rasterizationSamples = state.samples;
+  VkPipelineDepthStencilStateCreateInfo depth{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+  depth.depthTestEnable = state.depthTest;
+  depth.depthWriteEnable = state.depthWrite;
+  depth.depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
+  VkPipelineColorBlendAttachmentState blendAttachment{};
+  blendAttachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
+                                   VK_COLOR_COMPONENT_A_BIT;
+  VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+  blend.attachmentCount = 1;
+  blend.pAttachments = &blendAttachment;
+  VkDynamicState dynamicStates[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+  VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+  dynamic.dynamicStateCount = 2;
+  dynamic.pDynamicStates = dynamicStates;
+
+  VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+  info.stageCount = 2;
+  info.pStages = stages;
+  info.pVertexInputState = &vertexInput;
+  info.pInputAssemblyState = &assembly;
+  info.pViewportState = &viewport;
+  info.pRasterizationState = &raster;
+  info.pMultisampleState = &multisample;
+  info.pDepthStencilState = &depth;
+  info.pColorBlendState = &blend;
+  info.pDynamicState = &dynamic;
+  info.layout = layout_;
+  info.renderPass = renderPass;
+  VkResult result = vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_);
+  vkDestroyShaderModule(device_, vert, nullptr);
+  vkDestroyShaderModule(device_, frag, nullptr);
+  VK_CHECK(result);
+  context.setName(VK_OBJECT_TYPE_PIPELINE, reinterpret_cast<uint64_t>(pipeline_), name_);
+}
+
+}  // namespace weft::engine

@@ -1,0 +1,109 @@
+#pragma once
+// Compute and graphics programs. A program reads its own layout from the SPIR-V (set-0 storage
+// buffer bindings, workgroup size), so adding a kernel is a shader file and one constructor call.
+// Descriptors are pushed per dispatch (VK_KHR_push_descriptor): no pools, no sets to keep alive.
+#include <volk.h>
+
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace weft::engine {
+
+class Buffer;
+class Context;
+class ShaderLibrary;
+
+// What a program needs to know about a shader, read from its SPIR-V.
+struct ShaderLayout {
+  std::array<uint32_t, 3> localSize{1, 1, 1};
+  std::vector<uint32_t> bindings;  // storage buffers in set 0, ascending
+};
+ShaderLayout reflectShader(std::span<const uint32_t> spirv);
+
+struct BufferBinding {
+  uint32_t binding;
+  const Buffer* buffer;
+};
+
+// Every program has one push-constant range of this size: the minimum every device guarantees.
+constexpr uint32_t kPushConstantBytes = 128;
+
+class Program {
+ public:
+  Program() = default;
+  ~Program();
+  Program(Program&& other) noexcept;
+  Program& operator=(Program&& other) noexcept;
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+
+  const std::string& name() const { return name_; }
+  const std::vector<uint32_t>& bindings() const { return bindings_; }
+  VkPipeline pipeline() const { return pipeline_; }
+  VkPipelineLayout layout() const { return layout_; }
+
+  // Binds the pipeline, pushes the descriptors and the push constants. Every binding the shader
+  // declares must be given (checked: a missing one is a programmer error).
+  void bind(VkCommandBuffer cmd, std::initializer_list<BufferBinding> buffers, const void* push,
+            uint32_t pushBytes) const;
+
+ protected:
+  void createLayout(const Context& context, const std::vector<uint32_t>& bindings, VkShaderStageFlags stages);
+  VkPipelineBindPoint bindPoint_ = VK_PIPELINE_BIND_POINT_COMPUTE;
+  VkShaderStageFlags stages_ = 0;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkPipeline pipeline_ = VK_NULL_HANDLE;
+  std::vector<uint32_t> bindings_;
+  std::string name_;
+  uint32_t localSize_ = 1;       // compute only
+  uint32_t maxGroupsX_ = 65535;  // compute only
+
+ private:
+  void release();
+};
+
+class ComputeProgram : public Program {
+ public:
+  ComputeProgram() = default;
+  ComputeProgram(const Context& context, const ShaderLibrary& library, const std::string& shaderName);
+
+  uint32_t workgroupSize() const { return localSize_; }
+
+  // Dispatches enough workgroups for `threads` invocations (1-D, folded into a 2-D grid past the
+  // device's per-dimension limit; shaders guard the tail with their element count).
+  template <class Push>
+  void dispatch(VkCommandBuffer cmd, uint32_t threads, std::initializer_list<BufferBinding> buffers,
+                const Push& push) const {
+    static_assert(sizeof(Push) <= kPushConstantBytes);
+    bind(cmd, buffers, &push, sizeof(Push));
+    dispatchGroups(cmd, threads);
+  }
+
+ private:
+  void dispatchGroups(VkCommandBuffer cmd, uint32_t threads) const;
+};
+
+struct GraphicsState {
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  VkPolygonMode polygonMode = VK_POLYGON_MODE_FILL;
+  VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
+  bool depthTest = true;
+  bool depthWrite = true;
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+};
+
+class GraphicsProgram : public Program {
+ public:
+  GraphicsProgram() = default;
+  // Vertex pulling only: no vertex input state; the vertex shader reads storage buffers.
+  GraphicsProgram(const Context& context, const ShaderLibrary& library, const std::string& vertexShader,
+                  const std::string& fragmentShader, VkRenderPass renderPass, const GraphicsState& state);
+};
+
+}  // namespace weft::engine

@@ -1,0 +1,38 @@
+#pragma once
+// Where SPIR-V comes from: the table embedded at build time (cmake/embed_shaders.cmake), or, with a
+// shader folder set (`--shader-dir`), GLSL compiled at run time by shaderc so shaders can be edited
+// without rebuilding.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace weft::engine {
+
+struct EmbeddedShader {
+  const char* name;  // file name, e.g. "verlet_relax.comp"
+  const uint32_t* words;
+  size_t wordCount;
+};
+std::span<const EmbeddedShader> embeddedShaders();  // generated at build time
+
+class ShaderLibrary {
+ public:
+  ShaderLibrary();  // embedded SPIR-V only
+  explicit ShaderLibrary(std::string shaderDir);  // compile GLSL from this folder at run time
+  ~ShaderLibrary();
+  ShaderLibrary(ShaderLibrary&&) noexcept;
+  ShaderLibrary& operator=(ShaderLibrary&&) noexcept;
+
+  // SPIR-V for a shader file name. Unknown name or compile error: InputError with the compiler's text.
+  std::vector<uint32_t> load(const std::string& name) const;
+  const std::string& shaderDir() const { return shaderDir_; }
+
+ private:
+  struct Compiler;
+  std::string shaderDir_;
+  std::unique_ptr<Compiler> compiler_;  // one warm shaderc compiler: a new one costs ~70 ms
+};
+
+}  // namespace weft::engine

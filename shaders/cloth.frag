@@ -1,0 +1,20 @@
+#version 450
+// Two-sided Lambert shading: the back face gets the flipped normal and a darker tint.
+#include "shared.h"
+
+layout(push_constant) uniform Push { RenderParams params; };
+layout(location = 0) in vec3 inNormal;
+layout(location = 1) in vec3 inWorld;
+layout(location = 0) out vec4 outColor;
+
+void main() {
+  vec3 n = normalize(inNormal);
+  vec3 base = params.color.rgb;
+  if (!gl_FrontFacing) {
+    n = -n;
+    base *= vec3(0.75, 0.8, 0.9);
+  }
+  float diffuse = max(dot(n, params.lightDir.xyz), 0.0);
+  float rim = 0.15 * max(n.y, 0.0);
+  outColor = vec4(base * (0.25 + 0.75 * diffuse + rim), 1.0);
+}

@@ -1,0 +1,80 @@
+// The per-particle physics, written once in the common subset of GLSL and C++ (GLM): the GPU
+// kernels and the CPU backend call these same functions, so the two backends differ only by
+// floating-point rounding. Pure functions of values: no buffer access here.
+#ifndef WEFT_PHYSICS_H
+#define WEFT_PHYSICS_H
+
+#include "shared.h"
+
+#ifdef __cplusplus
+namespace weft::gpu {
+using glm::vec3;
+using glm::dot;
+using glm::length;
+#define WEFT_FN inline
+#define WEFT_INOUT(T) T&
+#else
+#define WEFT_FN
+#define WEFT_INOUT(T) inout T
+#endif
+
+WEFT_FN vec3 xyz(vec4 v) { return vec3(v.x, v.y, v.z); }
+
+// Seed 004's spring force on endpoint i (its length clamp left out):
+// f_i = -[ks (|d| - L0) + kd (v_i - v_j).d/|d|] d/|d|,  d = x_i - x_j.
+WEFT_FN vec3 springForce(vec3 xi, vec3 vi, vec3 xj, vec3 vj, SpringEntry s) {
+  vec3 d = xi - xj;
+  float len = length(d);
+  if (len < 1e-9f) return vec3(0.0f);  // coincident endpoints: no direction to push along
+  vec3 n = d / len;
+  float magnitude = s.stiffness * (len - s.restLength) + s.damping * dot(vi - vj, n);
+  return -magnitude * n;
+}
+
+// Global air drag relative to the wind: f = -c (v - w). wind.w holds c (kg/s).
+WEFT_FN vec3 dragForce(vec3 v, vec4 wind) { return -wind.w * (v - xyz(wind)); }
+
+// Seed 003's distance-constraint correction of endpoint i: it moves by its inverse-mass share of
+// `stiffness` times the length error, along the spring. Zero when both ends are pinned.
+WEFT_FN vec3 distanceCorrection(vec3 xi, float wi, vec3 xj, float wj, float restLength, float stiffness) {
+  vec3 d = xi - xj;
+  float len = length(d);
+  float wsum = wi + wj;
+  if (len < 1e-9f || wsum <= 0.0f) return vec3(0.0f);
+  float difference = (restLength - len) / len;
+  return d * (wi / wsum) * stiffness * difference;
+}
+
+// Pushes a particle out of a collider and corrects its velocity: the normal component into the
+// surface is removed (no bounce) and Coulomb friction slows the tangential part in proportion to
+// the normal speed removed.
+WEFT_FN void collide(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, Collider c) {
+  vec3 n;
+  float depth;
+  if (c.kind == WEFT_COLLIDER_PLANE) {
+    n = xyz(c.shape);
+    depth = c.shape.w + c.margin - dot(n, x);
+  } else {
+    vec3 d = x - xyz(c.shape);
+    float len = length(d);
+    n = len > 1e-9f ? d / len : vec3(0.0f, 1.0f, 0.0f);
+    depth = c.shape.w + c.margin - len;
+  }
+  if (depth <= 0.0f) return;
+  x = x + n * depth;
+  float vn = dot(v, n);
+  if (vn < 0.0f) {
+    vec3 vt = v - vn * n;
+    float vtLen = length(vt);
+    float keep = vtLen > 1e-9f ? 1.0f - c.friction * (-vn) / vtLen : 0.0f;
+    v = vt * (keep > 0.0f ? keep : 0.0f);
+  }
+}
+
+#ifdef __cplusplus
+#undef WEFT_FN
+#undef WEFT_INOUT
+}  // namespace weft::gpu
+#endif
+
+#endif  // WEFT_PHYSICS_H

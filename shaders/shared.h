@@ -1,0 +1,109 @@
+// One source of truth for everything that crosses the C++/GLSL boundary: structs, binding indices,
+// push-constant blocks and workgroup sizes. Included by every shader and by the host code.
+// Layouts are std430 on the GPU; the static_asserts at the end pin the C++ side to the same sizes.
+#ifndef WEFT_SHARED_H
+#define WEFT_SHARED_H
+
+#ifdef __cplusplus
+#include <cstdint>
+#include <glm/glm.hpp>
+namespace weft::gpu {
+using uint = uint32_t;
+using vec4 = glm::vec4;
+using mat4 = glm::mat4;
+#endif
+
+// Threads per workgroup of every 1-D compute pass. 256 is the measured sweet spot on lavapipe
+// (8-wide groups run ~5x slower) and a multiple of every NVIDIA/AMD subgroup size.
+#define WEFT_WORKGROUP_SIZE 256
+
+// ---- Solver bindings (set 0, push descriptors). Every solver kernel uses a subset. ----
+#define WEFT_BIND_POSITIONS 0       // vec4[N]: xyz position (m), w inverse mass (1/kg), read
+#define WEFT_BIND_VELOCITIES 1      // vec4[N]: xyz velocity (m/s), read
+#define WEFT_BIND_POSITIONS_OUT 2   // vec4[N]: positions written by the pass
+#define WEFT_BIND_VELOCITIES_OUT 3  // vec4[N]: velocities written by the pass
+#define WEFT_BIND_PREV_POSITIONS 4  // vec4[N]: positions at the start of the step (Verlet)
+#define WEFT_BIND_SPRING_ROWS 5     // uint[N+1]: CSR row starts into the spring entries
+#define WEFT_BIND_SPRINGS 6         // SpringEntry[2*S]: each spring stored once per endpoint
+#define WEFT_BIND_COLLIDERS 7       // Collider[C]
+
+// ---- Render bindings (set 0, push descriptors). ----
+#define WEFT_BIND_RENDER_POSITIONS 0   // vec4[N] positions, pulled by the vertex shader
+#define WEFT_BIND_RENDER_NORMALS 1     // vec4[N] normals written by normals.comp
+#define WEFT_BIND_RENDER_TRIANGLES 2   // uint[3T] triangle corner indices
+#define WEFT_BIND_RENDER_VERTEX_TRI_ROWS 3  // uint[N+1] CSR rows: triangles around each vertex
+#define WEFT_BIND_RENDER_VERTEX_TRIS 4      // uint[...] triangle indices around each vertex
+
+// Collider kinds (Collider.kind).
+#define WEFT_COLLIDER_PLANE 0   // shape = (unit normal xyz, offset d): the solid side is dot(n, x) < d
+#define WEFT_COLLIDER_SPHERE 1  // shape = (center xyz, radius)
+
+// StepParams.mode values.
+#define WEFT_MODE_EXPLICIT_EULER 0    // x' = x + v dt,  v' = v + a dt (seed 000)
+#define WEFT_MODE_SYMPLECTIC_EULER 1  // v' = v + a dt,  x' = x + v' dt
+#define WEFT_MODE_RELAX 0             // verlet_relax: an inner Jacobi iteration
+#define WEFT_MODE_RELAX_FINAL 1       // verlet_relax: last iteration, also collides and derives v
+
+// One spring as seen from one of its endpoints (gather layout: a particle sums its own row).
+struct SpringEntry {
+  uint other;         // index of the particle at the far end
+  float restLength;   // m
+  float stiffness;    // N/m
+  float damping;      // N s/m, along the spring axis
+};
+
+struct Collider {
+  vec4 shape;       // see WEFT_COLLIDER_*
+  uint kind;        // WEFT_COLLIDER_PLANE or WEFT_COLLIDER_SPHERE
+  float friction;   // Coulomb coefficient applied to the tangential velocity on contact
+  float margin;     // m kept between the cloth and the surface
+  uint pad;
+};
+
+// Push constants of every solver pass (64 bytes: half of the 128 every device guarantees).
+struct StepParams {
+  vec4 gravity;              // xyz m/s^2
+  vec4 wind;                 // xyz wind velocity (m/s); w air drag coefficient (kg/s)
+  float dt;                  // s, the substep
+  uint particleCount;
+  uint colliderCount;
+  float constraintStiffness; // Verlet: fraction of the distance error removed per iteration, (0, 1]
+  float relaxation;          // Verlet: Jacobi over-relaxation of the averaged correction, [1, 2)
+  uint mode;                 // WEFT_MODE_*
+  uint pad0;
+  uint pad1;
+};
+
+// Push constants of the shaded draw.
+struct RenderParams {
+  mat4 viewProjection;
+  vec4 color;        // rgb base colour, a unused
+  vec4 lightDir;     // xyz unit vector towards the light
+  vec4 transform;    // xyz translation, w uniform scale (colliders drawn from a unit mesh)
+  vec4 shape;        // solid.vert: xyz plane normal, w = WEFT_SOLID_* kind
+};
+
+// Procedural solids drawn by solid.vert (no vertex buffers).
+#define WEFT_SOLID_SPHERE 0        // unit sphere, WEFT_SPHERE_SEGMENTS x WEFT_SPHERE_RINGS quads
+#define WEFT_SOLID_PLANE 1         // square of half-size transform.w, checkered
+#define WEFT_SPHERE_SEGMENTS 48
+#define WEFT_SPHERE_RINGS 24
+
+// Push constants of normals.comp.
+struct NormalsParams {
+  uint vertexCount;
+  uint pad0;
+  uint pad1;
+  uint pad2;
+};
+
+#ifdef __cplusplus
+static_assert(sizeof(SpringEntry) == 16);
+static_assert(sizeof(Collider) == 32);
+static_assert(sizeof(StepParams) == 64);
+static_assert(sizeof(RenderParams) == 128);
+static_assert(sizeof(NormalsParams) == 16);
+}  // namespace weft::gpu
+#endif
+
+#endif  // WEFT_SHARED_H

@@ -1,0 +1,40 @@
+#version 450
+// Colliders as procedural solids: a UV sphere or a square on a plane, generated from
+// gl_VertexIndex so no vertex buffer exists.
+#include "shared.h"
+
+layout(push_constant) uniform Push { RenderParams params; };
+layout(location = 0) out vec3 outNormal;
+layout(location = 1) out vec3 outWorld;
+
+const float kPi = 3.14159265358979;
+
+vec3 sphereCorner(uint segment, uint ring) {
+  float theta = 2.0 * kPi * float(segment) / float(WEFT_SPHERE_SEGMENTS);
+  float phi = kPi * float(ring) / float(WEFT_SPHERE_RINGS);
+  return vec3(sin(phi) * cos(theta), cos(phi), sin(phi) * sin(theta));
+}
+
+void main() {
+  // Two triangles per quad: corners (0,0) (1,0) (1,1) and (0,0) (1,1) (0,1).
+  const uvec2 corner[6] = uvec2[6](uvec2(0, 0), uvec2(1, 0), uvec2(1, 1), uvec2(0, 0), uvec2(1, 1), uvec2(0, 1));
+  uint quad = uint(gl_VertexIndex) / 6u;
+  uvec2 c = corner[uint(gl_VertexIndex) % 6u];
+  vec3 local, normal;
+  if (uint(params.shape.w) == WEFT_SOLID_SPHERE) {
+    uint segment = quad % WEFT_SPHERE_SEGMENTS + c.x;
+    uint ring = quad / WEFT_SPHERE_SEGMENTS + c.y;
+    normal = sphereCorner(segment, ring);
+    local = normal;
+  } else {
+    normal = normalize(params.shape.xyz);
+    vec3 helper = abs(normal.y) < 0.9 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0);
+    vec3 u = normalize(cross(helper, normal));
+    vec3 w = cross(normal, u);
+    local = (float(c.x) * 2.0 - 1.0) * u + (float(c.y) * 2.0 - 1.0) * w;
+  }
+  vec3 world = params.transform.xyz + params.transform.w * local;
+  outNormal = normal;
+  outWorld = world;
+  gl_Position = params.viewProjection * vec4(world, 1.0);
+}

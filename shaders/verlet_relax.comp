@@ -1,0 +1,38 @@
+#version 450
+// Verlet, one Jacobi iteration of distance-constraint relaxation (seed 003's correction), gathered:
+// each particle averages the corrections of its own springs and applies them times the
+// over-relaxation factor. The last iteration also collides and derives v = (x - x_prev) / dt.
+// Mirrors verletRelaxParticle() in solver/integrators/verlet.cpp.
+#include "shared.h"
+#include "physics.h"
+#include "common.glsl"
+#include "solver_bindings.glsl"
+
+layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
+
+void main() {
+  uint i = globalIndex();
+  if (i >= params.particleCount) return;
+  vec4 xi = positions[i];
+  vec3 x = xi.xyz;
+  if (xi.w > 0.0) {
+    vec3 sum = vec3(0.0);
+    uint count = 0;
+    for (uint s = springRows[i]; s < springRows[i + 1]; ++s) {
+      SpringEntry e = springs[s];
+      vec4 xj = positions[e.other];
+      sum += distanceCorrection(x, xi.w, xj.xyz, xj.w, e.restLength, params.constraintStiffness);
+      ++count;
+    }
+    if (count > 0) x += sum * (params.relaxation / float(count));
+  }
+  if (params.mode == WEFT_MODE_RELAX_FINAL) {
+    vec3 v = vec3(0.0);
+    if (xi.w > 0.0) {
+      v = (x - prevPositions[i].xyz) / params.dt;
+      collideAll(x, v);
+    }
+    velocitiesOut[i] = vec4(v, 0.0);
+  }
+  positionsOut[i] = vec4(x, xi.w);
+}
