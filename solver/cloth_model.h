@@ -1,0 +1,118 @@
+#pragma once
+// The cloth as a particle system: rest positions, masses, springs, triangles, bending neighbours and
+// pins. Built once (from a grid or a triangle mesh), then handed to a backend. Units: SI.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+namespace weft {
+
+enum class SpringKind : uint8_t { Structural, Shear, Bend };
+
+struct Spring {
+  uint32_t a = 0;
+  uint32_t b = 0;
+  float restLength = 0.f;  // m
+  float stiffness = 0.f;   // N/m
+  float damping = 0.f;     // N s/m along the spring axis
+  SpringKind kind = SpringKind::Structural;
+};
+
+// Two triangles sharing the edge (v0, v1); a and b are the vertices opposite that edge.
+// Kept for bending models that need the hinge (face angle, plane projection); the linear bend
+// spring of a mesh joins a and b.
+struct BendPair {
+  uint32_t v0 = 0, v1 = 0;
+  uint32_t a = 0, b = 0;
+  uint32_t t0 = 0, t1 = 0;
+};
+
+struct Material {
+  float structuralStiffness = 2000.f;  // N/m
+  float shearStiffness = 500.f;        // N/m
+  float bendStiffness = 50.f;          // N/m
+  float damping = 0.5f;                // N s/m, same for every spring
+};
+
+struct ClothModel {
+  std::vector<glm::vec3> positions;   // rest (and initial) positions, m
+  std::vector<glm::vec3> velocities;  // initial velocities, m/s (zero unless a scene says otherwise)
+  std::vector<float> masses;          // kg per particle, > 0
+  std::vector<uint8_t> pinned;        // 1 where the particle never moves (inverse mass 0)
+  std::vector<Spring> springs;
+  std::vector<glm::uvec3> triangles;  // counter-clockwise seen from the front
+  std::vector<BendPair> bendPairs;
+  uint32_t gridWidth = 0;   // particles per row when built from a grid, else 0
+  uint32_t gridHeight = 0;  // rows when built from a grid, else 0
+
+  size_t particleCount() const { return positions.size(); }
+  float inverseMass(size_t i) const { return pinned[i] ? 0.f : 1.f / masses[i]; }
+  float totalMass() const;
+  size_t springCount(SpringKind kind) const;
+};
+
+// ---- Grids ----
+enum class GridPlane : uint8_t { Horizontal, Vertical };  // XZ plane or XY plane
+
+struct GridSpec {
+  uint32_t width = 32;     // particles along x, >= 2
+  uint32_t height = 32;    // particles along z (horizontal) or -y (vertical), >= 2
+  float sizeX = 1.f;       // m, total extent along x
+  float sizeY = 1.f;       // m, total extent along the other axis
+  glm::vec3 origin{0.f};   // position of particle (0, 0), the "top-left" corner
+  GridPlane plane = GridPlane::Horizontal;
+  float totalMass = 0.f;   // kg; if 0, arealDensity is used
+  float arealDensity = 0.2f;  // kg/m^2
+};
+
+// Regular grid with seed 004's three spring families: structural (4-neighbourhood), shear
+// (diagonals) and bend (two apart along rows and columns). Two triangles per cell.
+// Throws InputError on impossible values (fewer than 2x2 particles, non-positive size or mass).
+ClothModel buildGrid(const GridSpec& spec, const Material& material);
+
+// ---- Triangle meshes ----
+struct MeshSpec {
+  std::string path;        // OBJ file
+  float scale = 1.f;
+  glm::vec3 offset{0.f};
+  float totalMass = 0.f;   // kg; if 0, arealDensity is used
+  float arealDensity = 0.2f;  // kg/m^2, mass lumped to vertices by a third of each triangle's area
+};
+
+// Builds springs from a raw triangle list by the sorted edge-triple construction (seed 002): one
+// structural spring per unique edge, one bend spring across each interior edge (between the two
+// opposite vertices). Throws InputError for degenerate triangles (repeated index or zero area),
+// out-of-range indices, edges shared by more than two triangles, and unreferenced-free empty input.
+ClothModel buildMesh(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles,
+                     const Material& material, float totalMass, float arealDensity);
+
+// Reads an OBJ file (faces triangulated) and calls buildMesh. Missing or malformed file: InputError
+// naming the file.
+ClothModel loadMesh(const MeshSpec& spec, const Material& material);
+
+// Unique edges of a triangle list, sorted, by the sorted edge-triple construction.
+struct MeshTopology {
+  std::vector<std::pair<uint32_t, uint32_t>> edges;  // v0 < v1
+  std::vector<BendPair> bendPairs;
+  size_t boundaryEdges = 0;
+};
+MeshTopology buildTopology(const std::vector<glm::uvec3>& triangles, size_t vertexCount);
+
+// Shared by buildGrid and buildMesh. validateMaterial: InputError for negative or non-finite
+// stiffness or damping. lumpMasses: a third of each triangle's area times arealDensity to each
+// corner, rescaled so the sum is totalMass when totalMass > 0; InputError for impossible values.
+void validateMaterial(const Material& material);
+std::vector<float> lumpMasses(const std::vector<glm::vec3>& positions,
+                              const std::vector<glm::uvec3>& triangles, float totalMass,
+                              float arealDensity);
+
+// ---- Pins ----
+enum class CornerPreset : uint8_t { None, One, Two, Three, Four };
+// Grid corners in the order: (0,0), (W-1,0), (W-1,H-1), (0,H-1); "Two" pins the top edge's ends.
+std::vector<uint32_t> gridCorners(const ClothModel& model, CornerPreset preset);
+// Marks the given particles pinned. Out-of-range index: InputError.
+void pinParticles(ClothModel& model, const std::vector<uint32_t>& indices);
+
+}  // namespace weft

@@ -1,0 +1,413 @@
+// Scene files (docs/scene-format.md): strict JSON reading, so a typo or an impossible value stops
+// the run with one sentence naming the file and the key instead of simulating something else.
+#include "solver/scene.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string_view>
+
+#include "engine/error.h"
+
+namespace weft {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler", "verlet"};
+constexpr size_t kShownValueChars = 40;  // longer values (whole arrays) are cut in messages
+
+std::string formatNumber(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+// A JSON value as a message shows it; numbers through formatNumber so 1e39 does not read "null".
+std::string shown(const Json& value) {
+  if (value.is_number()) return formatNumber(value.get<double>());
+  std::string text = value.dump();
+  if (text.size() > kShownValueChars) text = text.substr(0, kShownValueChars) + "...";
+  return text;
+}
+
+enum class Bound { Any, NonNegative, Positive };
+
+// One JSON object and its key path ("colliders[1]"), with typed, checked reads of its members.
+class Section {
+ public:
+  Section(const std::string& source, const Json& object, std::string path)
+      : source_(source), object_(object), path_(std::move(path)) {}
+
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const {
+    throw InputError(source_ + ": " + keyPath(key) + " " + message);
+  }
+  std::string keyPath(const std::string& key) const {
+    if (key.empty()) return path_;
+    return path_.empty() ? key : path_ + "." + key;
+  }
+  bool has(const char* key) const { return object_.contains(key); }
+  const Json& at(const char* key) const { return object_.at(key); }
+
+  void allowKeys(std::initializer_list<std::string_view> known) const {
+    for (const auto& item : object_.items()) {
+      bool found = false;
+      for (std::string_view k : known) found = found || item.key() == k;
+      if (found) continue;
+      std::string list;
+      for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+      throw InputError(source_ + ": unknown key '" + keyPath(item.key()) + "' (known: " + list +
+                       ")");
+    }
+  }
+
+  Section child(const char* key) const {
+    const Json& value = object_.at(key);
+    if (!value.is_object()) fail(key, "must be an object (got " + shown(value) + ")");
+    return Section(source_, value, keyPath(key));
+  }
+
+  float number(const char* key, float fallback, Bound bound = Bound::Any) const {
+    if (!has(key)) return fallback;
+    const Json& value = at(key);
+    const char* kind = bound == Bound::Positive      ? "a positive number"
+                       : bound == Bound::NonNegative ? "a number >= 0"
+                                                     : "a number";
+    if (!value.is_number())
+      fail(key, std::string("must be ") + kind + " (got " + shown(value) + ")");
+    const float x = static_cast<float>(value.get<double>());
+    const bool ok = std::isfinite(x) && (bound != Bound::Positive || x > 0.f) &&
+                    (bound != Bound::NonNegative || x >= 0.f);
+    if (!ok)
+      fail(key, std::string("must be ") + kind + (std::isfinite(x) ? "" : " in float range") +
+                    " (got " + shown(value) + ")");
+    return x;
+  }
+
+  int integer(const char* key, int fallback, int minimum) const {
+    if (!has(key)) return fallback;
+    const Json& value = at(key);
+    // 8.0 is accepted: JSON writers do not always keep the integer/float distinction.
+    const double x = value.is_number() ? value.get<double>() : NAN;
+    if (!(x >= minimum && x <= INT_MAX && x == std::floor(x))) {
+      const std::string kind = minimum == 1   ? "a positive integer"
+                               : minimum == 0 ? "an integer >= 0"
+                                              : "an integer >= " + std::to_string(minimum);
+      fail(key, "must be " + kind + " (got " + shown(value) + ")");
+    }
+    return static_cast<int>(x);
+  }
+
+  glm::vec3 vec3(const char* key, glm::vec3 fallback) const {
+    if (!has(key)) return fallback;
+    const std::vector<float> v = numbers(key, 3, Bound::Any, "3 finite numbers");
+    return {v[0], v[1], v[2]};
+  }
+
+  std::vector<float> numbers(const char* key, size_t count, Bound bound, const char* what) const {
+    const Json& value = at(key);
+    std::vector<float> out;
+    if (value.is_array() && value.size() == count) {
+      for (const Json& item : value) {
+        const float x = item.is_number() ? static_cast<float>(item.get<double>()) : NAN;
+        if (!std::isfinite(x) || (bound == Bound::Positive && x <= 0.f)) break;
+        out.push_back(x);
+      }
+    }
+    if (out.size() != count)
+      fail(key, std::string("must be an array of ") + what + " (got " + shown(value) + ")");
+    return out;
+  }
+
+  std::string string(const char* key, const std::string& fallback) const {
+    if (!has(key)) return fallback;
+    const Json& value = at(key);
+    if (!value.is_string()) fail(key, "must be a string (got " + shown(value) + ")");
+    return value.get<std::string>();
+  }
+
+ private:
+  const std::string& source_;
+  const Json& object_;
+  std::string path_;
+};
+
+Material parseMaterial(const Section& s) {
+  s.allowKeys({"structuralStiffness", "shearStiffness", "bendStiffness", "damping"});
+  Material m;
+  m.structuralStiffness =
+      s.number("structuralStiffness", m.structuralStiffness, Bound::NonNegative);
+  m.shearStiffness = s.number("shearStiffness", m.shearStiffness, Bound::NonNegative);
+  m.bendStiffness = s.number("bendStiffness", m.bendStiffness, Bound::NonNegative);
+  m.damping = s.number("damping", m.damping, Bound::NonNegative);
+  return m;
+}
+
+ClothModel parseCloth(const Section& s, const Material& material, const std::string& baseDir,
+                      const std::string& source) {
+  s.allowKeys({"grid", "mesh", "totalMass", "arealDensity", "velocity"});
+  if (s.has("grid") == s.has("mesh")) s.fail("", "must have exactly one of 'grid' and 'mesh'");
+  if (s.has("totalMass") && s.has("arealDensity")) {
+    s.fail("", "may give totalMass or arealDensity, not both");
+  }
+  const float totalMass = s.number("totalMass", 0.f, Bound::Positive);
+  const float arealDensity = s.number("arealDensity", GridSpec{}.arealDensity, Bound::Positive);
+
+  // Builders check their own inputs; their sentence gets the file and key in front.
+  auto build = [&](const char* key, auto&& make) {
+    try {
+      return make();
+    } catch (const InputError& e) {
+      throw InputError(source + ": " + s.keyPath(key) + ": " + e.what());
+    }
+  };
+  ClothModel model;
+  if (s.has("grid")) {
+    const Section g = s.child("grid");
+    g.allowKeys({"width", "height", "size", "origin", "plane"});
+    GridSpec spec;
+    spec.width = static_cast<uint32_t>(g.integer("width", static_cast<int>(spec.width), 2));
+    spec.height = static_cast<uint32_t>(g.integer("height", static_cast<int>(spec.height), 2));
+    if (g.has("size")) {
+      const std::vector<float> size = g.numbers("size", 2, Bound::Positive, "2 positive numbers");
+      spec.sizeX = size[0];
+      spec.sizeY = size[1];
+    }
+    spec.origin = g.vec3("origin", spec.origin);
+    const std::string plane = g.string("plane", "horizontal");
+    if (plane != "horizontal" && plane != "vertical") {
+      g.fail("plane", "must be \"horizontal\" or \"vertical\" (got \"" + plane + "\")");
+    }
+    spec.plane = plane == "horizontal" ? GridPlane::Horizontal : GridPlane::Vertical;
+    spec.totalMass = totalMass;
+    spec.arealDensity = arealDensity;
+    model = build("grid", [&] { return buildGrid(spec, material); });
+  } else {
+    const Section m = s.child("mesh");
+    m.allowKeys({"path", "scale", "offset"});
+    if (!m.has("path")) m.fail("path", "is required");
+    MeshSpec spec;
+    std::filesystem::path path = m.string("path", "");
+    if (path.empty()) m.fail("path", "must not be empty");
+    if (path.is_relative() && !baseDir.empty()) path = std::filesystem::path(baseDir) / path;
+    spec.path = path.lexically_normal().string();
+    spec.scale = m.number("scale", spec.scale, Bound::Positive);
+    spec.offset = m.vec3("offset", spec.offset);
+    spec.totalMass = totalMass;
+    spec.arealDensity = arealDensity;
+    model = build("mesh", [&] { return loadMesh(spec, material); });
+  }
+  model.velocities.assign(model.particleCount(), s.vec3("velocity", glm::vec3(0.f)));
+  return model;
+}
+
+void parsePins(const Section& s, ClothModel& model) {
+  s.allowKeys({"corners", "indices"});
+  const int corners = s.integer("corners", 0, 0);
+  if (corners > 4)
+    s.fail("corners", "must be an integer from 0 to 4 (got " + std::to_string(corners) + ")");
+  if (corners > 0 && model.gridWidth == 0)
+    s.fail("corners", "needs a grid cloth (this one is a mesh)");
+  std::vector<uint32_t> pins = gridCorners(model, static_cast<CornerPreset>(corners));
+  if (s.has("indices")) {
+    const Json& list = s.at("indices");
+    if (!list.is_array())
+      s.fail("indices", "must be an array of particle indices (got " + shown(list) + ")");
+    const double count = static_cast<double>(model.particleCount());
+    for (size_t i = 0; i < list.size(); ++i) {
+      const Json& item = list[i];
+      const double x = item.is_number() ? item.get<double>() : NAN;
+      const std::string key = "indices[" + std::to_string(i) + "]";
+      if (!(x >= 0.0 && x == std::floor(x))) {
+        s.fail(key, "must be a particle index, an integer >= 0 (got " + shown(item) + ")");
+      }
+      if (x >= count) {
+        s.fail(key, "is out of range: the cloth has " + std::to_string(model.particleCount()) +
+                        " particles (got " + shown(item) + ")");
+      }
+      pins.push_back(static_cast<uint32_t>(x));
+    }
+  }
+  pinParticles(model, pins);
+}
+
+Environment parseEnvironment(const Section& s) {
+  s.allowKeys({"gravity", "wind", "airDrag"});
+  Environment env;
+  env.gravity = s.vec3("gravity", env.gravity);
+  env.wind = s.vec3("wind", env.wind);
+  env.airDrag = s.number("airDrag", env.airDrag, Bound::NonNegative);
+  return env;
+}
+
+ColliderDesc parseCollider(const Section& s) {
+  if (!s.has("type")) s.fail("type", "is required (\"plane\" or \"sphere\")");
+  const std::string type = s.string("type", "");
+  ColliderDesc c;
+  if (type == "plane") {
+    s.allowKeys({"type", "normal", "offset", "friction", "margin"});
+    c.kind = ColliderDesc::Kind::Plane;
+    const glm::vec3 normal = s.vec3("normal", c.normal);
+    const float length = glm::length(normal);
+    if (!(length > 1e-6f) || !std::isfinite(length)) s.fail("normal", "must not be zero");
+    c.normal = normal / length;
+    c.offset = s.number("offset", c.offset);
+  } else if (type == "sphere") {
+    s.allowKeys({"type", "center", "radius", "friction", "margin"});
+    c.kind = ColliderDesc::Kind::Sphere;
+    c.center = s.vec3("center", c.center);
+    if (!s.has("radius")) s.fail("radius", "is required for a sphere");
+    c.radius = s.number("radius", c.radius, Bound::Positive);
+  } else {
+    s.fail("type", "must be \"plane\" or \"sphere\" (got \"" + type + "\")");
+  }
+  c.friction = s.number("friction", c.friction, Bound::NonNegative);
+  c.margin = s.number("margin", c.margin, Bound::NonNegative);
+  return c;
+}
+
+SolverSettings parseSolver(const Section& s) {
+  s.allowKeys({"integrator", "dt", "substeps", "iterations", "constraintStiffness", "relaxation",
+               "frames"});
+  SolverSettings out;
+  if (s.has("integrator")) {
+    try {
+      out.integrator = parseIntegrator(s.string("integrator", ""));
+    } catch (const InputError& e) {
+      s.fail("integrator", std::string("is not valid: ") + e.what());
+    }
+  }
+  out.dt = s.number("dt", out.dt, Bound::Positive);
+  out.substeps = s.integer("substeps", out.substeps, 1);
+  out.iterations = s.integer("iterations", out.iterations, 0);
+  out.constraintStiffness = s.number("constraintStiffness", out.constraintStiffness);
+  if (!(out.constraintStiffness > 0.f && out.constraintStiffness <= 1.f)) {
+    s.fail("constraintStiffness",
+           "must be in (0, 1] (got " + formatNumber(out.constraintStiffness) + ")");
+  }
+  out.relaxation = s.number("relaxation", out.relaxation);
+  if (!(out.relaxation >= 1.f && out.relaxation < 2.f)) {
+    s.fail("relaxation", "must be in [1, 2) (got " + formatNumber(out.relaxation) + ")");
+  }
+  out.frames = s.integer("frames", out.frames, 1);
+  return out;
+}
+
+CameraDesc parseCamera(const Section& s) {
+  s.allowKeys({"eye", "target", "fovY"});
+  CameraDesc cam;
+  cam.eye = s.vec3("eye", cam.eye);
+  cam.target = s.vec3("target", cam.target);
+  cam.fovYDegrees = s.number("fovY", cam.fovYDegrees);
+  if (!(cam.fovYDegrees > 0.f && cam.fovYDegrees < 180.f)) {
+    s.fail("fovY", "must be between 0 and 180 degrees, exclusive (got " +
+                       formatNumber(cam.fovYDegrees) + ")");
+  }
+  if (cam.eye == cam.target) s.fail("", "eye and target must differ");
+  return cam;
+}
+
+// nlohmann reports a byte offset; people look for lines and columns.
+std::string describeParseError(const std::string& text, const Json::parse_error& e) {
+  const size_t pos = std::min(e.byte > 0 ? e.byte - 1 : 0, text.size());
+  size_t line = 1, lineStart = 0;
+  for (size_t i = 0; i < pos; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      lineStart = i + 1;
+    }
+  }
+  std::string reason = e.what();
+  const size_t at = reason.find("parse error");
+  const size_t colon = at == std::string::npos ? std::string::npos : reason.find(": ", at);
+  if (colon != std::string::npos) reason = reason.substr(colon + 2);
+  return "malformed JSON at line " + std::to_string(line) + ", column " +
+         std::to_string(pos - lineStart + 1) + ": " + reason;
+}
+
+}  // namespace
+
+Integrator parseIntegrator(const std::string& name) {
+  for (size_t i = 0; i < std::size(kIntegratorNames); ++i) {
+    if (name == kIntegratorNames[i]) return static_cast<Integrator>(i);
+  }
+  std::string known;
+  for (const char* n : kIntegratorNames) known += (known.empty() ? "" : ", ") + std::string(n);
+  throw InputError("unknown integrator '" + name + "' (known: " + known + ")");
+}
+
+const char* integratorName(Integrator integrator) {
+  const auto i = static_cast<size_t>(integrator);
+  return i < std::size(kIntegratorNames) ? kIntegratorNames[i] : "unknown";
+}
+
+std::vector<std::string> integratorNames() {
+  return {std::begin(kIntegratorNames), std::end(kIntegratorNames)};
+}
+
+Scene parseScene(const std::string& jsonText, const std::string& baseDir,
+                 const std::string& sourceName) {
+  const std::string source = sourceName.empty() ? "scene" : sourceName;
+  Json root;
+  try {
+    root = Json::parse(jsonText);
+  } catch (const Json::parse_error& e) {
+    throw InputError(source + ": " + describeParseError(jsonText, e));
+  } catch (const Json::exception& e) {  // e.g. a number too large for a double
+    std::string reason = e.what();
+    if (const size_t bracket = reason.find("] "); bracket != std::string::npos) {
+      reason = reason.substr(bracket + 2);
+    }
+    throw InputError(source + ": malformed JSON: " + reason);
+  }
+  if (!root.is_object()) throw InputError(source + ": the top level must be a JSON object");
+  const Section top(source, root, "");
+  top.allowKeys(
+      {"name", "cloth", "material", "pins", "environment", "colliders", "solver", "camera"});
+  if (!top.has("cloth")) top.fail("cloth", "is required");
+
+  Scene scene;
+  scene.name = top.string("name", std::filesystem::path(source).stem().string());
+  const Material material = top.has("material") ? parseMaterial(top.child("material")) : Material{};
+  scene.cloth = parseCloth(top.child("cloth"), material, baseDir, source);
+  if (top.has("pins")) parsePins(top.child("pins"), scene.cloth);
+  if (top.has("environment")) scene.environment = parseEnvironment(top.child("environment"));
+  if (top.has("colliders")) {
+    const Json& list = top.at("colliders");
+    if (!list.is_array()) top.fail("colliders", "must be an array (got " + shown(list) + ")");
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string path = "colliders[" + std::to_string(i) + "]";
+      if (!list[i].is_object()) {
+        throw InputError(source + ": " + path + " must be an object (got " + shown(list[i]) + ")");
+      }
+      scene.colliders.push_back(parseCollider(Section(source, list[i], path)));
+    }
+  }
+  if (top.has("solver")) scene.solver = parseSolver(top.child("solver"));
+  if (top.has("camera")) scene.camera = parseCamera(top.child("camera"));
+  return scene;
+}
+
+Scene loadScene(const std::string& path) {
+  auto cannotOpen = [&](int error) {
+    return InputError("cannot open scene file '" + path + "': " + std::strerror(error));
+  };
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw cannotOpen(EISDIR);
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw cannotOpen(errno);
+  std::ostringstream text;
+  text << file.rdbuf();
+  const std::filesystem::path p(path);
+  return parseScene(text.str(), p.parent_path().string(), p.filename().string());
+}
+
+}  // namespace weft

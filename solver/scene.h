@@ -1,0 +1,67 @@
+#pragma once
+// A scene: the cloth, its surroundings and the solver settings, read from JSON (docs/scene-format.md).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "solver/cloth_model.h"
+
+namespace weft {
+
+struct ColliderDesc {
+  enum class Kind : uint8_t { Plane, Sphere } kind = Kind::Plane;
+  glm::vec3 normal{0.f, 1.f, 0.f};  // plane: unit normal pointing out of the solid
+  float offset = 0.f;               // plane: dot(normal, x) >= offset is free space
+  glm::vec3 center{0.f};            // sphere
+  float radius = 0.f;               // sphere, m
+  float friction = 0.3f;            // Coulomb coefficient
+  float margin = 0.005f;            // m kept between cloth and surface
+};
+
+struct Environment {
+  glm::vec3 gravity{0.f, -9.81f, 0.f};  // m/s^2
+  glm::vec3 wind{0.f};                  // m/s
+  float airDrag = 0.f;                  // kg/s per particle: f = -airDrag (v - wind)
+};
+
+enum class Integrator : uint8_t { ExplicitEuler, SymplecticEuler, Verlet };
+
+// Parses "explicit-euler", "symplectic-euler", "verlet"; unknown name: InputError listing the names.
+Integrator parseIntegrator(const std::string& name);
+const char* integratorName(Integrator integrator);
+std::vector<std::string> integratorNames();
+
+struct SolverSettings {
+  Integrator integrator = Integrator::Verlet;
+  float dt = 1.f / 60.f;   // s per frame
+  int substeps = 8;        // steps per frame; each advances dt / substeps
+  int iterations = 10;     // Verlet constraint-relaxation iterations per substep
+  float constraintStiffness = 1.f;  // Verlet: (0, 1]
+  float relaxation = 1.5f;          // Verlet Jacobi averaging over-relaxation, [1, 2)
+  int frames = 120;        // frames a run simulates
+};
+
+struct CameraDesc {
+  glm::vec3 eye{1.5f, 1.0f, 2.5f};
+  glm::vec3 target{0.f, 0.f, 0.f};
+  float fovYDegrees = 45.f;
+};
+
+struct Scene {
+  std::string name;
+  ClothModel cloth;
+  Environment environment;
+  std::vector<ColliderDesc> colliders;
+  SolverSettings solver;
+  CameraDesc camera;
+};
+
+// Reads and validates a scene file. Relative mesh paths resolve against the scene file's folder.
+// Missing file, malformed JSON, unknown keys or impossible values: InputError, one sentence that
+// names the file and the offending key.
+Scene loadScene(const std::string& path);
+Scene parseScene(const std::string& jsonText, const std::string& baseDir, const std::string& sourceName);
+
+}  // namespace weft

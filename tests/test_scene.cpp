@@ -1,0 +1,325 @@
+// Scene files: defaults, every field read back, every impossible value and typo reported as an
+// InputError naming the file and key, and the shipped demo scenes parsing to the expected cloths.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include "engine/error.h"
+#include "solver/scene.h"
+
+#ifndef WEFT_SOURCE_DIR
+#error "WEFT_SOURCE_DIR must name the repository root"
+#endif
+
+namespace weft {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+std::string inputErrorOf(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected an InputError";
+  return "";
+}
+
+Scene parse(const std::string& json) { return parseScene(json, "", "test.json"); }
+
+size_t pinnedCount(const ClothModel& m) {
+  size_t n = 0;
+  for (uint8_t p : m.pinned) n += p;
+  return n;
+}
+
+std::string sceneDir() { return std::string(WEFT_SOURCE_DIR) + "/demos/scenes"; }
+
+TEST(Integrators, NamesRoundTrip) {
+  const std::vector<std::string> names = integratorNames();
+  ASSERT_EQ(names.size(), 3u);
+  EXPECT_EQ(names[0], "explicit-euler");
+  for (const std::string& name : names) EXPECT_EQ(integratorName(parseIntegrator(name)), name);
+  EXPECT_EQ(parseIntegrator("symplectic-euler"), Integrator::SymplecticEuler);
+  EXPECT_EQ(parseIntegrator("verlet"), Integrator::Verlet);
+  EXPECT_THAT(inputErrorOf([] { parseIntegrator("rk4"); }),
+              AllOf(HasSubstr("unknown integrator 'rk4'"),
+                    HasSubstr("(known: explicit-euler, symplectic-euler, verlet)")));
+}
+
+TEST(SceneParse, MinimalSceneTakesTheHeaderDefaults) {
+  const Scene s = parse(R"({"cloth": {"grid": {}}})");
+  EXPECT_EQ(s.name, "test");
+  EXPECT_EQ(s.cloth.particleCount(), 32u * 32u);
+  EXPECT_NEAR(s.cloth.totalMass(), 0.2f, 1e-6f);  // default density over 1 m^2
+  EXPECT_EQ(pinnedCount(s.cloth), 0u);
+  EXPECT_TRUE(s.colliders.empty());
+  EXPECT_EQ(s.environment.gravity, glm::vec3(0.f, -9.81f, 0.f));
+  EXPECT_EQ(s.solver.integrator, Integrator::Verlet);
+  EXPECT_FLOAT_EQ(s.solver.dt, 1.f / 60.f);
+  EXPECT_EQ(s.solver.substeps, 8);
+  EXPECT_EQ(s.solver.iterations, 10);
+  EXPECT_EQ(s.solver.frames, 120);
+  EXPECT_FLOAT_EQ(s.camera.fovYDegrees, 45.f);
+  EXPECT_FLOAT_EQ(s.cloth.springs[0].stiffness, 2000.f);
+}
+
+TEST(SceneParse, EveryFieldIsRead) {
+  const Scene s = parse(R"({
+    "name": "all",
+    "cloth": {"grid": {"width": 6, "height": 5, "size": [2.0, 1.0], "origin": [1, 2, 3],
+                       "plane": "vertical"},
+              "totalMass": 0.75, "velocity": [0.5, 0, 0]},
+    "material": {"structuralStiffness": 900, "shearStiffness": 80, "bendStiffness": 7, "damping": 0.2},
+    "pins": {"corners": 2, "indices": [7, 0, 29]},
+    "environment": {"gravity": [0, -1.6, 0], "wind": [3, 0, 1], "airDrag": 0.02},
+    "colliders": [{"type": "plane", "normal": [0, 2, 0], "offset": 0.1, "friction": 0.6, "margin": 0.01},
+                  {"type": "sphere", "center": [0, 0.5, 0], "radius": 0.3}],
+    "solver": {"integrator": "symplectic-euler", "dt": 0.01, "substeps": 4, "iterations": 0,
+               "constraintStiffness": 0.5, "relaxation": 1.0, "frames": 30},
+    "camera": {"eye": [0, 1, 4], "target": [0, 1, 0], "fovY": 60}
+  })");
+  EXPECT_EQ(s.name, "all");
+  EXPECT_EQ(s.cloth.particleCount(), 30u);
+  EXPECT_EQ(s.cloth.gridWidth, 6u);
+  EXPECT_EQ(s.cloth.positions[29], glm::vec3(3.f, 1.f, 3.f));  // vertical: row 4 at y = 2 - 1
+  EXPECT_NEAR(s.cloth.totalMass(), 0.75f, 1e-6f);
+  EXPECT_EQ(s.cloth.velocities[12], glm::vec3(0.5f, 0.f, 0.f));
+  EXPECT_FLOAT_EQ(s.cloth.springs[0].stiffness, 900.f);
+  EXPECT_FLOAT_EQ(s.cloth.springs[0].damping, 0.2f);
+  // Corners 0 and 5 plus indices 7, 0 and 29: four distinct particles.
+  EXPECT_EQ(pinnedCount(s.cloth), 4u);
+  EXPECT_EQ(s.cloth.pinned[5], 1);
+  EXPECT_EQ(s.cloth.pinned[29], 1);
+  EXPECT_EQ(s.environment.wind, glm::vec3(3.f, 0.f, 1.f));
+  EXPECT_FLOAT_EQ(s.environment.airDrag, 0.02f);
+  ASSERT_EQ(s.colliders.size(), 2u);
+  EXPECT_EQ(s.colliders[0].kind, ColliderDesc::Kind::Plane);
+  EXPECT_EQ(s.colliders[0].normal, glm::vec3(0.f, 1.f, 0.f));  // normalised
+  EXPECT_FLOAT_EQ(s.colliders[0].offset, 0.1f);
+  EXPECT_FLOAT_EQ(s.colliders[0].friction, 0.6f);
+  EXPECT_FLOAT_EQ(s.colliders[0].margin, 0.01f);
+  EXPECT_EQ(s.colliders[1].kind, ColliderDesc::Kind::Sphere);
+  EXPECT_FLOAT_EQ(s.colliders[1].radius, 0.3f);
+  EXPECT_FLOAT_EQ(s.colliders[1].friction, 0.3f);  // struct default
+  EXPECT_EQ(s.solver.integrator, Integrator::SymplecticEuler);
+  EXPECT_FLOAT_EQ(s.solver.dt, 0.01f);
+  EXPECT_EQ(s.solver.substeps, 4);
+  EXPECT_EQ(s.solver.iterations, 0);
+  EXPECT_FLOAT_EQ(s.solver.constraintStiffness, 0.5f);
+  EXPECT_FLOAT_EQ(s.solver.relaxation, 1.f);
+  EXPECT_EQ(s.solver.frames, 30);
+  EXPECT_EQ(s.camera.eye, glm::vec3(0.f, 1.f, 4.f));
+  EXPECT_FLOAT_EQ(s.camera.fovYDegrees, 60.f);
+}
+
+TEST(SceneParse, MeshPathResolvesAgainstTheSceneFolder) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(testing::TempDir()) / "weft_scene_test";
+  fs::create_directories(dir / "meshes");
+  std::ofstream(dir / "meshes" / "quad.obj")
+      << "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\n";
+  std::ofstream(dir / "quad.json") << R"({"cloth": {"mesh": {"path": "meshes/quad.obj",
+      "scale": 0.5, "offset": [0, 1, 0]}, "arealDensity": 4.0}, "pins": {"indices": [3]}})";
+  const Scene s = loadScene((dir / "quad.json").string());
+  EXPECT_EQ(s.name, "quad");
+  ASSERT_EQ(s.cloth.particleCount(), 4u);
+  EXPECT_EQ(s.cloth.positions[2], glm::vec3(0.5f, 1.5f, 0.f));
+  EXPECT_NEAR(s.cloth.totalMass(), 1.f, 1e-6f);  // 0.25 m^2 at 4 kg/m^2
+  EXPECT_EQ(s.cloth.pinned, (std::vector<uint8_t>{0, 0, 0, 1}));
+}
+
+struct BadScene {
+  const char* json;
+  std::vector<std::string> words;  // all must appear in the message
+};
+
+class SceneErrors : public testing::TestWithParam<BadScene> {};
+
+TEST_P(SceneErrors, ThrowInputErrorNamingFileAndKey) {
+  const std::string message = inputErrorOf([] { parse(GetParam().json); });
+  EXPECT_THAT(message, HasSubstr("test.json: ")) << GetParam().json;
+  for (const std::string& word : GetParam().words) {
+    EXPECT_THAT(message, HasSubstr(word)) << GetParam().json;
+  }
+}
+
+#define GRID R"("cloth": {"grid": {"width": 4, "height": 4}})"
+INSTANTIATE_TEST_SUITE_P(
+    Cases, SceneErrors,
+    testing::Values(
+        BadScene{R"({"cloth": {"gird": {}}})", {"unknown key 'cloth.gird'", "known: grid, mesh"}},
+        BadScene{R"({)" GRID R"(, "colour": 1})", {"unknown key 'colour'"}},
+        BadScene{R"({)" GRID R"(, "solver": {"substep": 2}})", {"unknown key 'solver.substep'"}},
+        BadScene{R"({"solver": {}})", {"cloth is required"}},
+        BadScene{R"({"cloth": {}})", {"cloth must have exactly one of 'grid' and 'mesh'"}},
+        BadScene{R"({"cloth": {"grid": {}, "mesh": {"path": "x.obj"}}})", {"exactly one"}},
+        BadScene{R"({"cloth": {"grid": {}, "totalMass": 1, "arealDensity": 1}})", {"not both"}},
+        BadScene{R"({"cloth": {"grid": {}, "totalMass": -1}})", {"cloth.totalMass", "got -1"}},
+        BadScene{R"({"cloth": {"grid": {}, "arealDensity": 0}})",
+                 {"cloth.arealDensity", "positive"}},
+        BadScene{R"({"cloth": {"grid": {"width": 1}}})", {"cloth.grid.width", ">= 2", "got 1"}},
+        BadScene{R"({"cloth": {"grid": {"width": 0, "height": 0}}})",
+                 {"cloth.grid.width", "got 0"}},
+        BadScene{R"({"cloth": {"grid": {"width": "ten"}}})", {"cloth.grid.width", "\"ten\""}},
+        BadScene{R"({"cloth": {"grid": {"size": [0, 1]}}})",
+                 {"cloth.grid.size", "2 positive numbers"}},
+        BadScene{R"({"cloth": {"grid": {"origin": [0, 1]}}})",
+                 {"cloth.grid.origin", "3 finite numbers"}},
+        BadScene{R"({"cloth": {"grid": {"plane": "diagonal"}}})", {"cloth.grid.plane", "diagonal"}},
+        BadScene{R"({"cloth": {"grid": {"width": 5000, "height": 5000}}})",
+                 {"cloth.grid", "limit"}},
+        BadScene{R"({"cloth": {"mesh": {"scale": 2}}})", {"cloth.mesh.path", "required"}},
+        BadScene{R"({"cloth": {"mesh": {"path": "/nonexistent/weft.obj"}}})",
+                 {"cloth.mesh", "cannot read mesh '/nonexistent/weft.obj'", "No such file"}},
+        BadScene{R"({"cloth": {"grid": {}, "velocity": "fast"}})", {"cloth.velocity", "3 finite"}},
+        BadScene{R"({)" GRID R"(, "material": {"structuralStiffness": -1}})",
+                 {"material.structuralStiffness", ">= 0", "got -1"}},
+        BadScene{R"({)" GRID R"(, "material": {"damping": -0.5}})", {"material.damping"}},
+        BadScene{R"({)" GRID R"(, "pins": {"corners": 5}})", {"pins.corners", "0 to 4", "got 5"}},
+        BadScene{R"({)" GRID R"(, "pins": {"indices": [1, 16]}})",
+                 {"pins.indices[1]", "out of range", "16 particles"}},
+        BadScene{R"({)" GRID R"(, "pins": {"indices": [-1]}})", {"pins.indices[0]", "got -1"}},
+        BadScene{R"({)" GRID R"(, "pins": {"indices": 3}})", {"pins.indices", "array"}},
+        BadScene{R"({)" GRID R"(, "environment": {"airDrag": -1}})",
+                 {"environment.airDrag", "got -1"}},
+        BadScene{R"({)" GRID R"(, "environment": {"gravity": [0, -9.81]}})",
+                 {"environment.gravity"}},
+        BadScene{R"({)" GRID R"(, "colliders": {"type": "plane"}})",
+                 {"colliders must be an array"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "box"}]})", {"colliders[0].type", "box"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"normal": [0, 1, 0]}]})",
+                 {"colliders[0].type", "required"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "plane", "normal": [0, 0, 0]}]})",
+                 {"colliders[0].normal", "zero"}},
+        BadScene{R"({)" GRID
+                 R"(, "colliders": [{"type": "plane"}, {"type": "sphere", "radius": 0}]})",
+                 {"colliders[1].radius", "positive", "got 0"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "sphere"}]})",
+                 {"colliders[0].radius", "required"}},
+        BadScene{R"({)" GRID
+                 R"(, "colliders": [{"type": "sphere", "radius": 1, "friction": -0.1}]})",
+                 {"colliders[0].friction", "got -0.1"}},
+        BadScene{R"({)" GRID
+                 R"(, "colliders": [{"type": "sphere", "radius": 1, "normal": [0, 1, 0]}]})",
+                 {"unknown key 'colliders[0].normal'"}},
+        BadScene{R"({)" GRID R"(, "solver": {"dt": 0}})", {"solver.dt", "positive", "got 0"}},
+        BadScene{R"({)" GRID R"(, "solver": {"dt": 1e39}})", {"solver.dt", "got 1e+39"}},
+        BadScene{R"({)" GRID R"(, "solver": {"dt": "fast"}})", {"solver.dt", "number", "\"fast\""}},
+        BadScene{R"({)" GRID R"(, "solver": {"substeps": 0}})",
+                 {"test.json: solver.substeps must be a positive integer (got 0)"}},
+        BadScene{R"({)" GRID R"(, "solver": {"substeps": 2.5}})", {"solver.substeps", "got 2.5"}},
+        BadScene{R"({)" GRID R"(, "solver": {"iterations": -1}})", {"solver.iterations", ">= 0"}},
+        BadScene{R"({)" GRID R"(, "solver": {"constraintStiffness": 0}})",
+                 {"solver.constraintStiffness", "(0, 1]"}},
+        BadScene{R"({)" GRID R"(, "solver": {"constraintStiffness": 1.5}})",
+                 {"solver.constraintStiffness", "got 1.5"}},
+        BadScene{R"({)" GRID R"(, "solver": {"relaxation": 2.0}})",
+                 {"solver.relaxation", "[1, 2)"}},
+        BadScene{R"({)" GRID R"(, "solver": {"relaxation": 0.9}})",
+                 {"solver.relaxation", "got 0.9"}},
+        BadScene{R"({)" GRID R"(, "solver": {"frames": 0}})",
+                 {"solver.frames", "positive integer"}},
+        BadScene{R"({)" GRID R"(, "solver": {"integrator": "rk4"}})",
+                 {"solver.integrator", "unknown integrator 'rk4'", "verlet"}},
+        BadScene{R"({)" GRID R"(, "camera": {"fovY": 0}})", {"camera.fovY", "180"}},
+        BadScene{R"({)" GRID R"(, "camera": {"eye": [1, 1, 1], "target": [1, 1, 1]}})",
+                 {"camera", "differ"}},
+        BadScene{R"([1, 2])", {"top level", "object"}},
+        BadScene{R"({)" GRID R"(, "solver": {"dt": 1e400}})", {"malformed JSON", "1e400"}},
+        BadScene{"{\n  \"cloth\": {\n    \"grid\": {,}\n  }\n}",
+                 {"malformed JSON at line 3, column 14"}},
+        BadScene{"", {"malformed JSON at line 1, column 1", "end of input"}}));
+#undef GRID
+
+TEST(SceneErrors, CornerPinsOnAMeshAreAnError) {
+  namespace fs = std::filesystem;
+  const fs::path obj = fs::path(testing::TempDir()) / "weft_pin_tri.obj";
+  std::ofstream(obj) << "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+  const std::string json =
+      R"({"cloth": {"mesh": {"path": "weft_pin_tri.obj"}}, "pins": {"corners": 1}})";
+  EXPECT_THAT(inputErrorOf([&] { parseScene(json, testing::TempDir(), "pins.json"); }),
+              AllOf(HasSubstr("pins.json: pins.corners"), HasSubstr("grid")));
+  EXPECT_EQ(
+      parseScene(R"({"cloth": {"mesh": {"path": "weft_pin_tri.obj"}}, "pins": {"corners": 0}})",
+                 testing::TempDir(), "pins.json")
+          .cloth.particleCount(),
+      3u);
+}
+
+TEST(SceneErrors, MissingFile) {
+  const std::string path = testing::TempDir() + "/weft_missing_scene.json";
+  EXPECT_THAT(inputErrorOf([&] { loadScene(path); }),
+              HasSubstr("cannot open scene file '" + path + "': No such file or directory"));
+  EXPECT_THAT(inputErrorOf([&] { loadScene(testing::TempDir()); }),
+              HasSubstr("cannot open scene file"));
+}
+
+TEST(SceneErrors, MalformedFileNamesTheFileAndLine) {
+  const std::string path = testing::TempDir() + "/weft_broken.json";
+  std::ofstream(path) << "{\n  \"cloth\": {\"grid\": {}},\n  \"solver\": {\"dt\": 0.01,}\n}\n";
+  EXPECT_THAT(inputErrorOf([&] { loadScene(path); }),
+              HasSubstr("weft_broken.json: malformed JSON at line 3, column "));
+}
+
+// ---- The shipped scenes ----
+
+TEST(ShippedScenes, Hanging) {
+  const Scene s = loadScene(sceneDir() + "/hanging.json");
+  EXPECT_EQ(s.name, "hanging");
+  EXPECT_EQ(s.cloth.particleCount(), 48u * 48u);
+  EXPECT_EQ(s.cloth.springCount(SpringKind::Structural), 2u * 48u * 47u);
+  EXPECT_EQ(pinnedCount(s.cloth), 2u);
+  EXPECT_EQ(s.cloth.pinned[0], 1);
+  EXPECT_EQ(s.cloth.pinned[47], 1);
+  EXPECT_FLOAT_EQ(s.cloth.positions[0].y, 1.5f);
+  EXPECT_EQ(s.cloth.positions[0].x, -s.cloth.positions[47].x);  // centred on x
+  EXPECT_EQ(s.solver.integrator, Integrator::Verlet);
+  ASSERT_EQ(s.colliders.size(), 1u);
+  EXPECT_EQ(s.colliders[0].kind, ColliderDesc::Kind::Plane);
+}
+
+TEST(ShippedScenes, SphereDrape) {
+  const Scene s = loadScene(sceneDir() + "/sphere_drape.json");
+  EXPECT_EQ(s.cloth.particleCount(), 48u * 48u);
+  EXPECT_EQ(pinnedCount(s.cloth), 0u);
+  ASSERT_EQ(s.colliders.size(), 2u);
+  EXPECT_EQ(s.colliders[1].kind, ColliderDesc::Kind::Sphere);
+  EXPECT_FLOAT_EQ(s.colliders[1].radius, 0.35f);
+  EXPECT_FLOAT_EQ(s.colliders[1].center.y, 0.5f);
+  // The cloth starts above the top of the sphere.
+  EXPECT_GT(s.cloth.positions[0].y, s.colliders[1].center.y + s.colliders[1].radius);
+}
+
+TEST(ShippedScenes, MeshFlag) {
+  const Scene s = loadScene(sceneDir() + "/mesh_flag.json");
+  EXPECT_EQ(s.cloth.particleCount(), 80u);
+  EXPECT_EQ(s.cloth.triangles.size(), 126u);
+  EXPECT_EQ(s.cloth.gridWidth, 0u);
+  EXPECT_EQ(pinnedCount(s.cloth), 8u);
+  for (uint32_t row = 0; row < 8; ++row) EXPECT_EQ(s.cloth.pinned[row * 10], 1);
+  EXPECT_GT(glm::length(s.environment.wind), 0.f);
+  EXPECT_GT(s.environment.airDrag, 0.f);
+  EXPECT_NEAR(s.cloth.totalMass(), 0.3f, 1e-6f);
+}
+
+TEST(ShippedScenes, EverySceneInTheFolderParses) {
+  size_t count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(sceneDir())) {
+    if (entry.path().extension() != ".json") continue;
+    ++count;
+    EXPECT_NO_THROW({
+      const Scene s = loadScene(entry.path().string());
+      EXPECT_GT(s.cloth.particleCount(), 0u);
+    }) << entry.path();
+  }
+  EXPECT_GE(count, 3u);
+}
+
+}  // namespace
+}  // namespace weft
