@@ -1,0 +1,65 @@
+#pragma once
+// What an integrator step works on, per backend. The CPU state is std::vectors in exactly the GPU
+// layout (struct of arrays of vec4), so each integrator's CPU loop and GPU passes read alike.
+#include <utility>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <volk.h>
+
+#include "engine/buffer.h"
+#include "engine/gpu_timer.h"
+#include "engine/program.h"
+#include "shaders/shared.h"
+#include "solver/solver.h"
+#include "solver/spring_table.h"
+
+namespace weft {
+
+class ThreadPool;
+
+gpu::StepParams makeStepParams(const SolverParams& params, float dt, uint32_t particleCount, uint32_t colliderCount);
+
+// ---- CPU ----
+struct CpuState {
+  std::vector<glm::vec4> positions, velocities;        // current state
+  std::vector<glm::vec4> positionsOut, velocitiesOut;  // written by a pass, then swapped in
+  std::vector<glm::vec4> prevPositions;                // Verlet: positions at the step's start
+  SpringTable springs;
+  std::vector<gpu::Collider> colliders;
+
+  void swapPositions() { std::swap(positions, positionsOut); }
+  void swapVelocities() { std::swap(velocities, velocitiesOut); }
+};
+
+// ---- GPU ----
+struct GpuPrograms {
+  engine::ComputeProgram eulerStep;
+  engine::ComputeProgram verletPredict;
+  engine::ComputeProgram verletRelax;
+};
+
+// Ping-pong pairs: passes that gather neighbours read one buffer and write the other.
+struct GpuState {
+  engine::Buffer positions[2], velocities[2];
+  int currentPositions = 0, currentVelocities = 0;
+  engine::Buffer prevPositions, springRows, springs, colliders;
+  uint32_t particleCount = 0, colliderCount = 0;
+
+  const engine::Buffer& positionsIn() const { return positions[currentPositions]; }
+  const engine::Buffer& positionsOut() const { return positions[1 - currentPositions]; }
+  const engine::Buffer& velocitiesIn() const { return velocities[currentVelocities]; }
+  const engine::Buffer& velocitiesOut() const { return velocities[1 - currentVelocities]; }
+  void swapPositions() { currentPositions = 1 - currentPositions; }
+  void swapVelocities() { currentVelocities = 1 - currentVelocities; }
+};
+
+// Everything a pass sequence needs to record itself into a command buffer it is given.
+struct GpuRecorder {
+  VkCommandBuffer cmd;
+  GpuState& state;
+  const GpuPrograms& programs;
+  engine::GpuTimer* timer;  // null: no timestamps
+};
+
+}  // namespace weft

@@ -1,0 +1,65 @@
+#include "solver/cpu_solver.h"
+
+#include <chrono>
+#include <fstream>
+#include <string>
+
+#include "solver/integrators/euler.h"
+#include "solver/integrators/verlet.h"
+
+namespace weft {
+
+CpuSolver::CpuSolver(const ClothModel& model, const SolverParams& params, unsigned threads) : pool_(threads) {
+  params_ = params;
+  particleCount_ = model.particleCount();
+  state_.positions = packPositions(model);
+  state_.velocities = packVelocities(model);
+  state_.positionsOut = state_.positions;
+  state_.velocitiesOut = state_.velocities;
+  state_.prevPositions = state_.positions;
+  state_.springs = buildSpringTable(model);
+  onParamsChanged();
+}
+
+void CpuSolver::onParamsChanged() { state_.colliders = packColliders(params_.colliders); }
+
+void CpuSolver::advance(float frameDt, int substeps) {
+  const float dt = frameDt / static_cast<float>(substeps);
+  gpu::StepParams step = makeStepParams(params_, dt, static_cast<uint32_t>(particleCount_),
+                                        static_cast<uint32_t>(state_.colliders.size()));
+  auto start = std::chrono::steady_clock::now();
+  for (int s = 0; s < substeps; ++s) {
+    switch (params_.integrator) {
+      case Integrator::ExplicitEuler:
+      case Integrator::SymplecticEuler: integrators::eulerStepCpu(state_, step, pool_); break;
+      case Integrator::Verlet: integrators::verletStepCpu(state_, step, params_.iterations, pool_); break;
+    }
+  }
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  passTimes_ = {{std::string(integratorName(params_.integrator)), ms}};
+}
+
+void CpuSolver::readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const {
+  positions = state_.positions;
+  velocities = state_.velocities;
+}
+
+void CpuSolver::writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) {
+  state_.positions = positions;
+  state_.velocities = velocities;
+}
+
+std::string CpuSolver::deviceName() const {
+  // The processor's model name where Linux tells it, for the run summary and stats.
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line))
+    if (line.rfind("model name", 0) == 0) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos)
+        return line.substr(colon + 2) + " (" + std::to_string(pool_.size()) + " threads)";
+    }
+  return "CPU (" + std::to_string(pool_.size()) + " threads)";
+}
+
+}  // namespace weft

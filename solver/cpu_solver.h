@@ -1,0 +1,32 @@
+#pragma once
+// The CPU backend: multi-threaded loops over the same layout and the same physics functions as the
+// GPU kernels. A backend in its own right (on a 2-core machine it outruns lavapipe), and the
+// readable reference for every GPU pass sequence.
+#include <memory>
+
+#include "solver/backend_state.h"
+#include "solver/solver.h"
+#include "solver/thread_pool.h"
+
+namespace weft {
+
+class CpuSolver : public Solver {
+ public:
+  CpuSolver(const ClothModel& model, const SolverParams& params, unsigned threads = 0);
+  void advance(float frameDt, int substeps) override;
+  void readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const override;
+  void writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) override;
+  PassTimes lastPassTimes() const override { return passTimes_; }
+  Backend backend() const override { return Backend::Cpu; }
+  std::string deviceName() const override;
+
+ protected:
+  void onParamsChanged() override;
+
+ private:
+  ThreadPool pool_;
+  CpuState state_;
+  PassTimes passTimes_;
+};
+
+}  // namespace weft

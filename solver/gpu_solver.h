@@ -1,0 +1,44 @@
+#pragma once
+// The GPU backend: state in device-local storage buffers, each integrator a sequence of compute
+// passes. advance() records a whole frame into one command buffer; recordAdvance() records into a
+// command buffer the caller owns (embedding in a host application's frame).
+#include "engine/context.h"
+#include "engine/shader_library.h"
+#include "solver/backend_state.h"
+#include "solver/solver.h"
+
+namespace weft {
+
+class GpuSolver : public Solver {
+ public:
+  GpuSolver(const ClothModel& model, const SolverParams& params, engine::Context& context,
+            const engine::ShaderLibrary& shaders);
+  ~GpuSolver() override;
+
+  void advance(float frameDt, int substeps) override;
+  void readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const override;
+  void writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) override;
+  PassTimes lastPassTimes() const override { return passTimes_; }
+  Backend backend() const override { return Backend::Gpu; }
+  std::string deviceName() const override { return context_.deviceName(); }
+
+  // Records `substeps` steps into `cmd`, ending with a compute-to-compute barrier. The caller
+  // submits; afterwards positionBuffer() holds the new positions (barrier::computeToGraphics
+  // before drawing from it).
+  void recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, engine::GpuTimer* timer = nullptr);
+  const engine::Buffer& positionBuffer() const { return state_.positionsIn(); }
+  const engine::Buffer& velocityBuffer() const { return state_.velocitiesIn(); }
+
+ protected:
+  void onParamsChanged() override;
+
+ private:
+  engine::Context& context_;
+  GpuPrograms programs_;
+  GpuState state_;
+  engine::GpuTimer timer_;
+  uint32_t timerCapacity_ = 0;
+  PassTimes passTimes_;
+};
+
+}  // namespace weft

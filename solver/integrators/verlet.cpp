@@ -1,0 +1,108 @@
+#include "solver/integrators/verlet.h"
+
+#include "engine/commands.h"
+#include "shaders/physics.h"
+#include "solver/thread_pool.h"
+
+namespace weft::integrators {
+
+using gpu::xyz;
+
+// CPU twin of verlet_predict.comp.
+static void verletPredictParticle(uint32_t i, CpuState& s, const gpu::StepParams& p) {
+  glm::vec4 xi = s.positions[i];
+  glm::vec3 v = xyz(s.velocities[i]);
+  s.prevPositions[i] = xi;
+  if (xi.w == 0.f) {
+    s.positionsOut[i] = xi;
+    return;
+  }
+  glm::vec3 a = xyz(p.gravity) + xi.w * gpu::dragForce(v, p.wind);
+  float dt = p.dt;
+  s.positionsOut[i] = glm::vec4(xyz(xi) + v * dt + a * (dt * dt), xi.w);
+}
+
+// CPU twin of verlet_relax.comp.
+static void verletRelaxParticle(uint32_t i, CpuState& s, const gpu::StepParams& p) {
+  glm::vec4 xi = s.positions[i];
+  glm::vec3 x = xyz(xi);
+  if (xi.w > 0.f) {
+    glm::vec3 sum(0.f);
+    uint32_t count = 0;
+    for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k) {
+      const gpu::SpringEntry& e = s.springs.entries[k];
+      glm::vec4 xj = s.positions[e.other];
+      sum += gpu::distanceCorrection(x, xi.w, xyz(xj), xj.w, e.restLength, p.constraintStiffness);
+      ++count;
+    }
+    if (count > 0) x += sum * (p.relaxation / float(count));
+  }
+  if (p.mode == WEFT_MODE_RELAX_FINAL) {
+    glm::vec3 v(0.f);
+    if (xi.w > 0.f) {
+      v = (x - xyz(s.prevPositions[i])) / p.dt;
+      for (const gpu::Collider& c : s.colliders) gpu::collide(x, v, c);
+    }
+    s.velocitiesOut[i] = glm::vec4(v, 0.f);
+  }
+  s.positionsOut[i] = glm::vec4(x, xi.w);
+}
+
+// Relaxation passes: `iterations` of them, the last one finalising; with zero iterations a single
+// finalising pass with zero stiffness still derives the velocity and collides.
+static int relaxPasses(int iterations) { return iterations > 0 ? iterations : 1; }
+
+static gpu::StepParams relaxParams(gpu::StepParams params, int pass, int iterations) {
+  params.mode = pass + 1 == relaxPasses(iterations) ? WEFT_MODE_RELAX_FINAL : WEFT_MODE_RELAX;
+  if (iterations == 0) params.constraintStiffness = 0.f;
+  return params;
+}
+
+void verletStepCpu(CpuState& state, const gpu::StepParams& params, int iterations, ThreadPool& pool) {
+  const size_t n = state.positions.size();
+  pool.parallelFor(n, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) verletPredictParticle(static_cast<uint32_t>(i), state, params);
+  });
+  state.swapPositions();
+  for (int pass = 0; pass < relaxPasses(iterations); ++pass) {
+    gpu::StepParams p = relaxParams(params, pass, iterations);
+    pool.parallelFor(n, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) verletRelaxParticle(static_cast<uint32_t>(i), state, p);
+    });
+    state.swapPositions();
+  }
+  state.swapVelocities();
+}
+
+void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, int iterations) {
+  GpuState& s = r.state;
+  engine::timed(r.timer, r.cmd, "verlet_predict", [&] {
+    r.programs.verletPredict.dispatch(r.cmd, s.particleCount,
+                                      {{WEFT_BIND_POSITIONS, &s.positionsIn()},
+                                       {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
+                                       {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
+                                       {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()}},
+                                      params);
+  });
+  engine::barrier::computeToCompute(r.cmd);
+  s.swapPositions();
+  for (int pass = 0; pass < relaxPasses(iterations); ++pass) {
+    gpu::StepParams p = relaxParams(params, pass, iterations);
+    engine::timed(r.timer, r.cmd, "verlet_relax", [&] {
+      r.programs.verletRelax.dispatch(r.cmd, s.particleCount,
+                                      {{WEFT_BIND_POSITIONS, &s.positionsIn()},
+                                       {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
+                                       {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
+                                       {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
+                                       {WEFT_BIND_SPRING_ROWS, &s.springRows},
+                                       {WEFT_BIND_SPRINGS, &s.springs},
+                                       {WEFT_BIND_COLLIDERS, &s.colliders}},
+                                      p);
+    });
+    engine::barrier::computeToCompute(r.cmd);
+    s.swapPositions();
+  }
+  s.swapVelocities();
+}
+
+}  // namespace weft::integrators

@@ -1,0 +1,22 @@
+#pragma once
+// Verlet with iterative distance-constraint relaxation (seed 003), position form:
+//   predict:  x_prev = x;  x* = x + v dt + a_ext dt^2          (= 2x - x_prev' + a dt^2)
+//   relax:    N Jacobi iterations, each particle moves by the over-relaxed average of its springs'
+//             corrections (seed 003's inverse-mass split times the stiffness factor)
+//   finalise: (in the last iteration) v = (x - x_prev) / dt, then colliders.
+// Why Jacobi with averaging rather than graph-coloured Gauss-Seidel: it is a gather (no atomics,
+// deterministic, the CPU loop is the same code), one dispatch per iteration instead of one per
+// colour (~35 us each on lavapipe, 8+ colours for a grid with bend springs), and the averaging
+// keeps it stable for any number of springs per particle. It needs more iterations than
+// Gauss-Seidel for the same stretch; the relaxation factor (default 1.5) buys most of that back.
+// Seed 003 writes 0.5 a dt^2; that is the position-update of constant-acceleration kinematics from
+// rest, not Verlet's recurrence (its own comment thread asks why): weft uses a dt^2, which is exact
+// for free fall from the derived velocity and matches the closed form in the tests.
+#include "solver/backend_state.h"
+
+namespace weft::integrators {
+
+void verletStepCpu(CpuState& state, const gpu::StepParams& params, int iterations, ThreadPool& pool);
+void recordVerletStep(GpuRecorder& recorder, const gpu::StepParams& params, int iterations);
+
+}  // namespace weft::integrators

@@ -1,0 +1,49 @@
+#include "solver/solver.h"
+
+#include "engine/error.h"
+#include "solver/backend_state.h"
+#include "solver/cpu_solver.h"
+#include "solver/gpu_solver.h"
+
+namespace weft {
+
+Backend parseBackend(const std::string& name) {
+  if (name == "cpu") return Backend::Cpu;
+  if (name == "gpu") return Backend::Gpu;
+  throw InputError("unknown backend '" + name + "' (known: cpu, gpu)");
+}
+
+const char* backendName(Backend backend) { return backend == Backend::Cpu ? "cpu" : "gpu"; }
+
+SolverParams solverParams(const Scene& scene) {
+  SolverParams p;
+  p.integrator = scene.solver.integrator;
+  p.iterations = scene.solver.iterations;
+  p.constraintStiffness = scene.solver.constraintStiffness;
+  p.relaxation = scene.solver.relaxation;
+  p.environment = scene.environment;
+  p.colliders = scene.colliders;
+  return p;
+}
+
+gpu::StepParams makeStepParams(const SolverParams& params, float dt, uint32_t particleCount, uint32_t colliderCount) {
+  gpu::StepParams p{};
+  p.gravity = glm::vec4(params.environment.gravity, 0.f);
+  p.wind = glm::vec4(params.environment.wind, params.environment.airDrag);
+  p.dt = dt;
+  p.particleCount = particleCount;
+  p.colliderCount = colliderCount;
+  p.constraintStiffness = params.constraintStiffness;
+  p.relaxation = params.relaxation;
+  p.mode = params.integrator == Integrator::ExplicitEuler ? WEFT_MODE_EXPLICIT_EULER : WEFT_MODE_SYMPLECTIC_EULER;
+  return p;
+}
+
+std::unique_ptr<Solver> makeSolver(const ClothModel& model, const SolverParams& params, Backend backend,
+                                   engine::Context* context, const engine::ShaderLibrary* shaders) {
+  if (backend == Backend::Cpu) return std::make_unique<CpuSolver>(model, params);
+  if (!context || !shaders) throw std::invalid_argument("the GPU backend needs a Vulkan context and shaders");
+  return std::make_unique<GpuSolver>(model, params, *context, *shaders);
+}
+
+}  // namespace weft

@@ -1,0 +1,70 @@
+#pragma once
+// The public face of weft: make a solver for a scene on a backend, advance it, read its state.
+//
+//   weft::Scene scene = weft::loadScene("hanging.json");
+//   auto solver = weft::makeSolver(scene, weft::Backend::Gpu, &context);
+//   solver->advance(scene.solver.dt, scene.solver.substeps);   // one frame
+//   solver->readState(positions, velocities);
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "solver/scene.h"
+
+namespace weft {
+
+namespace engine {
+class Context;
+class ShaderLibrary;
+}  // namespace engine
+
+enum class Backend : uint8_t { Cpu, Gpu };
+Backend parseBackend(const std::string& name);  // "cpu" | "gpu"; else InputError
+const char* backendName(Backend backend);
+
+// Every parameter a step needs, identical for both backends.
+struct SolverParams {
+  Integrator integrator = Integrator::Verlet;
+  int iterations = 10;
+  float constraintStiffness = 1.f;
+  float relaxation = 1.5f;
+  Environment environment;
+  std::vector<ColliderDesc> colliders;
+};
+SolverParams solverParams(const Scene& scene);
+
+// Per-pass timings of the last advance(): GPU timestamps on the GPU backend, wall-clock on the CPU.
+using PassTimes = std::vector<std::pair<std::string, double>>;  // name, ms
+
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  // Advances by `frameDt` seconds in `substeps` equal steps. The GPU backend records all substeps
+  // into one command buffer and waits once: no host round trip inside the frame.
+  virtual void advance(float frameDt, int substeps) = 0;
+  // Positions (xyz m, w inverse mass) and velocities (xyz m/s) of every particle.
+  virtual void readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const = 0;
+  virtual void writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) = 0;
+  virtual PassTimes lastPassTimes() const = 0;
+  virtual Backend backend() const = 0;
+  virtual std::string deviceName() const = 0;
+
+  const SolverParams& params() const { return params_; }
+  void setParams(const SolverParams& params) { params_ = params; onParamsChanged(); }
+  size_t particleCount() const { return particleCount_; }
+
+ protected:
+  virtual void onParamsChanged() {}
+  SolverParams params_;
+  size_t particleCount_ = 0;
+};
+
+// GPU backend needs a context (owned by the caller, who may have borrowed the device from a host
+// application) and the shader library to build its programs from.
+std::unique_ptr<Solver> makeSolver(const ClothModel& model, const SolverParams& params, Backend backend,
+                                   engine::Context* context = nullptr, const engine::ShaderLibrary* shaders = nullptr);
+
+}  // namespace weft

@@ -1,0 +1,54 @@
+#include "solver/spring_table.h"
+
+namespace weft {
+
+SpringTable buildSpringTable(const ClothModel& model) {
+  const size_t n = model.particleCount();
+  SpringTable table;
+  table.rows.assign(n + 1, 0);
+  for (const Spring& s : model.springs) {
+    table.rows[s.a + 1]++;
+    table.rows[s.b + 1]++;
+  }
+  for (size_t i = 0; i < n; ++i) table.rows[i + 1] += table.rows[i];
+  table.entries.resize(table.rows[n]);
+  std::vector<uint32_t> fill(table.rows.begin(), table.rows.end() - 1);
+  for (const Spring& s : model.springs) {
+    table.entries[fill[s.a]++] = {s.b, s.restLength, s.stiffness, s.damping};
+    table.entries[fill[s.b]++] = {s.a, s.restLength, s.stiffness, s.damping};
+  }
+  return table;
+}
+
+std::vector<gpu::Collider> packColliders(const std::vector<ColliderDesc>& colliders) {
+  std::vector<gpu::Collider> packed;
+  for (const ColliderDesc& c : colliders) {
+    gpu::Collider g{};
+    if (c.kind == ColliderDesc::Kind::Plane) {
+      g.kind = WEFT_COLLIDER_PLANE;
+      g.shape = glm::vec4(glm::normalize(c.normal), c.offset);
+    } else {
+      g.kind = WEFT_COLLIDER_SPHERE;
+      g.shape = glm::vec4(c.center, c.radius);
+    }
+    g.friction = c.friction;
+    g.margin = c.margin;
+    packed.push_back(g);
+  }
+  return packed;
+}
+
+std::vector<glm::vec4> packPositions(const ClothModel& model) {
+  std::vector<glm::vec4> out(model.particleCount());
+  for (size_t i = 0; i < out.size(); ++i) out[i] = glm::vec4(model.positions[i], model.inverseMass(i));
+  return out;
+}
+
+std::vector<glm::vec4> packVelocities(const ClothModel& model) {
+  std::vector<glm::vec4> out(model.particleCount(), glm::vec4(0.f));
+  for (size_t i = 0; i < out.size() && i < model.velocities.size(); ++i)
+    out[i] = model.pinned[i] ? glm::vec4(0.f) : glm::vec4(model.velocities[i], 0.f);
+  return out;
+}
+
+}  // namespace weft

@@ -1,0 +1,25 @@
+#pragma once
+// Springs in gather form: a CSR row per particle listing every spring that touches it, each
+// stored once per endpoint. Both backends read this layout, so they sum forces in the same order.
+#include <cstdint>
+#include <vector>
+
+#include "shaders/shared.h"
+#include "solver/cloth_model.h"
+#include "solver/scene.h"
+
+namespace weft {
+
+struct SpringTable {
+  std::vector<uint32_t> rows;              // N + 1 row starts
+  std::vector<gpu::SpringEntry> entries;   // 2 S entries
+};
+SpringTable buildSpringTable(const ClothModel& model);
+
+std::vector<gpu::Collider> packColliders(const std::vector<ColliderDesc>& colliders);
+
+// Initial state in the GPU layout: positions carry the inverse mass in w (0 = pinned).
+std::vector<glm::vec4> packPositions(const ClothModel& model);
+std::vector<glm::vec4> packVelocities(const ClothModel& model);
+
+}  // namespace weft

@@ -1,0 +1,38 @@
+#pragma once
+// A fixed pool of worker threads for the CPU backend's per-particle loops. parallelFor splits
+// [0, n) into one contiguous chunk per thread (particles are independent within a pass) and
+// returns when every chunk is done: each call is one "pass", like a dispatch plus barrier.
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace weft {
+
+class ThreadPool {
+ public:
+  // threads == 0: $WEFT_THREADS, else std::thread::hardware_concurrency().
+  explicit ThreadPool(unsigned threads = 0);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
+  void parallelFor(size_t n, const std::function<void(size_t begin, size_t end)>& body);
+
+ private:
+  void workerLoop(unsigned index);
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable start_;
+  std::condition_variable done_;
+  const std::function<void(size_t, size_t)>* body_ = nullptr;
+  size_t n_ = 0;
+  unsigned generation_ = 0;
+  unsigned pending_ = 0;
+  bool stop_ = false;
+};
+
+}  // namespace weft
