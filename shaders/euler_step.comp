@@ -20,12 +20,7 @@ void main() {
     velocitiesOut[i] = vec4(0.0);
     return;
   }
-  vec3 force = dragForce(v, params.wind);
-  for (uint s = springRows[i]; s < springRows[i + 1]; ++s) {
-    SpringEntry e = springs[s];
-    force += springForce(x, v, positions[e.other].xyz, velocities[e.other].xyz, e);
-  }
-  vec3 a = params.gravity.xyz + xi.w * force;
+  vec3 a = particleAcceleration(i, xi, v);
   float dt = params.dt;
   if (params.mode == WEFT_MODE_EXPLICIT_EULER) {  // seed 000: position advances with the old velocity
     x += v * dt;

@@ -22,10 +22,13 @@ using mat4 = glm::mat4;
 #define WEFT_BIND_VELOCITIES 1      // vec4[N]: xyz velocity (m/s), read
 #define WEFT_BIND_POSITIONS_OUT 2   // vec4[N]: positions written by the pass
 #define WEFT_BIND_VELOCITIES_OUT 3  // vec4[N]: velocities written by the pass
-#define WEFT_BIND_PREV_POSITIONS 4  // vec4[N]: positions at the start of the step (Verlet)
+#define WEFT_BIND_PREV_POSITIONS 4  // vec4[N]: positions at the start of the step (Verlet, RK4)
 #define WEFT_BIND_SPRING_ROWS 5     // uint[N+1]: CSR row starts into the spring entries
 #define WEFT_BIND_SPRINGS 6         // SpringEntry[2*S]: each spring stored once per endpoint
 #define WEFT_BIND_COLLIDERS 7       // Collider[C]
+#define WEFT_BIND_BASE_VELOCITIES 8  // vec4[N]: velocities at the step's start (RK4)
+#define WEFT_BIND_ACCUM_POSITIONS 9  // vec4[N]: RK4's weighted sum of position slopes
+#define WEFT_BIND_ACCUM_VELOCITIES 10  // vec4[N]: RK4's weighted sum of velocity slopes
 
 // ---- Render bindings (set 0, push descriptors). ----
 #define WEFT_BIND_RENDER_POSITIONS 0   // vec4[N] positions, pulled by the vertex shader
@@ -43,6 +46,7 @@ using mat4 = glm::mat4;
 #define WEFT_MODE_SYMPLECTIC_EULER 1  // v' = v + a dt,  x' = x + v' dt
 #define WEFT_MODE_RELAX 0             // verlet_relax: an inner Jacobi iteration
 #define WEFT_MODE_RELAX_FINAL 1       // verlet_relax: last iteration, also collides and derives v
+// rk4_stage: StepParams.mode is the stage, 0..3; the last one combines the slopes and collides.
 
 // One spring as seen from one of its endpoints (gather layout: a particle sums its own row).
 struct SpringEntry {

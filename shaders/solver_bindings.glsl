@@ -15,6 +15,20 @@ layout(std430, binding = WEFT_BIND_PREV_POSITIONS) buffer PrevPositions { vec4 p
 layout(std430, binding = WEFT_BIND_SPRING_ROWS) readonly buffer SpringRows { uint springRows[]; };
 layout(std430, binding = WEFT_BIND_SPRINGS) readonly buffer Springs { SpringEntry springs[]; };
 layout(std430, binding = WEFT_BIND_COLLIDERS) readonly buffer Colliders { Collider colliders[]; };
+layout(std430, binding = WEFT_BIND_BASE_VELOCITIES) readonly buffer BaseVelocities { vec4 baseVelocities[]; };
+layout(std430, binding = WEFT_BIND_ACCUM_POSITIONS) buffer AccumPositions { vec4 accumPositions[]; };
+layout(std430, binding = WEFT_BIND_ACCUM_VELOCITIES) buffer AccumVelocities { vec4 accumVelocities[]; };
+
+// Acceleration of particle i (not pinned) from gravity, drag and its row of springs, with the
+// state read from `positions` and `velocities`. Mirrors particleAcceleration() in the CPU backend.
+vec3 particleAcceleration(uint i, vec4 xi, vec3 v) {
+  vec3 force = dragForce(v, params.wind);
+  for (uint s = springRows[i]; s < springRows[i + 1]; ++s) {
+    SpringEntry e = springs[s];
+    force += springForce(xi.xyz, v, positions[e.other].xyz, velocities[e.other].xyz, e);
+  }
+  return params.gravity.xyz + xi.w * force;
+}
 
 void collideAll(inout vec3 x, inout vec3 v) {
   for (uint c = 0; c < params.colliderCount; ++c) collide(x, v, colliders[c]);

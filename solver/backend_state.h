@@ -25,6 +25,7 @@ struct CpuState {
   std::vector<glm::vec4> positions, velocities;        // current state
   std::vector<glm::vec4> positionsOut, velocitiesOut;  // written by a pass, then swapped in
   std::vector<glm::vec4> prevPositions;                // Verlet: positions at the step's start
+  std::vector<std::vector<glm::vec4>> scratch;         // per-integrator temporaries (RK4 stages)
   SpringTable springs;
   std::vector<gpu::Collider> colliders;
 
@@ -37,6 +38,7 @@ struct GpuPrograms {
   engine::ComputeProgram eulerStep;
   engine::ComputeProgram verletPredict;
   engine::ComputeProgram verletRelax;
+  engine::ComputeProgram rk4Stage;
 };
 
 // Ping-pong pairs: passes that gather neighbours read one buffer and write the other.
@@ -44,7 +46,12 @@ struct GpuState {
   engine::Buffer positions[2], velocities[2];
   int currentPositions = 0, currentVelocities = 0;
   engine::Buffer prevPositions, springRows, springs, colliders;
+  std::vector<engine::Buffer> scratch;  // per-integrator temporaries, vec4[N] each, made on first use
   uint32_t particleCount = 0, colliderCount = 0;
+  const engine::Context* context = nullptr;
+
+  // Makes sure `count` scratch buffers exist. Called while recording, before any is used.
+  void ensureScratch(size_t count);
 
   const engine::Buffer& positionsIn() const { return positions[currentPositions]; }
   const engine::Buffer& positionsOut() const { return positions[1 - currentPositions]; }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "solver/integrators/euler.h"
+#include "solver/integrators/rk4.h"
 #include "solver/integrators/verlet.h"
 
 namespace weft {
@@ -33,6 +34,7 @@ void CpuSolver::advance(float frameDt, int substeps) {
       case Integrator::ExplicitEuler:
       case Integrator::SymplecticEuler: integrators::eulerStepCpu(state_, step, pool_); break;
       case Integrator::Verlet: integrators::verletStepCpu(state_, step, params_.iterations, pool_); break;
+      case Integrator::Rk4: integrators::rk4StepCpu(state_, step, pool_); break;
     }
   }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

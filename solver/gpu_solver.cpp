@@ -4,6 +4,7 @@
 
 #include "engine/commands.h"
 #include "solver/integrators/euler.h"
+#include "solver/integrators/rk4.h"
 #include "solver/integrators/verlet.h"
 
 namespace weft {
@@ -25,6 +26,8 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
   programs_.eulerStep = engine::ComputeProgram(context, shaders, "euler_step.comp");
   programs_.verletPredict = engine::ComputeProgram(context, shaders, "verlet_predict.comp");
   programs_.verletRelax = engine::ComputeProgram(context, shaders, "verlet_relax.comp");
+  programs_.rk4Stage = engine::ComputeProgram(context, shaders, "rk4_stage.comp");
+  state_.context = &context;
 
   const size_t n = model.particleCount();
   const size_t vec4Bytes = n * sizeof(glm::vec4);
@@ -44,6 +47,11 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
 }
 
 GpuSolver::~GpuSolver() = default;
+
+void GpuState::ensureScratch(size_t count) {
+  while (scratch.size() < count)
+    scratch.push_back(storage(*context, particleCount * sizeof(glm::vec4), "weft.scratch" + std::to_string(scratch.size())));
+}
 
 void GpuSolver::onParamsChanged() {
   std::vector<gpu::Collider> colliders = packColliders(params_.colliders);
@@ -65,13 +73,14 @@ void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, 
       case Integrator::ExplicitEuler:
       case Integrator::SymplecticEuler: integrators::recordEulerStep(recorder, step); break;
       case Integrator::Verlet: integrators::recordVerletStep(recorder, step, params_.iterations); break;
+      case Integrator::Rk4: integrators::recordRk4Step(recorder, step); break;
     }
   }
 }
 
 void GpuSolver::advance(float frameDt, int substeps) {
-  // Enough timestamp pairs for every pass of the frame: (iterations + 1) per substep at most.
-  uint32_t passes = static_cast<uint32_t>(substeps) * static_cast<uint32_t>(std::max(params_.iterations, 1) + 1);
+  // Enough timestamp pairs for every pass of the frame: max(iterations + 1, 4 RK4 stages) per substep.
+  uint32_t passes = static_cast<uint32_t>(substeps) * static_cast<uint32_t>(std::max(params_.iterations + 1, 4));
   if (passes > timerCapacity_) {
     timer_ = engine::GpuTimer(context_, passes);
     timerCapacity_ = passes;

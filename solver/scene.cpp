@@ -22,7 +22,8 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler", "verlet"};
+// In the order of the Integrator enumerators.
+constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler", "verlet", "rk4"};
 constexpr size_t kShownValueChars = 40;  // longer values (whole arrays) are cut in messages
 
 std::string formatNumber(double value) {

@@ -26,9 +26,9 @@ struct Environment {
   float airDrag = 0.f;                  // kg/s per particle: f = -airDrag (v - wind)
 };
 
-enum class Integrator : uint8_t { ExplicitEuler, SymplecticEuler, Verlet };
+enum class Integrator : uint8_t { ExplicitEuler, SymplecticEuler, Verlet, Rk4 };
 
-// Parses "explicit-euler", "symplectic-euler", "verlet"; unknown name: InputError listing the names.
+// Parses "explicit-euler", "symplectic-euler", "verlet", "rk4"; unknown name: InputError listing the names.
 Integrator parseIntegrator(const std::string& name);
 const char* integratorName(Integrator integrator);
 std::vector<std::string> integratorNames();

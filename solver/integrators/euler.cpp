@@ -2,6 +2,7 @@
 
 #include "engine/commands.h"
 #include "shaders/physics.h"
+#include "solver/integrators/cpu_forces.h"
 #include "solver/thread_pool.h"
 
 namespace weft::integrators {
@@ -18,12 +19,7 @@ static void eulerStepParticle(uint32_t i, const CpuState& s, CpuState& out, cons
     out.velocitiesOut[i] = glm::vec4(0.f);
     return;
   }
-  glm::vec3 force = gpu::dragForce(v, p.wind);
-  for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k) {
-    const gpu::SpringEntry& e = s.springs.entries[k];
-    force += gpu::springForce(x, v, xyz(s.positions[e.other]), xyz(s.velocities[e.other]), e);
-  }
-  glm::vec3 a = xyz(p.gravity) + xi.w * force;
+  glm::vec3 a = particleAcceleration(i, xi, v, s.positions, s.velocities, s.springs, p);
   float dt = p.dt;
   if (p.mode == WEFT_MODE_EXPLICIT_EULER) {  // seed 000: position advances with the old velocity
     x += v * dt;

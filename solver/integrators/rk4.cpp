@@ -1,0 +1,119 @@
+#include "solver/integrators/rk4.h"
+
+#include "engine/commands.h"
+#include "solver/integrators/cpu_forces.h"
+#include "solver/thread_pool.h"
+
+namespace weft::integrators {
+
+using gpu::xyz;
+
+namespace {
+
+// Where one stage reads its state and writes the next one (the CPU mirror of the GPU bindings).
+struct Rk4Arrays {
+  const std::vector<glm::vec4>& x0;
+  const std::vector<glm::vec4>& v0;
+  const std::vector<glm::vec4>& xs;
+  const std::vector<glm::vec4>& vs;
+  std::vector<glm::vec4>& xOut;
+  std::vector<glm::vec4>& vOut;
+  std::vector<glm::vec4>& sumX;
+  std::vector<glm::vec4>& sumV;
+};
+
+// CPU twin of rk4_stage.comp.
+void rk4StageParticle(uint32_t i, uint32_t stage, Rk4Arrays& a, const CpuState& s, const gpu::StepParams& p) {
+  glm::vec4 x0 = a.x0[i];
+  glm::vec3 v0 = xyz(a.v0[i]);
+  if (x0.w == 0.f) {
+    a.xOut[i] = x0;
+    a.vOut[i] = glm::vec4(0.f);
+    return;
+  }
+  glm::vec4 xs = a.xs[i];
+  glm::vec3 vs = xyz(a.vs[i]);
+  glm::vec3 kx = vs;
+  glm::vec3 kv = particleAcceleration(i, xs, vs, a.xs, a.vs, s.springs, p);
+  float weight = (stage == 0u || stage == 3u) ? 1.f : 2.f;
+  glm::vec3 sumX = weight * kx, sumV = weight * kv;
+  if (stage > 0u) {
+    sumX += xyz(a.sumX[i]);
+    sumV += xyz(a.sumV[i]);
+  }
+  float h = p.dt;
+  if (stage < 3u) {
+    a.sumX[i] = glm::vec4(sumX, 0.f);
+    a.sumV[i] = glm::vec4(sumV, 0.f);
+    float c = stage == 2u ? 1.f : 0.5f;
+    a.xOut[i] = glm::vec4(xyz(x0) + c * h * kx, x0.w);
+    a.vOut[i] = glm::vec4(v0 + c * h * kv, 0.f);
+  } else {
+    glm::vec3 x = xyz(x0) + (h / 6.f) * sumX;
+    glm::vec3 v = v0 + (h / 6.f) * sumV;
+    for (const gpu::Collider& c : s.colliders) gpu::collide(x, v, c);
+    a.xOut[i] = glm::vec4(x, x0.w);
+    a.vOut[i] = glm::vec4(v, 0.f);
+  }
+}
+
+}  // namespace
+
+void rk4StepCpu(CpuState& s, const gpu::StepParams& params, ThreadPool& pool) {
+  const size_t n = s.positions.size();
+  s.scratch.resize(6);
+  for (auto& buffer : s.scratch) buffer.resize(n);
+  auto &stageX0 = s.scratch[0], &stageV0 = s.scratch[1], &stageX1 = s.scratch[2], &stageV1 = s.scratch[3];
+  auto &sumX = s.scratch[4], &sumV = s.scratch[5];
+  // Stage state: (x, v) -> stage 0 buffers -> stage 1 buffers -> stage 0 buffers -> output.
+  Rk4Arrays stages[4] = {
+      {s.positions, s.velocities, s.positions, s.velocities, stageX0, stageV0, sumX, sumV},
+      {s.positions, s.velocities, stageX0, stageV0, stageX1, stageV1, sumX, sumV},
+      {s.positions, s.velocities, stageX1, stageV1, stageX0, stageV0, sumX, sumV},
+      {s.positions, s.velocities, stageX0, stageV0, s.positionsOut, s.velocitiesOut, sumX, sumV},
+  };
+  for (uint32_t stage = 0; stage < 4; ++stage)
+    pool.parallelFor(n, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) rk4StageParticle(static_cast<uint32_t>(i), stage, stages[stage], s, params);
+    });
+  s.swapPositions();
+  s.swapVelocities();
+}
+
+void recordRk4Step(GpuRecorder& r, const gpu::StepParams& params) {
+  GpuState& s = r.state;
+  s.ensureScratch(6);
+  const engine::Buffer *stageX0 = &s.scratch[0], *stageV0 = &s.scratch[1], *stageX1 = &s.scratch[2],
+                       *stageV1 = &s.scratch[3];
+  struct Io {
+    const engine::Buffer *xs, *vs, *xOut, *vOut;
+  };
+  const Io io[4] = {{&s.positionsIn(), &s.velocitiesIn(), stageX0, stageV0},
+                    {stageX0, stageV0, stageX1, stageV1},
+                    {stageX1, stageV1, stageX0, stageV0},
+                    {stageX0, stageV0, &s.positionsOut(), &s.velocitiesOut()}};
+  for (uint32_t stage = 0; stage < 4; ++stage) {
+    gpu::StepParams p = params;
+    p.mode = stage;
+    engine::timed(r.timer, r.cmd, "rk4_stage", [&] {
+      r.programs.rk4Stage.dispatch(r.cmd, s.particleCount,
+                                   {{WEFT_BIND_PREV_POSITIONS, &s.positionsIn()},
+                                    {WEFT_BIND_BASE_VELOCITIES, &s.velocitiesIn()},
+                                    {WEFT_BIND_POSITIONS, io[stage].xs},
+                                    {WEFT_BIND_VELOCITIES, io[stage].vs},
+                                    {WEFT_BIND_POSITIONS_OUT, io[stage].xOut},
+                                    {WEFT_BIND_VELOCITIES_OUT, io[stage].vOut},
+                                    {WEFT_BIND_ACCUM_POSITIONS, &s.scratch[4]},
+                                    {WEFT_BIND_ACCUM_VELOCITIES, &s.scratch[5]},
+                                    {WEFT_BIND_SPRING_ROWS, &s.springRows},
+                                    {WEFT_BIND_SPRINGS, &s.springs},
+                                    {WEFT_BIND_COLLIDERS, &s.colliders}},
+                                   p);
+    });
+    engine::barrier::computeToCompute(r.cmd);
+  }
+  s.swapPositions();
+  s.swapVelocities();
+}
+
+}  // namespace weft::integrators
