@@ -16,6 +16,8 @@ void submitAndWait(const Context& context, const std::function<void(VkCommandBuf
 namespace barrier {
 // A compute pass reads (or overwrites) what the previous compute pass wrote.
 void computeToCompute(VkCommandBuffer cmd);
+// An indirect dispatch reads group counts a compute pass wrote (and shaders read its other output).
+void computeToIndirect(VkCommandBuffer cmd);
 // Vertex/fragment shaders read what a compute pass wrote (rendering from the solver's buffers).
 void computeToGraphics(VkCommandBuffer cmd);
 // A compute pass writes what the previous frame's draw read (write-after-read).

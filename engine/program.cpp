@@ -105,7 +105,7 @@ void Program::createLayout(const Context& context, const std::vector<uint32_t>& 
   context.setName(VK_OBJECT_TYPE_PIPELINE_LAYOUT, reinterpret_cast<uint64_t>(layout_), name_ + ".layout");
 }
 
-void Program::bind(VkCommandBuffer cmd, std::initializer_list<BufferBinding> buffers, const void* push,
+void Program::bind(VkCommandBuffer cmd, std::span<const BufferBinding> buffers, const void* push,
                    uint32_t pushBytes) const {
   std::array<VkDescriptorBufferInfo, 16> infos{};
   std::array<VkWriteDescriptorSet, 16> writes{};
@@ -152,12 +152,21 @@ ComputeProgram::ComputeProgram(const Context& context, const ShaderLibrary& libr
   context.setName(VK_OBJECT_TYPE_PIPELINE, reinterpret_cast<uint64_t>(pipeline_), shaderName);
 }
 
+void ComputeProgram::groupsFor(uint32_t threads, uint32_t& x, uint32_t& y) const {
+  uint32_t groups = (threads + localSize_ - 1) / localSize_;
+  x = std::min(groups, maxGroupsX_);
+  y = x ? (groups + x - 1) / x : 0;
+}
+
 void ComputeProgram::dispatchGroups(VkCommandBuffer cmd, uint32_t threads) const {
   if (threads == 0) return;
-  uint32_t groups = (threads + localSize_ - 1) / localSize_;
-  uint32_t x = std::min(groups, maxGroupsX_);
-  uint32_t y = (groups + x - 1) / x;
+  uint32_t x, y;
+  groupsFor(threads, x, y);
   vkCmdDispatch(cmd, x, y, 1);
+}
+
+void ComputeProgram::dispatchIndirectGroups(VkCommandBuffer cmd, const Buffer& args, VkDeviceSize offset) const {
+  vkCmdDispatchIndirect(cmd, args.handle(), offset);
 }
 
 GraphicsProgram::GraphicsProgram(const Context& context, const ShaderLibrary& library, const std::string& vertexShader,

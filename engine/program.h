@@ -48,8 +48,7 @@ class Program {
 
   // Binds the pipeline, pushes the descriptors and the push constants. Every binding the shader
   // declares must be given (checked: a missing one is a programmer error).
-  void bind(VkCommandBuffer cmd, std::initializer_list<BufferBinding> buffers, const void* push,
-            uint32_t pushBytes) const;
+  void bind(VkCommandBuffer cmd, std::span<const BufferBinding> buffers, const void* push, uint32_t pushBytes) const;
 
  protected:
   void createLayout(const Context& context, const std::vector<uint32_t>& bindings, VkShaderStageFlags stages);
@@ -78,15 +77,35 @@ class ComputeProgram : public Program {
   // Dispatches enough workgroups for `threads` invocations (1-D, folded into a 2-D grid past the
   // device's per-dimension limit; shaders guard the tail with their element count).
   template <class Push>
-  void dispatch(VkCommandBuffer cmd, uint32_t threads, std::initializer_list<BufferBinding> buffers,
+  void dispatch(VkCommandBuffer cmd, uint32_t threads, std::span<const BufferBinding> buffers,
                 const Push& push) const {
     static_assert(sizeof(Push) <= kPushConstantBytes);
     bind(cmd, buffers, &push, sizeof(Push));
     dispatchGroups(cmd, threads);
   }
+  template <class Push>
+  void dispatch(VkCommandBuffer cmd, uint32_t threads, std::initializer_list<BufferBinding> buffers,
+                const Push& push) const {
+    dispatch(cmd, threads, std::span<const BufferBinding>(buffers.begin(), buffers.size()), push);
+  }
+
+  // Dispatches the group counts a previous pass wrote into `args` at `offset`
+  // (VkDispatchIndirectCommand): how an iterative solver stops itself without the host, by writing
+  // zero groups once converged. Needs barrier::computeToIndirect after the writing pass.
+  template <class Push>
+  void dispatchIndirect(VkCommandBuffer cmd, const Buffer& args, VkDeviceSize offset,
+                        std::span<const BufferBinding> buffers, const Push& push) const {
+    static_assert(sizeof(Push) <= kPushConstantBytes);
+    bind(cmd, buffers, &push, sizeof(Push));
+    dispatchIndirectGroups(cmd, args, offset);
+  }
+
+  // Workgroups a dispatch of `threads` invocations uses, as dispatch() lays them out.
+  void groupsFor(uint32_t threads, uint32_t& x, uint32_t& y) const;
 
  private:
   void dispatchGroups(VkCommandBuffer cmd, uint32_t threads) const;
+  void dispatchIndirectGroups(VkCommandBuffer cmd, const Buffer& args, VkDeviceSize offset) const;
 };
 
 struct GraphicsState {

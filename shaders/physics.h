@@ -8,9 +8,11 @@
 
 #ifdef __cplusplus
 namespace weft::gpu {
+using glm::mat3;
 using glm::vec3;
 using glm::dot;
 using glm::length;
+using glm::outerProduct;
 #define WEFT_FN inline
 #define WEFT_INOUT(T) T&
 #else
@@ -45,21 +47,63 @@ WEFT_FN vec3 distanceCorrection(vec3 xi, float wi, vec3 xj, float wj, float rest
   return d * (wi / wsum) * stiffness * difference;
 }
 
+// The spring's stiffness block S = -df_i/dx_i = k (n n^T + a (I - n n^T)), a = max(0, 1 - L/l):
+// the transverse term is dropped for a compressed spring (l < L), which keeps S positive
+// semi-definite and the implicit system solvable by CG (seed 002's "drop the term").
+WEFT_FN mat3 springStiffnessBlock(vec3 xi, vec3 xj, SpringEntry s) {
+  vec3 d = xi - xj;
+  float len = length(d);
+  if (len < 1e-9f) return mat3(0.0f);
+  vec3 n = d / len;
+  mat3 nn = outerProduct(n, n);
+  float transverse = 1.0f - s.restLength / len;
+  if (transverse < 0.0f) transverse = 0.0f;
+  return s.stiffness * (nn + transverse * (mat3(1.0f) - nn));
+}
+
+// The spring's damping block D = -df_i/dv_i = c n n^T (the damping force acts along the axis).
+WEFT_FN mat3 springDampingBlock(vec3 xi, vec3 xj, SpringEntry s) {
+  vec3 d = xi - xj;
+  float len = length(d);
+  if (len < 1e-9f) return mat3(0.0f);
+  vec3 n = d / len;
+  return s.damping * outerProduct(n, n);
+}
+
+// Baraff & Witkin's filter: removes the constrained directions of a vector (constraint.w: WEFT_FILTER_*).
+WEFT_FN vec3 applyFilter(vec4 constraint, vec3 v) {
+  if (constraint.w >= WEFT_FILTER_PINNED) return vec3(0.0f);
+  if (constraint.w >= WEFT_FILTER_CONTACT) return v - dot(v, xyz(constraint)) * xyz(constraint);
+  return v;
+}
+
 // Pushes a particle out of a collider and corrects its velocity: the normal component into the
 // surface is removed (no bounce) and Coulomb friction slows the tangential part in proportion to
 // the normal speed removed.
-WEFT_FN void collide(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, Collider c) {
-  vec3 n;
-  float depth;
+// How far x is inside the collider's surface plus margin (negative: outside), and the outward normal.
+WEFT_FN float colliderDepth(vec3 x, Collider c, WEFT_INOUT(vec3) n) {
   if (c.kind == WEFT_COLLIDER_PLANE) {
     n = xyz(c.shape);
-    depth = c.shape.w + c.margin - dot(n, x);
-  } else {
-    vec3 d = x - xyz(c.shape);
-    float len = length(d);
-    n = len > 1e-9f ? d / len : vec3(0.0f, 1.0f, 0.0f);
-    depth = c.shape.w + c.margin - len;
+    return c.shape.w + c.margin - dot(n, x);
   }
+  vec3 d = x - xyz(c.shape);
+  float len = length(d);
+  n = len > 1e-9f ? d / len : vec3(0.0f, 1.0f, 0.0f);
+  return c.shape.w + c.margin - len;
+}
+
+// A particle resting on a collider (within one margin of the kept distance, not moving away):
+// (outward normal, 1); otherwise (0, 0). Implicit solvers constrain that normal direction.
+WEFT_FN vec4 contactNormal(vec3 x, vec3 v, Collider c) {
+  vec3 n = vec3(0.0f);
+  float depth = colliderDepth(x, c, n);
+  if (depth >= -c.margin && dot(v, n) <= 0.0f) return vec4(n.x, n.y, n.z, 1.0f);
+  return vec4(0.0f);
+}
+
+WEFT_FN void collide(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, Collider c) {
+  vec3 n = vec3(0.0f);
+  float depth = colliderDepth(x, c, n);
   if (depth <= 0.0f) return;
   x = x + n * depth;
   float vn = dot(v, n);

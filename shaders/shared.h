@@ -30,6 +30,29 @@ using mat4 = glm::mat4;
 #define WEFT_BIND_ACCUM_POSITIONS 9  // vec4[N]: RK4's weighted sum of position slopes
 #define WEFT_BIND_ACCUM_VELOCITIES 10  // vec4[N]: RK4's weighted sum of velocity slopes
 
+// ---- Iterative solves (implicit integrators): scalar state and reductions stay on the GPU. ----
+#define WEFT_BIND_SOLVE_SCALARS 11  // SolveScalars: the running solve's scalars (alpha, beta, residuals)
+#define WEFT_BIND_PARTIALS 12       // float[]: one partial sum per workgroup of the last reducing pass
+#define WEFT_BIND_INDIRECT 13       // uint[6]: [0..2] VkDispatchIndirectCommand of the per-particle
+                                    // passes, zero groups once converged; [3..5] the full-size one
+#define WEFT_BIND_STEP_LOG 14       // StepLog[substeps]: iterations and residual of every step
+// Linearised implicit Euler (Baraff & Witkin), modified preconditioned CG on the velocity change.
+#define WEFT_BIND_CG_DV 15          // vec4[N]: the unknown, delta v
+#define WEFT_BIND_CG_R 16           // vec4[N]: residual r
+#define WEFT_BIND_CG_C 17           // vec4[N]: search direction c
+#define WEFT_BIND_CG_Q 18           // vec4[N]: A c, then the preconditioned residual s
+#define WEFT_BIND_CG_PRECONDITIONER 19  // vec4[3N]: inverse of each particle's 3x3 diagonal block
+#define WEFT_BIND_CG_FILTER 20      // vec4[N]: xyz contact normal, w = WEFT_FILTER_* (the constraint)
+
+// SolveParams.step.mode of the single-workgroup scalar pass (cg_scalars.comp).
+#define WEFT_SOLVE_BEGIN 0   // delta0 = deltaNew = sum of partials; open the iteration
+#define WEFT_SOLVE_ALPHA 1   // pAp = sum; alpha = deltaNew / pAp
+#define WEFT_SOLVE_BETA 2    // deltaNew = sum; beta = deltaNew / deltaOld; converged?
+
+#define WEFT_FILTER_FREE 0.0        // three free directions
+#define WEFT_FILTER_CONTACT 1.0     // the normal direction is constrained (resting on a collider)
+#define WEFT_FILTER_PINNED 2.0      // all three constrained
+
 // ---- Render bindings (set 0, push descriptors). ----
 #define WEFT_BIND_RENDER_POSITIONS 0   // vec4[N] positions, pulled by the vertex shader
 #define WEFT_BIND_RENDER_NORMALS 1     // vec4[N] normals written by normals.comp
@@ -78,6 +101,36 @@ struct StepParams {
   uint pad1;
 };
 
+// The scalar state of an iterative solve, in a device buffer: passes read alpha and beta from
+// here, so no iteration needs the host.
+struct SolveScalars {
+  float deltaNew;    // r.s of this iteration
+  float deltaOld;    // r.s of the last one
+  float delta0;      // r.s at the start: the solve stops once deltaNew <= tolerance^2 delta0
+  float alpha;       // step length along the direction
+  float beta;        // weight of the old direction in the new one
+  float pAp;         // c.(A c), the reduction alpha divides by
+  uint iterations;   // iterations done in this step
+  uint converged;    // 1 once converged (later iterations do nothing)
+};
+
+// What one step's solve did, logged on the GPU and read once per frame.
+struct StepLog {
+  uint iterations;
+  float residual;    // sqrt(deltaNew / delta0) at the end of the step
+  uint converged;
+  float dt;          // s, the step actually taken (adaptive integrators)
+};
+
+// Push constants of an iterative-solve pass: the step's parameters plus the solve's own.
+struct SolveParams {
+  StepParams step;
+  float tolerance;      // relative: stop when |r|_P <= tolerance |r0|_P
+  uint maxIterations;
+  uint partialCount;    // workgroups that wrote partial sums (single-workgroup passes sum these)
+  uint substep;         // index into the step log
+};
+
 // Push constants of the shaded draw.
 struct RenderParams {
   mat4 viewProjection;
@@ -106,6 +159,9 @@ static_assert(sizeof(SpringEntry) == 16);
 static_assert(sizeof(Collider) == 32);
 static_assert(sizeof(StepParams) == 64);
 static_assert(sizeof(RenderParams) == 128);
+static_assert(sizeof(SolveScalars) == 32);
+static_assert(sizeof(StepLog) == 16);
+static_assert(sizeof(SolveParams) == 80);
 static_assert(sizeof(NormalsParams) == 16);
 }  // namespace weft::gpu
 #endif

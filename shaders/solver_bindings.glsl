@@ -5,7 +5,13 @@
 
 #include "shared.h"
 
+#ifdef WEFT_ITERATIVE_SOLVE
+// Passes of an iterative solve push SolveParams; `params` still names the step's parameters.
+layout(push_constant) uniform SolvePush { SolveParams solve; };
+#define params solve.step
+#else
 layout(push_constant) uniform StepPush { StepParams params; };
+#endif
 
 layout(std430, binding = WEFT_BIND_POSITIONS) readonly buffer Positions { vec4 positions[]; };
 layout(std430, binding = WEFT_BIND_VELOCITIES) readonly buffer Velocities { vec4 velocities[]; };

@@ -26,6 +26,8 @@ struct CpuState {
   std::vector<glm::vec4> positionsOut, velocitiesOut;  // written by a pass, then swapped in
   std::vector<glm::vec4> prevPositions;                // Verlet: positions at the step's start
   std::vector<std::vector<glm::vec4>> scratch;         // per-integrator temporaries (RK4 stages)
+  std::vector<glm::mat3> blocks;                       // implicit CG: inverse diagonal blocks
+  std::vector<SolveStats> solveStats;                  // implicit integrators: one per step
   SpringTable springs;
   std::vector<gpu::Collider> colliders;
 
@@ -39,6 +41,7 @@ struct GpuPrograms {
   engine::ComputeProgram verletPredict;
   engine::ComputeProgram verletRelax;
   engine::ComputeProgram rk4Stage;
+  engine::ComputeProgram cgSetup, cgScalars, cgProduct, cgUpdate, cgDirection, cgFinish;
 };
 
 // Ping-pong pairs: passes that gather neighbours read one buffer and write the other.
@@ -47,11 +50,17 @@ struct GpuState {
   int currentPositions = 0, currentVelocities = 0;
   engine::Buffer prevPositions, springRows, springs, colliders;
   std::vector<engine::Buffer> scratch;  // per-integrator temporaries, vec4[N] each, made on first use
+  // Iterative solves: scalars, partial sums, indirect arguments, the per-step log, CG's blocks.
+  engine::Buffer solveScalars, partials, indirect, stepLog, preconditioner;
+  uint32_t stepLogCapacity = 0;
   uint32_t particleCount = 0, colliderCount = 0;
   const engine::Context* context = nullptr;
 
   // Makes sure `count` scratch buffers exist. Called while recording, before any is used.
   void ensureScratch(size_t count);
+  // Makes sure the iterative-solve buffers exist with room for `steps` log entries; the indirect
+  // arguments' full-size entry is filled for `program`'s workgroup layout. Not while recording.
+  void ensureSolveBuffers(uint32_t steps, const engine::ComputeProgram& program);
 
   const engine::Buffer& positionsIn() const { return positions[currentPositions]; }
   const engine::Buffer& positionsOut() const { return positions[1 - currentPositions]; }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "solver/integrators/euler.h"
+#include "solver/integrators/implicit_cg.h"
 #include "solver/integrators/rk4.h"
 #include "solver/integrators/verlet.h"
 
@@ -29,8 +30,11 @@ void CpuSolver::advance(float frameDt, int substeps) {
   gpu::StepParams step = makeStepParams(params_, dt, static_cast<uint32_t>(particleCount_),
                                         static_cast<uint32_t>(state_.colliders.size()));
   auto start = std::chrono::steady_clock::now();
+  solveStats_.clear();
+  const integrators::CgSettings cg{params_.tolerance, params_.maxIterations};
   for (int s = 0; s < substeps; ++s) {
     switch (params_.integrator) {
+      case Integrator::ImplicitCg: solveStats_.push_back(integrators::implicitCgStepCpu(state_, step, cg, pool_)); break;
       case Integrator::ExplicitEuler:
       case Integrator::SymplecticEuler: integrators::eulerStepCpu(state_, step, pool_); break;
       case Integrator::Verlet: integrators::verletStepCpu(state_, step, params_.iterations, pool_); break;

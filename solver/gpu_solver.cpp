@@ -4,6 +4,7 @@
 
 #include "engine/commands.h"
 #include "solver/integrators/euler.h"
+#include "solver/integrators/implicit_cg.h"
 #include "solver/integrators/rk4.h"
 #include "solver/integrators/verlet.h"
 
@@ -27,6 +28,12 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
   programs_.verletPredict = engine::ComputeProgram(context, shaders, "verlet_predict.comp");
   programs_.verletRelax = engine::ComputeProgram(context, shaders, "verlet_relax.comp");
   programs_.rk4Stage = engine::ComputeProgram(context, shaders, "rk4_stage.comp");
+  programs_.cgSetup = engine::ComputeProgram(context, shaders, "cg_setup.comp");
+  programs_.cgScalars = engine::ComputeProgram(context, shaders, "cg_scalars.comp");
+  programs_.cgProduct = engine::ComputeProgram(context, shaders, "cg_product.comp");
+  programs_.cgUpdate = engine::ComputeProgram(context, shaders, "cg_update.comp");
+  programs_.cgDirection = engine::ComputeProgram(context, shaders, "cg_direction.comp");
+  programs_.cgFinish = engine::ComputeProgram(context, shaders, "cg_finish.comp");
   state_.context = &context;
 
   const size_t n = model.particleCount();
@@ -48,6 +55,25 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
 
 GpuSolver::~GpuSolver() = default;
 
+void GpuState::ensureSolveBuffers(uint32_t steps, const engine::ComputeProgram& program) {
+  if (!solveScalars) {
+    solveScalars = storage(*context, sizeof(gpu::SolveScalars), "weft.solveScalars");
+    uint32_t x, y;
+    program.groupsFor(particleCount, x, y);
+    partials = storage(*context, size_t(x) * y * sizeof(float), "weft.partials");
+    indirect = engine::Buffer(*context, 6 * sizeof(uint32_t), engine::kStorageUsage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                              engine::MemoryUsage::DeviceLocal, "weft.indirect");
+    const uint32_t args[6] = {x, y, 1, x, y, 1};
+    engine::uploadBuffer(*context, indirect, args, sizeof args);
+    preconditioner = storage(*context, 3ull * particleCount * sizeof(glm::vec4), "weft.preconditioner");
+  }
+  if (steps > stepLogCapacity) {
+    vkDeviceWaitIdle(context->device());
+    stepLog = storage(*context, steps * sizeof(gpu::StepLog), "weft.stepLog");
+    stepLogCapacity = steps;
+  }
+}
+
 void GpuState::ensureScratch(size_t count) {
   while (scratch.size() < count)
     scratch.push_back(storage(*context, particleCount * sizeof(glm::vec4), "weft.scratch" + std::to_string(scratch.size())));
@@ -64,12 +90,17 @@ void GpuSolver::onParamsChanged() {
   state_.colliderCount = static_cast<uint32_t>(colliders.size());
 }
 
+bool GpuSolver::logsSolves() const { return params_.integrator == Integrator::ImplicitCg; }
+
 void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, engine::GpuTimer* timer) {
+  if (logsSolves()) state_.ensureSolveBuffers(static_cast<uint32_t>(substeps), programs_.cgSetup);
   const float dt = frameDt / static_cast<float>(substeps);
   gpu::StepParams step = makeStepParams(params_, dt, state_.particleCount, state_.colliderCount);
   GpuRecorder recorder{cmd, state_, programs_, timer};
+  const integrators::CgSettings cg{params_.tolerance, params_.maxIterations};
   for (int s = 0; s < substeps; ++s) {
     switch (params_.integrator) {
+      case Integrator::ImplicitCg: integrators::recordImplicitCgStep(recorder, step, cg, static_cast<uint32_t>(s)); break;
       case Integrator::ExplicitEuler:
       case Integrator::SymplecticEuler: integrators::recordEulerStep(recorder, step); break;
       case Integrator::Verlet: integrators::recordVerletStep(recorder, step, params_.iterations); break;
@@ -90,6 +121,13 @@ void GpuSolver::advance(float frameDt, int substeps) {
     recordAdvance(cmd, frameDt, substeps, &timer_);
   });
   passTimes_ = timer_.read();
+  solveStats_.clear();
+  if (logsSolves()) {
+    std::vector<gpu::StepLog> log(static_cast<size_t>(substeps));
+    engine::downloadBuffer(context_, state_.stepLog, log.data(), log.size() * sizeof(gpu::StepLog));
+    for (const gpu::StepLog& entry : log)
+      solveStats_.push_back({static_cast<int>(entry.iterations), entry.residual, entry.converged != 0, entry.dt});
+  }
 }
 
 void GpuSolver::readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const {

@@ -33,6 +33,7 @@ class GpuSolver : public Solver {
   void onParamsChanged() override;
 
  private:
+  bool logsSolves() const;  // the integrator logs per-step iterations and residuals on the GPU
   engine::Context& context_;
   GpuPrograms programs_;
   GpuState state_;

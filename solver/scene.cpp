@@ -23,7 +23,7 @@ namespace {
 using Json = nlohmann::json;
 
 // In the order of the Integrator enumerators.
-constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler", "verlet", "rk4"};
+constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg"};
 constexpr size_t kShownValueChars = 40;  // longer values (whole arrays) are cut in messages
 
 std::string formatNumber(double value) {
@@ -277,7 +277,7 @@ ColliderDesc parseCollider(const Section& s) {
 
 SolverSettings parseSolver(const Section& s) {
   s.allowKeys({"integrator", "dt", "substeps", "iterations", "constraintStiffness", "relaxation",
-               "frames"});
+               "frames", "tolerance", "maxIterations"});
   SolverSettings out;
   if (s.has("integrator")) {
     try {
@@ -294,6 +294,8 @@ SolverSettings parseSolver(const Section& s) {
     s.fail("constraintStiffness",
            "must be in (0, 1] (got " + formatNumber(out.constraintStiffness) + ")");
   }
+  out.tolerance = s.number("tolerance", out.tolerance, Bound::Positive);
+  out.maxIterations = s.integer("maxIterations", out.maxIterations, 1);
   out.relaxation = s.number("relaxation", out.relaxation);
   if (!(out.relaxation >= 1.f && out.relaxation < 2.f)) {
     s.fail("relaxation", "must be in [1, 2) (got " + formatNumber(out.relaxation) + ")");

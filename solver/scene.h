@@ -26,9 +26,10 @@ struct Environment {
   float airDrag = 0.f;                  // kg/s per particle: f = -airDrag (v - wind)
 };
 
-enum class Integrator : uint8_t { ExplicitEuler, SymplecticEuler, Verlet, Rk4 };
+enum class Integrator : uint8_t { ExplicitEuler, SymplecticEuler, Verlet, Rk4, ImplicitCg };
 
-// Parses "explicit-euler", "symplectic-euler", "verlet", "rk4"; unknown name: InputError listing the names.
+// Parses "explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg"; unknown name: InputError
+// listing the names.
 Integrator parseIntegrator(const std::string& name);
 const char* integratorName(Integrator integrator);
 std::vector<std::string> integratorNames();
@@ -40,6 +41,8 @@ struct SolverSettings {
   int iterations = 10;     // Verlet constraint-relaxation iterations per substep
   float constraintStiffness = 1.f;  // Verlet: (0, 1]
   float relaxation = 1.5f;          // Verlet Jacobi averaging over-relaxation, [1, 2)
+  float tolerance = 1e-3f;          // implicit solves: relative residual at which a solve stops
+  int maxIterations = 200;          // implicit solves: iteration cap per step
   int frames = 120;        // frames a run simulates
 };
 

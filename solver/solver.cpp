@@ -21,6 +21,8 @@ SolverParams solverParams(const Scene& scene) {
   p.iterations = scene.solver.iterations;
   p.constraintStiffness = scene.solver.constraintStiffness;
   p.relaxation = scene.solver.relaxation;
+  p.tolerance = scene.solver.tolerance;
+  p.maxIterations = scene.solver.maxIterations;
   p.environment = scene.environment;
   p.colliders = scene.colliders;
   return p;

@@ -31,10 +31,20 @@ struct SolverParams {
   int iterations = 10;
   float constraintStiffness = 1.f;
   float relaxation = 1.5f;
+  float tolerance = 1e-3f;   // implicit solves: relative (preconditioned) residual to reach
+  int maxIterations = 200;   // implicit solves: cap per step
   Environment environment;
   std::vector<ColliderDesc> colliders;
 };
 SolverParams solverParams(const Scene& scene);
+
+// What the iterative solve of one step did (implicit integrators; empty for the others).
+struct SolveStats {
+  int iterations = 0;
+  float residual = 0.f;  // relative to the step's initial residual
+  bool converged = false;
+  float dt = 0.f;        // s, the step actually taken
+};
 
 // Per-pass timings of the last advance(): GPU timestamps on the GPU backend, wall-clock on the CPU.
 using PassTimes = std::vector<std::pair<std::string, double>>;  // name, ms
@@ -49,6 +59,8 @@ class Solver {
   virtual void readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const = 0;
   virtual void writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) = 0;
   virtual PassTimes lastPassTimes() const = 0;
+  // One entry per step of the last advance() for implicit integrators, else empty.
+  virtual std::vector<SolveStats> lastSolveStats() const { return solveStats_; }
   virtual Backend backend() const = 0;
   virtual std::string deviceName() const = 0;
 
@@ -60,6 +72,7 @@ class Solver {
   virtual void onParamsChanged() {}
   SolverParams params_;
   size_t particleCount_ = 0;
+  std::vector<SolveStats> solveStats_;
 };
 
 // GPU backend needs a context (owned by the caller, who may have borrowed the device from a host

@@ -34,10 +34,22 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::parallelFor(size_t n, const std::function<void(size_t, size_t)>& body) {
+  run(n, [&](size_t begin, size_t end, unsigned) { body(begin, end); });
+}
+
+double ThreadPool::parallelSum(size_t n, const std::function<double(size_t, size_t)>& body) {
+  std::vector<double> sums(size(), 0.0);
+  run(n, [&](size_t begin, size_t end, unsigned chunk) { sums[chunk] = body(begin, end); });
+  double total = 0.0;
+  for (double s : sums) total += s;
+  return total;
+}
+
+void ThreadPool::run(size_t n, const std::function<void(size_t, size_t, unsigned)>& body) {
   const unsigned parts = size();
   // Small problems are not worth waking the workers for.
   if (parts == 1 || n < 2048) {
-    body(0, n);
+    body(0, n, 0);
     return;
   }
   {
@@ -49,7 +61,7 @@ void ThreadPool::parallelFor(size_t n, const std::function<void(size_t, size_t)>
   }
   start_.notify_all();
   auto [begin, end] = chunk(n, 0, parts);
-  body(begin, end);
+  body(begin, end, 0);
   std::unique_lock lock(mutex_);
   done_.wait(lock, [&] { return pending_ == 0; });
   body_ = nullptr;
@@ -58,7 +70,7 @@ void ThreadPool::parallelFor(size_t n, const std::function<void(size_t, size_t)>
 void ThreadPool::workerLoop(unsigned index) {
   unsigned seen = 0;
   for (;;) {
-    const std::function<void(size_t, size_t)>* body;
+    const std::function<void(size_t, size_t, unsigned)>* body;
     size_t n;
     {
       std::unique_lock lock(mutex_);
@@ -69,7 +81,7 @@ void ThreadPool::workerLoop(unsigned index) {
       n = n_;
     }
     auto [begin, end] = chunk(n, index, size());
-    (*body)(begin, end);
+    (*body)(begin, end, index);
     {
       std::lock_guard lock(mutex_);
       if (--pending_ == 0) done_.notify_one();

@@ -21,14 +21,18 @@ class ThreadPool {
 
   unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
   void parallelFor(size_t n, const std::function<void(size_t begin, size_t end)>& body);
+  // Sum of body(begin, end) over the chunks, added in chunk order: deterministic for a given
+  // thread count (the CPU side of a GPU reduction).
+  double parallelSum(size_t n, const std::function<double(size_t begin, size_t end)>& body);
 
  private:
+  void run(size_t n, const std::function<void(size_t begin, size_t end, unsigned chunk)>& body);
   void workerLoop(unsigned index);
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable start_;
   std::condition_variable done_;
-  const std::function<void(size_t, size_t)>* body_ = nullptr;
+  const std::function<void(size_t, size_t, unsigned)>* body_ = nullptr;
   size_t n_ = 0;
   unsigned generation_ = 0;
   unsigned pending_ = 0;

@@ -1,0 +1,22 @@
+#version 450
+// Implicit CG, last pass of a step: v' = v0 + dv, x' = x0 + h v', then the colliders.
+// Mirrors cgFinishParticle() in solver/integrators/implicit_cg.cpp.
+#include "cg_bindings.glsl"
+
+layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
+
+void main() {
+  uint i = globalIndex();
+  if (i >= params.particleCount) return;
+  vec4 xi = positions[i];
+  if (xi.w == 0.0) {
+    positionsOut[i] = xi;
+    velocitiesOut[i] = vec4(0.0);
+    return;
+  }
+  vec3 v = velocities[i].xyz + dv[i].xyz;
+  vec3 x = xi.xyz + params.dt * v;
+  collideAll(x, v);
+  positionsOut[i] = vec4(x, xi.w);
+  velocitiesOut[i] = vec4(v, 0.0);
+}

@@ -1,0 +1,55 @@
+#version 450
+// Implicit CG, first pass of a step: builds b = h (f0 - h S v0), each particle's constraint
+// (pinned, resting on a collider, free), the inverse of its 3x3 diagonal block of
+// A = M - h df/dv - h^2 df/dx as the preconditioner, and the first residual and direction.
+// Mirrors cgSetupParticle() in solver/integrators/implicit_cg.cpp.
+#include "cg_bindings.glsl"
+
+layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
+
+void main() {
+  uint i = globalIndex();
+  float contribution = 0.0;
+  if (i < params.particleCount) {
+    vec4 xi = positions[i];
+    vec3 vi = velocities[i].xyz;
+    float h = params.dt;
+    vec4 flt = vec4(0.0, 0.0, 0.0, WEFT_FILTER_FREE);
+    mat3 block = mat3(1.0);
+    vec3 b = vec3(0.0);
+    if (xi.w == 0.0) {
+      flt.w = WEFT_FILTER_PINNED;
+    } else {
+      for (uint k = 0; k < params.colliderCount; ++k) {
+        vec4 contact = contactNormal(xi.xyz, vi, colliders[k]);
+        if (contact.w > 0.0 && flt.w == WEFT_FILTER_FREE) flt = vec4(contact.xyz, WEFT_FILTER_CONTACT);
+      }
+      float mass = 1.0 / xi.w;
+      float drag = params.wind.w;
+      block = (mass + h * drag) * mat3(1.0);
+      vec3 force = mass * params.gravity.xyz + dragForce(vi, params.wind);
+      vec3 sv = vec3(0.0);
+      for (uint s = springRows[i]; s < springRows[i + 1]; ++s) {
+        SpringEntry e = springs[s];
+        vec3 xj = positions[e.other].xyz, vj = velocities[e.other].xyz;
+        force += springForce(xi.xyz, vi, xj, vj, e);
+        mat3 stiffness = springStiffnessBlock(xi.xyz, xj, e);
+        block += h * springDampingBlock(xi.xyz, xj, e) + (h * h) * stiffness;
+        sv += stiffness * (vi - vj);
+      }
+      b = h * (force - h * sv);
+    }
+    mat3 inverseBlock = inverse(block);
+    vec3 ri = applyFilter(flt, b);
+    vec3 ci = applyFilter(flt, inverseBlock * ri);
+    constraint[i] = flt;
+    preconditioner[3 * i] = vec4(inverseBlock[0], 0.0);
+    preconditioner[3 * i + 1] = vec4(inverseBlock[1], 0.0);
+    preconditioner[3 * i + 2] = vec4(inverseBlock[2], 0.0);
+    dv[i] = vec4(0.0);
+    r[i] = vec4(ri, 0.0);
+    c[i] = vec4(ci, 0.0);
+    contribution = dot(ri, ci);
+  }
+  writePartial(contribution);
+}
