@@ -1,0 +1,75 @@
+// The host layer: SPIR-V reflection, buffers, run-time shader compilation.
+#include <numeric>
+
+#include "engine/buffer.h"
+#include "engine/error.h"
+#include "engine/program.h"
+#include "engine/shader_library.h"
+#include "shaders/shared.h"
+#include "test_support.h"
+
+namespace weft::test {
+namespace {
+
+class EngineTest : public ValidatedTest {};
+
+TEST_F(EngineTest, ReflectionReadsBindingsAndWorkgroupSize) {
+  auto code = embeddedShaders().load("euler_step.comp");
+  engine::ShaderLayout layout = engine::reflectShader(code);
+  EXPECT_EQ(layout.localSize[0], uint32_t(WEFT_WORKGROUP_SIZE));
+  std::vector<uint32_t> expected = {WEFT_BIND_POSITIONS,  WEFT_BIND_VELOCITIES, WEFT_BIND_POSITIONS_OUT,
+                                    WEFT_BIND_VELOCITIES_OUT, WEFT_BIND_SPRING_ROWS, WEFT_BIND_SPRINGS,
+                                    WEFT_BIND_COLLIDERS};
+  EXPECT_EQ(layout.bindings, expected);
+  // verlet_predict touches neither springs nor colliders: the compiler drops them, reflection agrees
+  auto predict = engine::reflectShader(embeddedShaders().load("verlet_predict.comp"));
+  EXPECT_EQ(predict.bindings, (std::vector<uint32_t>{WEFT_BIND_POSITIONS, WEFT_BIND_VELOCITIES,
+                                                     WEFT_BIND_POSITIONS_OUT, WEFT_BIND_PREV_POSITIONS}));
+}
+
+TEST_F(EngineTest, BufferRoundTripIsExact) {
+  std::vector<uint32_t> data(100003);
+  std::iota(data.begin(), data.end(), 7u);
+  engine::Buffer buffer(gpuContext(), data.size() * 4, engine::kStorageUsage, engine::MemoryUsage::DeviceLocal,
+                        "test.roundtrip");
+  engine::uploadBuffer(gpuContext(), buffer, data.data(), data.size() * 4);
+  std::vector<uint32_t> back(data.size());
+  engine::downloadBuffer(gpuContext(), buffer, back.data(), back.size() * 4);
+  EXPECT_EQ(back, data);
+}
+
+TEST_F(EngineTest, RuntimeCompiledShadersMatchEmbeddedOnes) {
+  // --shader-dir compiles the GLSL with shaderc at start-up: the solver must behave the same.
+  engine::ShaderLibrary fromSource(std::string(WEFT_SOURCE_DIR) + "/shaders");
+  GridSpec grid;
+  grid.width = 10;
+  grid.height = 10;
+  ClothModel model = buildGrid(grid, Material{});
+  pinParticles(model, gridCorners(model, CornerPreset::Two));
+  SolverParams params;
+  auto embedded = makeSolver(model, params, Backend::Gpu, &gpuContext(), &embeddedShaders());
+  auto compiled = makeSolver(model, params, Backend::Gpu, &gpuContext(), &fromSource);
+  embedded->advance(0.1f, 10);
+  compiled->advance(0.1f, 10);
+  std::vector<glm::vec4> a, b, va, vb;
+  embedded->readState(a, va);
+  compiled->readState(b, vb);
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(glm::distance(a[i], b[i]), 0.f, 1e-6f) << i;
+}
+
+TEST_F(EngineTest, MissingShaderFolderIsAnInputError) {
+  EXPECT_THROW(engine::ShaderLibrary("/nonexistent/shaders"), InputError);  // names the folder
+}
+
+TEST_F(EngineTest, UnknownDeviceNameIsAnInputError) {
+  try {
+    engine::Context context(engine::ContextOptions{.deviceName = "no-such-gpu-9000"});
+    FAIL() << "expected InputError";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("no-such-gpu-9000"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("available"), std::string::npos) << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace weft::test

@@ -1,0 +1,64 @@
+#include "test_support.h"
+
+#include <glm/geometric.hpp>
+
+namespace weft::test {
+
+engine::Context& gpuContext() {
+  static engine::Context context(engine::ContextOptions{.validation = true});
+  return context;
+}
+
+const engine::ShaderLibrary& embeddedShaders() {
+  static engine::ShaderLibrary library;
+  return library;
+}
+
+void ValidatedTest::TearDown() {
+  // Only inspect a context that exists: CPU-only tests never create one.
+  static size_t seen = 0;
+  size_t now = gpuContext().validationMessageCount();
+  EXPECT_EQ(now, seen) << "the validation layer reported: "
+                       << (gpuContext().validationMessages().empty() ? "" : gpuContext().validationMessages().back());
+  seen = now;
+}
+
+std::string backendParamName(const ::testing::TestParamInfo<Backend>& info) { return backendName(info.param); }
+
+std::unique_ptr<Solver> makeTestSolver(const ClothModel& model, const SolverParams& params, Backend backend) {
+  if (backend == Backend::Cpu) return makeSolver(model, params, backend);
+  return makeSolver(model, params, backend, &gpuContext(), &embeddedShaders());
+}
+
+ClothModel freeParticles(const std::vector<glm::vec3>& positions, float mass) {
+  ClothModel m;
+  m.positions = positions;
+  m.velocities.assign(positions.size(), glm::vec3(0.f));
+  m.masses.assign(positions.size(), mass);
+  m.pinned.assign(positions.size(), 0);
+  return m;
+}
+
+ClothModel pinnedSpring(float mass, float stiffness, float restLength, float stretch, float damping) {
+  ClothModel m = freeParticles({glm::vec3(0.f), glm::vec3(restLength + stretch, 0.f, 0.f)}, mass);
+  m.pinned[0] = 1;
+  m.springs.push_back({0, 1, restLength, stiffness, damping, SpringKind::Structural});
+  return m;
+}
+
+double mechanicalEnergy(const ClothModel& model, const std::vector<glm::vec4>& positions,
+                        const std::vector<glm::vec4>& velocities) {
+  double energy = 0;
+  for (size_t i = 0; i < positions.size(); ++i)
+    if (!model.pinned[i]) {
+      glm::dvec3 v(velocities[i]);
+      energy += 0.5 * model.masses[i] * glm::dot(v, v);
+    }
+  for (const Spring& s : model.springs) {
+    double stretch = glm::distance(glm::dvec3(positions[s.a]), glm::dvec3(positions[s.b])) - s.restLength;
+    energy += 0.5 * s.stiffness * stretch * stretch;
+  }
+  return energy;
+}
+
+}  // namespace weft::test

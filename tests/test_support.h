@@ -1,0 +1,40 @@
+#pragma once
+// Shared by the tests: one validated Vulkan context per process, small hand-built models, and the
+// physical quantities the tests assert on.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "engine/context.h"
+#include "engine/shader_library.h"
+#include "solver/cloth_model.h"
+#include "solver/solver.h"
+
+namespace weft::test {
+
+// The context is created once with the validation layer (synchronisation validation included);
+// every test that used it fails if any validation message appeared.
+engine::Context& gpuContext();
+const engine::ShaderLibrary& embeddedShaders();
+
+class ValidatedTest : public ::testing::Test {
+ protected:
+  void TearDown() override;
+};
+
+// Both backends, for TEST_P suites.
+inline std::vector<Backend> allBackends() { return {Backend::Cpu, Backend::Gpu}; }
+std::string backendParamName(const ::testing::TestParamInfo<Backend>& info);
+std::unique_ptr<Solver> makeTestSolver(const ClothModel& model, const SolverParams& params, Backend backend);
+
+// A model of free particles (no springs) at the given positions, each of mass `mass`.
+ClothModel freeParticles(const std::vector<glm::vec3>& positions, float mass);
+// Particle 0 pinned at the origin, particle 1 of mass `mass` at (restLength + stretch, 0, 0).
+ClothModel pinnedSpring(float mass, float stiffness, float restLength, float stretch, float damping = 0.f);
+
+// Kinetic plus spring potential energy (J) of a state; gravity must be zero for this to be conserved.
+double mechanicalEnergy(const ClothModel& model, const std::vector<glm::vec4>& positions,
+                        const std::vector<glm::vec4>& velocities);
+
+}  // namespace weft::test
