@@ -1,0 +1,22 @@
+#pragma once
+// `weft bench`: ms per step of an integrator on square grids, GPU and CPU side by side in one run,
+// with each device's measured copy bandwidth as the yardstick.
+#include <string>
+#include <vector>
+
+namespace weft {
+
+struct BenchOptions {
+  std::vector<int> grids{64, 256, 512};
+  std::string integrator = "verlet";
+  int iterations = 10;
+  int substeps = 4;
+  int frames = 15;        // measured frames per case (after warm-up); the median is reported
+  std::vector<std::string> backends{"gpu", "cpu"};
+  std::string device;
+  std::string jsonPath;   // optional machine-readable results
+};
+
+int benchCommand(const BenchOptions& options);
+
+}  // namespace weft

@@ -1,0 +1,74 @@
+// weft: command-line front end. Parses arguments and calls the command; nothing else lives here.
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+
+#include "demos/weft/bench_command.h"
+#include "demos/weft/run_command.h"
+#include "engine/context.h"
+#include "engine/error.h"
+#include "solver/scene.h"
+
+namespace {
+
+std::string integratorList() {
+  std::string out;
+  for (const auto& name : weft::integratorNames()) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"weft: real-time cloth on Vulkan compute, with a CPU backend beside it"};
+  app.require_subcommand(1);
+
+  weft::RunOptions run;
+  CLI::App* runCmd = app.add_subcommand("run", "simulate a scene headless; summary, PNG, OBJ frames, stats");
+  runCmd->add_option("scene", run.scenePath, "scene file (JSON, see docs/scene-format.md)")->required();
+  runCmd->add_option("--backend", run.backend, "gpu (default) or cpu");
+  runCmd->add_option("--integrator", run.integrator, "one of: " + integratorList());
+  runCmd->add_option("--frames", run.frames, "frames to simulate");
+  runCmd->add_option("--dt", run.dt, "seconds per frame");
+  runCmd->add_option("--substeps", run.substeps, "steps per frame");
+  runCmd->add_option("--iterations", run.iterations, "constraint iterations per step (verlet)");
+  runCmd->add_option("--tolerance", run.tolerance, "implicit solves: relative residual to reach");
+  runCmd->add_option("--max-iterations", run.maxIterations, "implicit solves: iteration cap per step");
+  runCmd->add_option("--png", run.pngPath, "render the final frame to this PNG");
+  runCmd->add_option("--obj-dir", run.objDir, "write one OBJ per frame into this folder");
+  runCmd->add_option("--stats", run.statsPath, "write run statistics to this JSON file");
+  runCmd->add_option("--device", run.device, "Vulkan device name (substring); default $WEFT_DEVICE or the best");
+  runCmd->add_option("--shader-dir", run.shaderDir, "compile shaders from this folder at start-up");
+  runCmd->add_flag("--validate", run.validate, "enable the Vulkan validation layer");
+  runCmd->add_flag("--quiet", run.quiet, "no progress line");
+
+  weft::BenchOptions bench;
+  CLI::App* benchCmd = app.add_subcommand("bench", "ms per step on square grids, GPU beside CPU, with copy bandwidth");
+  benchCmd->add_option("--grids", bench.grids, "grid sizes (particles per side)")->delimiter(',');
+  benchCmd->add_option("--integrator", bench.integrator, "one of: " + integratorList());
+  benchCmd->add_option("--iterations", bench.iterations, "constraint iterations per step (verlet)");
+  benchCmd->add_option("--substeps", bench.substeps, "steps per measured frame");
+  benchCmd->add_option("--frames", bench.frames, "measured frames per case");
+  benchCmd->add_option("--backends", bench.backends, "gpu,cpu")->delimiter(',');
+  benchCmd->add_option("--device", bench.device, "Vulkan device name (substring)");
+  benchCmd->add_option("--json", bench.jsonPath, "also write the results as JSON");
+
+  CLI::App* devicesCmd = app.add_subcommand("devices", "list the Vulkan devices weft can use");
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (runCmd->parsed()) return weft::runCommand(run);
+    if (benchCmd->parsed()) return weft::benchCommand(bench);
+    if (devicesCmd->parsed()) {
+      for (const auto& d : weft::engine::Context::listDevices()) std::printf("%s (%s)\n", d.name.c_str(), d.type.c_str());
+      return 0;
+    }
+  } catch (const weft::InputError& error) {
+    std::fprintf(stderr, "weft: %s\n", error.what());
+    return weft::kExitBadInput;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "weft: internal error: %s\n", error.what());
+    return 70;
+  }
+  return 0;
+}

@@ -1,0 +1,209 @@
+#include "demos/weft/run_command.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "demos/render/cloth_renderer.h"
+#include "demos/weft/obj_writer.h"
+#include "demos/weft/run_report.h"
+#include "engine/context.h"
+#include "engine/error.h"
+#include "engine/shader_library.h"
+#include "solver/gpu_solver.h"
+#include "solver/scene.h"
+#include "solver/solver.h"
+
+namespace weft {
+namespace {
+
+constexpr uint32_t kPngWidth = 1280;
+constexpr uint32_t kPngHeight = 720;
+
+void applyOverrides(Scene& scene, const RunOptions& o) {
+  if (o.integrator) scene.solver.integrator = parseIntegrator(*o.integrator);
+  if (o.frames) {
+    if (*o.frames < 1) throw InputError("--frames must be at least 1 (got " + std::to_string(*o.frames) + ")");
+    scene.solver.frames = *o.frames;
+  }
+  if (o.dt) {
+    if (!(*o.dt > 0.f) || !std::isfinite(*o.dt)) throw InputError("--dt must be a positive number of seconds");
+    scene.solver.dt = *o.dt;
+  }
+  if (o.substeps) {
+    if (*o.substeps < 1) throw InputError("--substeps must be at least 1 (got " + std::to_string(*o.substeps) + ")");
+    scene.solver.substeps = *o.substeps;
+  }
+  if (o.tolerance) {
+    if (!(*o.tolerance > 0.f) || !std::isfinite(*o.tolerance)) throw InputError("--tolerance must be a positive number");
+    scene.solver.tolerance = *o.tolerance;
+  }
+  if (o.maxIterations) {
+    if (*o.maxIterations < 1)
+      throw InputError("--max-iterations must be at least 1 (got " + std::to_string(*o.maxIterations) + ")");
+    scene.solver.maxIterations = *o.maxIterations;
+  }
+  if (o.iterations) {
+    if (*o.iterations < 0) throw InputError("--iterations must be 0 or more (got " + std::to_string(*o.iterations) + ")");
+    scene.solver.iterations = *o.iterations;
+  }
+}
+
+// Output folders are checked before the run so that a typo costs nothing.
+void checkOutputs(const RunOptions& o) {
+  auto parentExists = [](const std::string& file) {
+    auto parent = std::filesystem::path(file).parent_path();
+    return parent.empty() || std::filesystem::is_directory(parent);
+  };
+  if (!o.pngPath.empty() && !parentExists(o.pngPath))
+    throw InputError("cannot write PNG '" + o.pngPath + "': its folder does not exist");
+  if (!o.statsPath.empty() && !parentExists(o.statsPath))
+    throw InputError("cannot write stats '" + o.statsPath + "': its folder does not exist");
+  if (!o.objDir.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(o.objDir, error);
+    if (error || !std::filesystem::is_directory(o.objDir))
+      throw InputError("cannot create OBJ folder '" + o.objDir + "'");
+  }
+}
+
+bool isFinite(const std::vector<glm::vec4>& values) {
+  for (const glm::vec4& v : values)
+    if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z)) return false;
+  return true;
+}
+
+// Progress for long runs: a self-overwriting line on a terminal, nothing when piped.
+class Progress {
+ public:
+  Progress(int total, bool quiet) : total_(total), enabled_(!quiet && isatty(STDERR_FILENO)) {}
+  void update(int frame) {
+    if (!enabled_) return;
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(200) && frame != total_) return;
+    last_ = now;
+    std::fprintf(stderr, "\rframe %d/%d", frame, total_);
+    if (frame == total_) std::fprintf(stderr, "\r\033[K");
+  }
+
+ private:
+  int total_;
+  bool enabled_;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+}  // namespace
+
+int runCommand(const RunOptions& options) {
+  Scene scene = loadScene(options.scenePath);
+  applyOverrides(scene, options);
+  Backend backend = options.backend ? parseBackend(*options.backend) : Backend::Gpu;
+  checkOutputs(options);
+
+  // A Vulkan device is needed for the GPU backend and for rendering the PNG on either backend.
+  std::unique_ptr<engine::Context> context;
+  std::unique_ptr<engine::ShaderLibrary> shaders;
+  if (backend == Backend::Gpu || !options.pngPath.empty()) {
+    context = std::make_unique<engine::Context>(
+        engine::ContextOptions{.deviceName = options.device, .validation = options.validate});
+    std::printf("weft: Vulkan device %s (%s)\n", context->deviceName().c_str(), context->deviceType().c_str());
+    shaders = options.shaderDir.empty() ? std::make_unique<engine::ShaderLibrary>()
+                                        : std::make_unique<engine::ShaderLibrary>(options.shaderDir);
+  } else if (!options.device.empty()) {
+    throw InputError("--device selects a Vulkan device, which the CPU backend without --png does not use");
+  }
+
+  const SolverSettings& settings = scene.solver;
+  std::unique_ptr<Solver> solver = makeSolver(scene.cloth, solverParams(scene), backend, context.get(), shaders.get());
+  if (backend == Backend::Cpu) std::printf("weft: CPU backend on %s\n", solver->deviceName().c_str());
+
+  RunReport report;
+  report.scene = std::filesystem::path(options.scenePath).filename().string();
+  report.device = solver->deviceName();
+  report.backend = backendName(backend);
+  report.integrator = integratorName(settings.integrator);
+  report.particles = scene.cloth.particleCount();
+  report.springs = scene.cloth.springs.size();
+  report.triangles = scene.cloth.triangles.size();
+  report.substeps = settings.substeps;
+  report.iterations = settings.iterations;
+  report.frameDt = settings.dt;
+  report.stepDt = settings.dt / settings.substeps;
+
+  std::vector<glm::vec4> positions, velocities, lastGood, lastGoodVelocities;
+  solver->readState(lastGood, lastGoodVelocities);
+  Progress progress(settings.frames, options.quiet);
+  for (int frame = 1; frame <= settings.frames; ++frame) {
+    auto start = std::chrono::steady_clock::now();
+    solver->advance(settings.dt, settings.substeps);
+    double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    report.wallMsPerStep.push_back(wallMs / settings.substeps);
+    if (backend == Backend::Gpu) {
+      double total = 0;
+      for (const auto& [name, ms] : solver->lastPassTimes()) {
+        total += ms;
+        auto it = std::find_if(report.passMsPerStep.begin(), report.passMsPerStep.end(),
+                               [&](auto& p) { return p.first == name; });
+        if (it == report.passMsPerStep.end()) it = report.passMsPerStep.insert(report.passMsPerStep.end(), {name, {}});
+        it->second.push_back(ms / settings.substeps);
+      }
+      report.gpuMsPerStep.push_back(total / settings.substeps);
+    }
+    for (const SolveStats& s : solver->lastSolveStats()) report.solves.push_back(s);
+    report.frames = frame;
+    report.steps = frame * settings.substeps;
+
+    solver->readState(positions, velocities);
+    if (!isFinite(positions) || !isFinite(velocities)) {
+      // Replay the frame one step at a time from the last good state to name the exact step.
+      solver->writeState(lastGood, lastGoodVelocities);
+      int bad = (frame - 1) * settings.substeps + settings.substeps;
+      for (int s = 1; s <= settings.substeps; ++s) {
+        solver->advance(settings.dt / settings.substeps, 1);
+        solver->readState(positions, velocities);
+        if (!isFinite(positions) || !isFinite(velocities)) {
+          bad = (frame - 1) * settings.substeps + s;
+          break;
+        }
+      }
+      report.nonFinite = true;
+      report.nonFiniteStep = bad;
+      report.steps = bad;
+      report.final = summarizeState(positions, velocities, scene.cloth.masses);
+      std::fprintf(stderr, "\nweft: the state became non-finite at step %d (frame %d) with integrator %s; "
+                   "try a smaller --dt, more --substeps or an implicit integrator\n",
+                   bad, frame, report.integrator.c_str());
+      if (!options.statsPath.empty()) writeStatsJson(report, options.statsPath);
+      std::printf("%s\n", summaryLine(report).c_str());
+      return kExitNonFinite;
+    }
+    lastGood = positions;
+    lastGoodVelocities = velocities;
+    if (!options.objDir.empty()) writeFrameObj(options.objDir, frame, positions, scene.cloth.triangles);
+    progress.update(frame);
+  }
+  report.final = summarizeState(positions, velocities, scene.cloth.masses);
+
+  if (!options.pngPath.empty()) {
+    ClothRenderer renderer(*context, *shaders, scene.cloth, kPngWidth, kPngHeight);
+    if (auto* gpu = dynamic_cast<GpuSolver*>(solver.get()))
+      renderer.render(gpu->positionBuffer(), scene.colliders, scene.camera);  // the solver's own buffer
+    else
+      renderer.render(positions, scene.colliders, scene.camera);
+    renderer.savePng(options.pngPath);
+  }
+  if (!options.statsPath.empty()) writeStatsJson(report, options.statsPath);
+  std::printf("%s\n", summaryLine(report).c_str());
+  if (context && context->validationMessageCount() > 0) {
+    std::fprintf(stderr, "weft: the validation layer reported %zu message(s)\n", context->validationMessageCount());
+    return 4;
+  }
+  return 0;
+}
+
+}  // namespace weft

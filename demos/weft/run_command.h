@@ -1,0 +1,33 @@
+#pragma once
+// `weft run`: a headless simulation of one scene, with optional PNG, OBJ sequence and stats.
+#include <optional>
+#include <string>
+
+namespace weft {
+
+struct RunOptions {
+  std::string scenePath;
+  std::optional<std::string> backend;
+  std::optional<std::string> integrator;
+  std::optional<int> frames;
+  std::optional<float> dt;
+  std::optional<int> substeps;
+  std::optional<int> iterations;
+  std::optional<float> tolerance;
+  std::optional<int> maxIterations;
+  std::string pngPath;
+  std::string objDir;
+  std::string statsPath;
+  std::string device;
+  std::string shaderDir;
+  bool validate = false;
+  bool quiet = false;  // no progress line
+};
+
+// Exit status: 0 done, 1 bad input (message printed), 3 the state turned non-finite.
+int runCommand(const RunOptions& options);
+
+constexpr int kExitBadInput = 1;
+constexpr int kExitNonFinite = 3;
+
+}  // namespace weft

@@ -1,0 +1,112 @@
+#include "demos/weft/run_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/error.h"
+
+namespace weft {
+
+StateSummary summarizeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities,
+                            const std::vector<float>& masses) {
+  StateSummary s;
+  if (positions.empty()) return s;
+  s.min = s.max = glm::vec3(positions[0]);
+  for (size_t i = 0; i < positions.size(); ++i) {
+    glm::vec3 x(positions[i]), v(velocities[i]);
+    for (int k = 0; k < 3; ++k)
+      if (!std::isfinite(x[k]) || !std::isfinite(v[k])) s.finite = false;
+    s.min = glm::min(s.min, x);
+    s.max = glm::max(s.max, x);
+    if (positions[i].w > 0.f) s.kineticEnergy += 0.5 * masses[i] * glm::dot(v, v);
+  }
+  return s;
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
+}
+
+std::string summaryLine(const RunReport& r) {
+  char buffer[512];
+  std::string gpu = r.gpuMsPerStep.empty() ? "" : ", GPU " + std::to_string(median(r.gpuMsPerStep)).substr(0, 6) + " ms";
+  std::snprintf(buffer, sizeof buffer,
+                "weft: %s | %s | %s %s | %zu particles, %zu springs | %d frames x %d substeps | %.4f ms/step%s | "
+                "KE %.4g J%s",
+                r.scene.c_str(), r.device.c_str(), r.backend.c_str(), r.integrator.c_str(), r.particles, r.springs,
+                r.frames, r.substeps, median(r.wallMsPerStep), gpu.c_str(), r.final.kineticEnergy,
+                r.nonFinite ? " | NON-FINITE" : "");
+  return buffer;
+}
+
+void writeStatsJson(const RunReport& r, const std::string& path) {
+  nlohmann::ordered_json j;
+  j["scene"] = r.scene;
+  j["device"] = r.device;
+  j["backend"] = r.backend;
+  j["integrator"] = r.integrator;
+  j["particles"] = r.particles;
+  j["springs"] = r.springs;
+  j["triangles"] = r.triangles;
+  j["frames"] = r.frames;
+  j["substeps"] = r.substeps;
+  j["steps"] = r.steps;
+  j["iterations"] = r.iterations;
+  j["frameDt"] = r.frameDt;
+  j["dt"] = r.stepDt;
+  j["medianWallMsPerStep"] = median(r.wallMsPerStep);
+  if (!r.gpuMsPerStep.empty()) {
+    j["medianGpuMsPerStep"] = median(r.gpuMsPerStep);
+    nlohmann::ordered_json passes = nlohmann::ordered_json::object();
+    for (const auto& [name, samples] : r.passMsPerStep) passes[name] = median(samples);
+    j["medianGpuMsPerStepByPass"] = passes;
+  } else {
+    j["medianGpuMsPerStep"] = nullptr;
+  }
+  if (!r.solves.empty()) {
+    std::vector<double> iterations;
+    double worstResidual = 0;
+    int unconverged = 0;
+    nlohmann::ordered_json perStep = nlohmann::ordered_json::array();
+    for (const SolveStats& s : r.solves) {
+      iterations.push_back(s.iterations);
+      worstResidual = std::max(worstResidual, double(s.residual));
+      unconverged += s.converged ? 0 : 1;
+      perStep.push_back({{"iterations", s.iterations}, {"residual", s.residual}, {"converged", s.converged}, {"dt", s.dt}});
+    }
+    j["solve"] = {{"medianIterations", median(iterations)}, {"maxResidual", worstResidual},
+                  {"unconvergedSteps", unconverged}, {"steps", perStep}};
+  }
+  j["finalKineticEnergy"] = r.final.finite ? nlohmann::ordered_json(r.final.kineticEnergy) : nullptr;
+  auto vec = [](glm::vec3 v) {
+    return std::isfinite(v.x + v.y + v.z) ? nlohmann::ordered_json{v.x, v.y, v.z} : nlohmann::ordered_json(nullptr);
+  };
+  j["positionMin"] = vec(r.final.min);
+  j["positionMax"] = vec(r.final.max);
+  j["nonFinite"] = r.nonFinite;
+  j["nonFiniteStep"] = r.nonFinite ? nlohmann::ordered_json(r.nonFiniteStep) : nullptr;
+
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) throw InputError("cannot write stats file '" + path + "'");
+    out << j.dump(2) << "\n";
+    if (!out) throw InputError("cannot write stats file '" + path + "'");
+  }
+  std::error_code error;
+  std::filesystem::rename(tmp, path, error);
+  if (error) {
+    std::filesystem::remove(tmp, error);
+    throw InputError("cannot write stats file '" + path + "'");
+  }
+}
+
+}  // namespace weft

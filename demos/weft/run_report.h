@@ -1,0 +1,41 @@
+#pragma once
+// What a run measured, and how it is written: the one-line summary and the --stats JSON.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "solver/solver.h"
+
+namespace weft {
+
+struct StateSummary {
+  double kineticEnergy = 0;  // J, pinned particles excluded
+  glm::vec3 min{0.f}, max{0.f};
+  bool finite = true;
+};
+// `masses` in kg per particle; velocities xyz in m/s.
+StateSummary summarizeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities,
+                            const std::vector<float>& masses);
+
+struct RunReport {
+  std::string scene, device, backend, integrator;
+  size_t particles = 0, springs = 0, triangles = 0;
+  int frames = 0, substeps = 0, steps = 0, iterations = 0;
+  double frameDt = 0, stepDt = 0;
+  std::vector<double> wallMsPerStep;                          // one sample per frame
+  std::vector<double> gpuMsPerStep;                           // one sample per frame (GPU backend)
+  std::vector<std::pair<std::string, std::vector<double>>> passMsPerStep;  // per pass, per frame
+  std::vector<SolveStats> solves;  // implicit integrators: one per step, in order
+  StateSummary final;
+  bool nonFinite = false;
+  int nonFiniteStep = -1;
+};
+
+double median(std::vector<double> values);
+std::string summaryLine(const RunReport& report);
+// Writes the stats JSON to path.tmp and renames it over `path`: never a half-written file.
+void writeStatsJson(const RunReport& report, const std::string& path);
+
+}  // namespace weft

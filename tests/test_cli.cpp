@@ -1,0 +1,169 @@
+// `weft run` end to end: good runs write whole outputs with the right numbers; every kind of bad
+// input gives one clear sentence, a non-zero exit and no half-written file.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+struct Result {
+  int exitCode;
+  std::string output;
+};
+
+Result weft(const std::string& args) {
+  std::string command = std::string(WEFT_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string output;
+  char buffer[4096];
+  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+  int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+std::string scene(const std::string& name) { return std::string(WEFT_SOURCE_DIR) + "/demos/scenes/" + name; }
+
+fs::path tempDir() {
+  fs::path dir = fs::path(testing::TempDir()) / ("weft_cli_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+fs::path writeFile(const std::string& name, const std::string& text) {
+  fs::path path = tempDir() / name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+const char* kSmallScene = R"({"cloth": {"grid": {"width": 8, "height": 6, "size": [0.5, 0.4]}},
+  "pins": {"corners": 2}, "solver": {"frames": 5}})";
+
+TEST(Cli, RunWritesStatsPngAndObjFramesWithTheRightNumbers) {
+  fs::path dir = tempDir();
+  fs::path stats = dir / "stats.json", png = dir / "final.png", objs = dir / "objs";
+  fs::path small = writeFile("small.json", kSmallScene);
+  Result r = weft("run " + small.string() + " --backend cpu --quiet --stats " + stats.string() + " --png " +
+                  png.string() + " --obj-dir " + objs.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("48 particles"));
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(stats));
+  EXPECT_EQ(j["particles"], 48);
+  EXPECT_EQ(j["steps"], 5 * j["substeps"].get<int>());
+  EXPECT_EQ(j["backend"], "cpu");
+  EXPECT_EQ(j["nonFinite"], false);
+  EXPECT_GT(j["medianWallMsPerStep"].get<double>(), 0.0);
+  EXPECT_GE(j["finalKineticEnergy"].get<double>(), 0.0);
+  // pinned at the top corners, the rest has fallen below them
+  EXPECT_LT(j["positionMin"][1].get<double>(), j["positionMax"][1].get<double>());
+  std::ifstream pngFile(png, std::ios::binary);
+  char signature[8] = {};
+  pngFile.read(signature, 8);
+  EXPECT_EQ(std::string(signature + 1, 3), "PNG");
+  int objCount = 0;
+  for (const auto& entry : fs::directory_iterator(objs)) objCount += entry.path().extension() == ".obj";
+  EXPECT_EQ(objCount, 5);
+  // an OBJ holds every particle and every triangle of the frame
+  std::ifstream obj(objs / "frame_00005.obj");
+  int vertices = 0, faces = 0;
+  for (std::string line; std::getline(obj, line);) {
+    vertices += line.rfind("v ", 0) == 0;
+    faces += line.rfind("f ", 0) == 0;
+  }
+  EXPECT_EQ(vertices, 48);
+  EXPECT_EQ(faces, 2 * 7 * 5);
+}
+
+TEST(Cli, GpuRunUnderValidationIsClean) {
+  fs::path small = writeFile("small_gpu.json", kSmallScene);
+  fs::path stats = tempDir() / "gpu_stats.json";
+  Result r = weft("run " + small.string() + " --backend gpu --validate --quiet --stats " + stats.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("Vulkan device"));
+  EXPECT_THAT(r.output, Not(HasSubstr("validation")));
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(stats));
+  EXPECT_GT(j["medianGpuMsPerStep"].get<double>(), 0.0);
+  EXPECT_TRUE(j["medianGpuMsPerStepByPass"].contains("verlet_relax"));
+}
+
+TEST(Cli, MissingSceneFile) {
+  Result r = weft("run /nonexistent/scene.json");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_THAT(r.output, HasSubstr("cannot open scene file"));
+}
+
+TEST(Cli, MalformedScene) {
+  Result r = weft("run " + writeFile("bad.json", "{\"cloth\": {\"grid\": ").string());
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_THAT(r.output, HasSubstr("malformed JSON"));
+}
+
+TEST(Cli, ImpossibleValuesInTheScene) {
+  Result zeroGrid = weft("run " + writeFile("zero.json", R"({"cloth": {"grid": {"width": 0, "height": 4}}})").string());
+  EXPECT_EQ(zeroGrid.exitCode, 1);
+  EXPECT_THAT(zeroGrid.output, HasSubstr("width"));
+  Result negativeMass =
+      weft("run " + writeFile("mass.json", R"({"cloth": {"grid": {"width": 4, "height": 4}, "totalMass": -1}})").string());
+  EXPECT_EQ(negativeMass.exitCode, 1);
+  EXPECT_THAT(negativeMass.output, HasSubstr("totalMass"));
+}
+
+TEST(Cli, MissingMeshFile) {
+  Result r = weft("run " + writeFile("mesh.json", R"({"cloth": {"mesh": {"path": "no_such.obj"}}})").string() +
+                  " --backend cpu");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_THAT(r.output, HasSubstr("no_such.obj"));
+}
+
+TEST(Cli, UnknownIntegratorBackendAndDevice) {
+  Result integrator = weft("run " + scene("hanging.json") + " --integrator leapfrog");
+  EXPECT_EQ(integrator.exitCode, 1);
+  EXPECT_THAT(integrator.output, HasSubstr("unknown integrator 'leapfrog'"));
+  Result backend = weft("run " + scene("hanging.json") + " --backend tpu");
+  EXPECT_EQ(backend.exitCode, 1);
+  EXPECT_THAT(backend.output, HasSubstr("unknown backend 'tpu'"));
+  Result device = weft("run " + scene("hanging.json") + " --device no-such-gpu --frames 1");
+  EXPECT_EQ(device.exitCode, 1);
+  EXPECT_THAT(device.output, HasSubstr("no Vulkan device matches 'no-such-gpu'"));
+}
+
+TEST(Cli, ImpossibleFlags) {
+  for (const char* flag : {"--frames 0", "--dt -0.1", "--substeps 0", "--iterations -3"}) {
+    Result r = weft("run " + scene("hanging.json") + " --backend cpu " + flag);
+    EXPECT_EQ(r.exitCode, 1) << flag;
+    EXPECT_THAT(r.output, HasSubstr("must")) << flag;
+  }
+}
+
+TEST(Cli, OutputIntoAMissingFolderFailsBeforeRunningAndLeavesNothing) {
+  Result r = weft("run " + scene("hanging.json") + " --backend cpu --png /nonexistent/dir/out.png");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_THAT(r.output, HasSubstr("folder does not exist"));
+  EXPECT_FALSE(fs::exists("/nonexistent/dir/out.png"));
+}
+
+TEST(Cli, BlowUpStopsAtTheStepAndNamesTheIntegrator) {
+  // Stiff springs and one explicit Euler step per frame: omega dt >> 2, the state overflows.
+  fs::path stiff = writeFile("stiff.json", R"({"cloth": {"grid": {"width": 10, "height": 10}, "totalMass": 0.01},
+    "material": {"structuralStiffness": 100000, "damping": 0},
+    "pins": {"corners": 2}, "solver": {"integrator": "explicit-euler", "substeps": 1, "frames": 2000}})");
+  fs::path stats = tempDir() / "blowup.json";
+  Result r = weft("run " + stiff.string() + " --backend cpu --quiet --stats " + stats.string());
+  EXPECT_EQ(r.exitCode, 3) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("non-finite at step"));
+  EXPECT_THAT(r.output, HasSubstr("explicit-euler"));
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(stats));
+  EXPECT_EQ(j["nonFinite"], true);
+  EXPECT_GT(j["nonFiniteStep"].get<int>(), 0);
+  EXPECT_LT(j["nonFiniteStep"].get<int>(), 2000);
+}
+
+}  // namespace
