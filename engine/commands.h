@@ -28,6 +28,8 @@ void transferToAll(VkCommandBuffer cmd);
 void allToTransfer(VkCommandBuffer cmd);
 // The host reads what a copy wrote, after the fence.
 void transferToHost(VkCommandBuffer cmd);
+// The host reads what a compute pass wrote into mapped memory, after the fence.
+void computeToHost(VkCommandBuffer cmd);
 }  // namespace barrier
 
 }  // namespace weft::engine

@@ -1,7 +1,8 @@
 #version 450
 // Implicit CG: q = filter(A c) with A = (M + h c_drag I) + sum over springs of (h D + h^2 S)
-// applied to (c_i - c_j), gathered and matrix-free (the blocks are rebuilt from x0 each time:
-// cheaper in bandwidth than storing 9 floats per spring end). Also the partial sums of c.q.
+// applied to (c_i - c_j), gathered; each spring end's block is the compact (sqrt(beta) n, gamma)
+// built by cg_setup (16 bytes instead of 9 floats, and no square root per iteration).
+// Also the partial sums of c.q.
 // Mirrors cgProductParticle() in solver/integrators/implicit_cg.cpp.
 #include "cg_bindings.glsl"
 
@@ -17,12 +18,8 @@ void main() {
     if (xi.w > 0.0) {
       float h = params.dt;
       product = (1.0 / xi.w + h * params.wind.w) * ci;
-      for (uint s = springRows[i]; s < springRows[i + 1]; ++s) {
-        SpringEntry e = springs[s];
-        vec3 xj = positions[e.other].xyz;
-        mat3 block = h * springDampingBlock(xi.xyz, xj, e) + (h * h) * springStiffnessBlock(xi.xyz, xj, e);
-        product += block * (ci - c[e.other].xyz);
-      }
+      for (uint s = springRows[i]; s < springRows[i + 1]; ++s)
+        product += applySystemBlock(blocks[s], ci - c[springs[s].other].xyz);
     }
     vec3 qi = applyFilter(constraint[i], product);
     q[i] = vec4(qi, 0.0);

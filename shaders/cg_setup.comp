@@ -33,9 +33,10 @@ void main() {
         SpringEntry e = springs[s];
         vec3 xj = positions[e.other].xyz, vj = velocities[e.other].xyz;
         force += springForce(xi.xyz, vi, xj, vj, e);
-        mat3 stiffness = springStiffnessBlock(xi.xyz, xj, e);
-        block += h * springDampingBlock(xi.xyz, xj, e) + (h * h) * stiffness;
-        sv += stiffness * (vi - vj);
+        vec4 system = springSystemBlock(xi.xyz, xj, e, h);
+        blocks[s] = system;
+        block += systemBlockMatrix(system);
+        sv += springStiffnessBlock(xi.xyz, xj, e) * (vi - vj);
       }
       b = h * (force - h * sv);
     }

@@ -43,6 +43,7 @@ using mat4 = glm::mat4;
 #define WEFT_BIND_CG_Q 18           // vec4[N]: A c, then the preconditioned residual s
 #define WEFT_BIND_CG_PRECONDITIONER 19  // vec4[3N]: inverse of each particle's 3x3 diagonal block
 #define WEFT_BIND_CG_FILTER 20      // vec4[N]: xyz contact normal, w = WEFT_FILTER_* (the constraint)
+#define WEFT_BIND_CG_BLOCKS 40      // vec4[2S]: each spring end's system block (springSystemBlock)
 
 // SolveParams.step.mode of the single-workgroup scalar pass (cg_scalars.comp).
 #define WEFT_SOLVE_BEGIN 0   // delta0 = deltaNew = sum of partials; open the iteration

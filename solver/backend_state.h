@@ -27,6 +27,7 @@ struct CpuState {
   std::vector<glm::vec4> prevPositions;                // Verlet: positions at the step's start
   std::vector<std::vector<glm::vec4>> scratch;         // per-integrator temporaries (RK4 stages)
   std::vector<glm::mat3> blocks;                       // implicit CG: inverse diagonal blocks
+  std::vector<glm::vec4> springBlocks;                 // implicit CG: each spring end's system block
   std::vector<SolveStats> solveStats;                  // implicit integrators: one per step
   SpringTable springs;
   std::vector<gpu::Collider> colliders;
@@ -51,7 +52,7 @@ struct GpuState {
   engine::Buffer prevPositions, springRows, springs, colliders;
   std::vector<engine::Buffer> scratch;  // per-integrator temporaries, vec4[N] each, made on first use
   // Iterative solves: scalars, partial sums, indirect arguments, the per-step log, CG's blocks.
-  engine::Buffer solveScalars, partials, indirect, stepLog, preconditioner;
+  engine::Buffer solveScalars, partials, indirect, stepLog, preconditioner, springBlocks;
   uint32_t stepLogCapacity = 0;
   uint32_t particleCount = 0, colliderCount = 0;
   const engine::Context* context = nullptr;

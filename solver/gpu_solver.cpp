@@ -57,7 +57,9 @@ GpuSolver::~GpuSolver() = default;
 
 void GpuState::ensureSolveBuffers(uint32_t steps, const engine::ComputeProgram& program) {
   if (!solveScalars) {
-    solveScalars = storage(*context, sizeof(gpu::SolveScalars), "weft.solveScalars");
+    // Host-visible: GpuSolver::advance reads the converged flag between chunks of iterations.
+    solveScalars = engine::Buffer(*context, sizeof(gpu::SolveScalars), engine::kStorageUsage,
+                                  engine::MemoryUsage::Readback, "weft.solveScalars");
     uint32_t x, y;
     program.groupsFor(particleCount, x, y);
     partials = storage(*context, size_t(x) * y * sizeof(float), "weft.partials");
@@ -66,6 +68,7 @@ void GpuState::ensureSolveBuffers(uint32_t steps, const engine::ComputeProgram& 
     const uint32_t args[6] = {x, y, 1, x, y, 1};
     engine::uploadBuffer(*context, indirect, args, sizeof args);
     preconditioner = storage(*context, 3ull * particleCount * sizeof(glm::vec4), "weft.preconditioner");
+    springBlocks = storage(*context, springs.size(), "weft.springBlocks");  // one vec4 per SpringEntry
   }
   if (steps > stepLogCapacity) {
     vkDeviceWaitIdle(context->device());
@@ -109,18 +112,62 @@ void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, 
   }
 }
 
+void GpuSolver::submitTimed(const std::function<void(VkCommandBuffer)>& record) {
+  engine::submitAndWait(context_, [&](VkCommandBuffer cmd) {
+    timer_.reset(cmd);
+    record(cmd);
+  });
+  for (const auto& [name, ms] : timer_.read()) {
+    auto it = std::find_if(passTimes_.begin(), passTimes_.end(), [&](auto& p) { return p.first == name; });
+    if (it == passTimes_.end()) passTimes_.emplace_back(name, ms);
+    else it->second += ms;
+  }
+}
+
+// Implicit CG, submitted in chunks of kCgIterationsPerCheck iterations: after each chunk the host
+// reads the solve's 32-byte scalar state and stops at the first chunk after convergence. That is
+// one small readback per chunk, never one per iteration; the scalars themselves never leave the GPU
+// for the iteration's arithmetic.
+void GpuSolver::advanceImplicitCg(float frameDt, int substeps) {
+  state_.ensureSolveBuffers(static_cast<uint32_t>(substeps), programs_.cgSetup);
+  const float dt = frameDt / static_cast<float>(substeps);
+  gpu::StepParams step = makeStepParams(params_, dt, state_.particleCount, state_.colliderCount);
+  const integrators::CgSettings cg{params_.tolerance, params_.maxIterations};
+  const auto* scalars = static_cast<const gpu::SolveScalars*>(state_.solveScalars.mapped());
+  for (int s = 0; s < substeps; ++s) {
+    const uint32_t substep = static_cast<uint32_t>(s);
+    int recorded = 0;
+    bool begun = false;
+    while (!begun || (recorded < cg.maxIterations && scalars->converged == 0)) {
+      int chunk = std::min(kCgIterationsPerCheck, cg.maxIterations - recorded);
+      submitTimed([&](VkCommandBuffer cmd) {
+        GpuRecorder recorder{cmd, state_, programs_, &timer_};
+        if (!begun) integrators::recordImplicitCgBegin(recorder, step, cg, substep);
+        integrators::recordImplicitCgIterations(recorder, step, cg, substep, chunk);
+        engine::barrier::computeToHost(cmd);
+      });
+      begun = true;
+      recorded += chunk;
+    }
+    submitTimed([&](VkCommandBuffer cmd) {
+      GpuRecorder recorder{cmd, state_, programs_, &timer_};
+      integrators::recordImplicitCgFinish(recorder, step, cg, substep);
+    });
+  }
+}
+
 void GpuSolver::advance(float frameDt, int substeps) {
-  // Enough timestamp pairs for every pass of the frame: max(iterations + 1, 4 RK4 stages) per substep.
+  // Enough timestamp pairs for every pass of a submission: max(iterations + 1, 4 RK4 stages) per substep.
   uint32_t passes = static_cast<uint32_t>(substeps) * static_cast<uint32_t>(std::max(params_.iterations + 1, 4));
   if (passes > timerCapacity_) {
     timer_ = engine::GpuTimer(context_, passes);
     timerCapacity_ = passes;
   }
-  engine::submitAndWait(context_, [&](VkCommandBuffer cmd) {
-    timer_.reset(cmd);
-    recordAdvance(cmd, frameDt, substeps, &timer_);
-  });
-  passTimes_ = timer_.read();
+  passTimes_.clear();
+  if (params_.integrator == Integrator::ImplicitCg)
+    advanceImplicitCg(frameDt, substeps);
+  else
+    submitTimed([&](VkCommandBuffer cmd) { recordAdvance(cmd, frameDt, substeps, &timer_); });
   solveStats_.clear();
   if (logsSolves()) {
     std::vector<gpu::StepLog> log(static_cast<size_t>(substeps));

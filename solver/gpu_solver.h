@@ -2,6 +2,8 @@
 // The GPU backend: state in device-local storage buffers, each integrator a sequence of compute
 // passes. advance() records a whole frame into one command buffer; recordAdvance() records into a
 // command buffer the caller owns (embedding in a host application's frame).
+#include <functional>
+
 #include "engine/context.h"
 #include "engine/shader_library.h"
 #include "solver/backend_state.h"
@@ -34,6 +36,9 @@ class GpuSolver : public Solver {
 
  private:
   bool logsSolves() const;  // the integrator logs per-step iterations and residuals on the GPU
+  void submitTimed(const std::function<void(VkCommandBuffer)>& record);  // adds to passTimes_
+  void advanceImplicitCg(float frameDt, int substeps);
+  static constexpr int kCgIterationsPerCheck = 8;
   engine::Context& context_;
   GpuPrograms programs_;
   GpuState state_;

@@ -25,12 +25,20 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-ClothModel benchGrid(int n) {
+// A square grid of 1 cm cells and 0.1 g particles whatever its size, so that every size is the
+// same physical problem (a finer grid is not a stiffer one). The force-based explicit integrators
+// get springs soft enough to stay stable at the benchmark's step (omega h < 0.5); the others keep
+// the default cloth material.
+ClothModel benchGrid(int n, Integrator integrator) {
   GridSpec grid;
   grid.width = grid.height = static_cast<uint32_t>(n);
-  grid.origin = glm::vec3(-0.5f, 1.5f, 0.f);
-  grid.totalMass = 0.5f;
-  ClothModel model = buildGrid(grid, Material{});
+  grid.sizeX = grid.sizeY = 0.01f * static_cast<float>(n - 1);
+  grid.origin = glm::vec3(-0.5f * grid.sizeX, 1.5f, 0.f);
+  grid.totalMass = 1e-4f * static_cast<float>(n) * static_cast<float>(n);
+  bool explicitForces = integrator == Integrator::ExplicitEuler || integrator == Integrator::SymplecticEuler ||
+                        integrator == Integrator::Rk4;
+  Material material = explicitForces ? Material{0.1f, 0.025f, 0.005f, 1e-4f} : Material{};
+  ClothModel model = buildGrid(grid, material);
   pinParticles(model, gridCorners(model, CornerPreset::Two));
   return model;
 }
@@ -74,28 +82,35 @@ double cpuCopyBandwidth(uint32_t n) {
 }  // namespace
 
 int benchCommand(const BenchOptions& options) {
-  Integrator integrator = parseIntegrator(options.integrator);
+  std::vector<Integrator> integrators;
+  for (const std::string& name : options.integrators) integrators.push_back(parseIntegrator(name));
   std::unique_ptr<engine::Context> context;
   std::unique_ptr<engine::ShaderLibrary> shaders;
   bool wantGpu = std::find(options.backends.begin(), options.backends.end(), "gpu") != options.backends.end();
   for (const auto& b : options.backends) parseBackend(b);
   if (wantGpu) {
     context = std::make_unique<engine::Context>(engine::ContextOptions{.deviceName = options.device});
-    shaders = std::make_unique<engine::ShaderLibrary>();
+    shaders = options.shaderDir.empty() ? std::make_unique<engine::ShaderLibrary>()
+                                        : std::make_unique<engine::ShaderLibrary>(options.shaderDir);
     std::printf("weft bench: Vulkan device %s (%s)\n", context->deviceName().c_str(), context->deviceType().c_str());
   }
-  std::printf("weft bench: %s, %d iterations, %d substeps per frame, median of %d frames\n\n",
-              integratorName(integrator), options.iterations, options.substeps, options.frames);
-  std::printf("| grid | particles | backend | ms/step (wall) | ms/step (GPU) | M particle-steps/s | copy GB/s |\n");
-  std::printf("|---|---|---|---|---|---|---|\n");
+  std::printf("weft bench: %d constraint iterations (verlet), tolerance %g (implicit), %d substeps per frame, "
+              "median of %d frames\n\n",
+              options.iterations, options.tolerance, options.substeps, options.frames);
+  std::printf("| grid | particles | integrator | backend | ms/step (wall) | ms/step (GPU) | M particle-steps/s | "
+              "solve iterations | max residual | copy GB/s |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
 
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
   for (int n : options.grids) {
     if (n < 2) throw InputError("bench grid sizes must be at least 2 (got " + std::to_string(n) + ")");
-    ClothModel model = benchGrid(n);
+    for (Integrator integrator : integrators) {
+    ClothModel model = benchGrid(n, integrator);
     SolverParams params;
     params.integrator = integrator;
     params.iterations = options.iterations;
+    params.tolerance = options.tolerance;
+    params.maxIterations = options.maxIterations;
     ColliderDesc ground;
     params.colliders = {ground};
     const uint32_t particles = static_cast<uint32_t>(model.particleCount());
@@ -104,7 +119,8 @@ int benchCommand(const BenchOptions& options) {
       auto solver = makeSolver(model, params, backend, context.get(), shaders.get());
       const float frameDt = 1.f / 60.f;
       for (int warm = 0; warm < 2; ++warm) solver->advance(frameDt, options.substeps);  // pipelines, caches
-      std::vector<double> wall, gpu;
+      std::vector<double> wall, gpu, iterations;
+      double worstResidual = 0;
       for (int f = 0; f < options.frames; ++f) {
         auto start = Clock::now();
         solver->advance(frameDt, options.substeps);
@@ -114,20 +130,33 @@ int benchCommand(const BenchOptions& options) {
           for (const auto& [name, ms] : solver->lastPassTimes()) total += ms;
           gpu.push_back(total / options.substeps);
         }
+        for (const SolveStats& s : solver->lastSolveStats()) {
+          iterations.push_back(s.iterations);
+          worstResidual = std::max(worstResidual, double(s.residual));
+        }
       }
       double wallMs = median(wall), gpuMs = median(gpu);
       double rate = particles / ((backend == Backend::Gpu ? gpuMs : wallMs) * 1e-3) * 1e-6;
       double copy = backend == Backend::Gpu ? gpuCopyBandwidth(*context, *shaders, particles) : cpuCopyBandwidth(particles);
-      char gpuText[32] = "-";
+      char gpuText[32] = "-", iterText[32] = "-", residualText[32] = "-";
       if (backend == Backend::Gpu) std::snprintf(gpuText, sizeof gpuText, "%.3f", gpuMs);
-      std::printf("| %d² | %u | %s | %.3f | %s | %.1f | %.1f |\n", n, particles, backendName.c_str(), wallMs, gpuText,
-                  rate, copy);
+      if (!iterations.empty()) {
+        std::snprintf(iterText, sizeof iterText, "%.0f", median(iterations));
+        std::snprintf(residualText, sizeof residualText, "%.2g", worstResidual);
+      }
+      std::printf("| %d² | %u | %s | %s | %.3f | %s | %.2f | %s | %s | %.1f |\n", n, particles,
+                  integratorName(integrator), backendName.c_str(), wallMs, gpuText, rate, iterText, residualText, copy);
       std::fflush(stdout);
       results.push_back({{"grid", n}, {"particles", particles}, {"backend", backendName},
                          {"device", solver->deviceName()}, {"integrator", integratorName(integrator)},
                          {"iterations", options.iterations}, {"wallMsPerStep", wallMs},
                          {"gpuMsPerStep", backend == Backend::Gpu ? nlohmann::ordered_json(gpuMs) : nullptr},
-                         {"particleStepsPerSecond", rate * 1e6}, {"copyGBps", copy}});
+                         {"particleStepsPerSecond", rate * 1e6}, {"copyGBps", copy},
+                         {"medianSolveIterations", iterations.empty() ? nlohmann::ordered_json(nullptr)
+                                                                      : nlohmann::ordered_json(median(iterations))},
+                         {"maxResidual", iterations.empty() ? nlohmann::ordered_json(nullptr)
+                                                            : nlohmann::ordered_json(worstResidual)}});
+    }
     }
   }
   if (!options.jsonPath.empty()) {

@@ -8,12 +8,15 @@ namespace weft {
 
 struct BenchOptions {
   std::vector<int> grids{64, 256, 512};
-  std::string integrator = "verlet";
-  int iterations = 10;
+  std::vector<std::string> integrators{"verlet"};
+  int iterations = 10;          // Verlet constraint iterations
+  float tolerance = 1e-3f;      // implicit solves
+  int maxIterations = 200;      // implicit solves
   int substeps = 4;
   int frames = 15;        // measured frames per case (after warm-up); the median is reported
   std::vector<std::string> backends{"gpu", "cpu"};
   std::string device;
+  std::string shaderDir;  // benchmark edited kernels without rebuilding
   std::string jsonPath;   // optional machine-readable results
 };
 

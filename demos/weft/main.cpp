@@ -45,12 +45,15 @@ int main(int argc, char** argv) {
   weft::BenchOptions bench;
   CLI::App* benchCmd = app.add_subcommand("bench", "ms per step on square grids, GPU beside CPU, with copy bandwidth");
   benchCmd->add_option("--grids", bench.grids, "grid sizes (particles per side)")->delimiter(',');
-  benchCmd->add_option("--integrator", bench.integrator, "one of: " + integratorList());
+  benchCmd->add_option("--integrators", bench.integrators, "comma-separated, from: " + integratorList())->delimiter(',');
+  benchCmd->add_option("--tolerance", bench.tolerance, "implicit solves: relative residual to reach");
+  benchCmd->add_option("--max-iterations", bench.maxIterations, "implicit solves: iteration cap per step");
   benchCmd->add_option("--iterations", bench.iterations, "constraint iterations per step (verlet)");
   benchCmd->add_option("--substeps", bench.substeps, "steps per measured frame");
   benchCmd->add_option("--frames", bench.frames, "measured frames per case");
   benchCmd->add_option("--backends", bench.backends, "gpu,cpu")->delimiter(',');
   benchCmd->add_option("--device", bench.device, "Vulkan device name (substring)");
+  benchCmd->add_option("--shader-dir", bench.shaderDir, "compile shaders from this folder at start-up");
   benchCmd->add_option("--json", bench.jsonPath, "also write the results as JSON");
 
   CLI::App* devicesCmd = app.add_subcommand("devices", "list the Vulkan devices weft can use");

@@ -21,6 +21,7 @@ CgVectors cgVectors(CpuState& s) {
   s.scratch.resize(std::max<size_t>(s.scratch.size(), 5));
   for (size_t k = 0; k < 5; ++k) s.scratch[k].resize(s.positions.size());
   s.blocks.resize(s.positions.size());
+  s.springBlocks.resize(s.springs.entries.size());
   return {s.scratch[0], s.scratch[1], s.scratch[2], s.scratch[3], s.scratch[4]};
 }
 
@@ -48,9 +49,10 @@ float cgSetupParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPara
       const gpu::SpringEntry& e = s.springs.entries[k];
       glm::vec3 xj = xyz(s.positions[e.other]), vj = xyz(s.velocities[e.other]);
       force += gpu::springForce(xyz(xi), vi, xj, vj, e);
-      glm::mat3 stiffness = gpu::springStiffnessBlock(xyz(xi), xj, e);
-      block += h * gpu::springDampingBlock(xyz(xi), xj, e) + (h * h) * stiffness;
-      sv += stiffness * (vi - vj);
+      glm::vec4 system = gpu::springSystemBlock(xyz(xi), xj, e, h);
+      s.springBlocks[k] = system;
+      block += gpu::systemBlockMatrix(system);
+      sv += gpu::springStiffnessBlock(xyz(xi), xj, e) * (vi - vj);
     }
     b = h * (force - h * sv);
   }
@@ -73,12 +75,8 @@ float cgProductParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPa
   if (xi.w > 0.f) {
     float h = p.dt;
     product = (1.f / xi.w + h * p.wind.w) * ci;
-    for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k) {
-      const gpu::SpringEntry& e = s.springs.entries[k];
-      glm::vec3 xj = xyz(s.positions[e.other]);
-      glm::mat3 block = h * gpu::springDampingBlock(xyz(xi), xj, e) + (h * h) * gpu::springStiffnessBlock(xyz(xi), xj, e);
-      product += block * (ci - xyz(w.c[e.other]));
-    }
+    for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k)
+      product += gpu::applySystemBlock(s.springBlocks[k], ci - xyz(w.c[s.springs.entries[k].other]));
   }
   glm::vec3 qi = gpu::applyFilter(w.constraint[i], product);
   w.q[i] = glm::vec4(qi, 0.f);
@@ -154,67 +152,103 @@ SolveStats implicitCgStepCpu(CpuState& s, const gpu::StepParams& p, const CgSett
   return {iterations, residual, residual <= settings.tolerance, p.dt};
 }
 
-void recordImplicitCgStep(GpuRecorder& r, const gpu::StepParams& params, const CgSettings& settings,
-                          uint32_t substep) {
-  GpuState& s = r.state;
-  s.ensureScratch(5);
-  const engine::Buffer &dv = s.scratch[0], &res = s.scratch[1], &c = s.scratch[2], &q = s.scratch[3],
-                       &constraint = s.scratch[4];
-  gpu::SolveParams solve{};
-  solve.step = params;
-  solve.tolerance = settings.tolerance;
-  solve.maxIterations = static_cast<uint32_t>(settings.maxIterations);
-  uint32_t groupsX, groupsY;
-  r.programs.cgSetup.groupsFor(s.particleCount, groupsX, groupsY);
-  solve.partialCount = groupsX * groupsY;
-  solve.substep = substep;
-  // Every CG pass binds the same set; each shader uses its part of it (reflection drops the rest).
-  const std::array<engine::BufferBinding, 17> bindings = {{
-      {WEFT_BIND_POSITIONS, &s.positionsIn()},
-      {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
-      {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
-      {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
-      {WEFT_BIND_SPRING_ROWS, &s.springRows},
-      {WEFT_BIND_SPRINGS, &s.springs},
-      {WEFT_BIND_COLLIDERS, &s.colliders},
-      {WEFT_BIND_SOLVE_SCALARS, &s.solveScalars},
-      {WEFT_BIND_PARTIALS, &s.partials},
-      {WEFT_BIND_INDIRECT, &s.indirect},
-      {WEFT_BIND_STEP_LOG, &s.stepLog},
-      {WEFT_BIND_CG_DV, &dv},
-      {WEFT_BIND_CG_R, &res},
-      {WEFT_BIND_CG_C, &c},
-      {WEFT_BIND_CG_Q, &q},
-      {WEFT_BIND_CG_PRECONDITIONER, &s.preconditioner},
-      {WEFT_BIND_CG_FILTER, &constraint},
-  }};
-  const GpuPrograms& prog = r.programs;
-  VkCommandBuffer cmd = r.cmd;
-  auto scalarPass = [&](uint32_t mode) {
+namespace {
+
+// Everything one CG pass needs to record itself.
+struct CgPasses {
+  GpuRecorder& r;
+  gpu::SolveParams solve;
+  std::array<engine::BufferBinding, 18> bindings;
+
+  CgPasses(GpuRecorder& recorder, const gpu::StepParams& params, const CgSettings& settings, uint32_t substep)
+      : r(recorder) {
+    GpuState& s = r.state;
+    s.ensureScratch(5);
+    solve = {};
+    solve.step = params;
+    solve.tolerance = settings.tolerance;
+    solve.maxIterations = static_cast<uint32_t>(settings.maxIterations);
+    uint32_t groupsX, groupsY;
+    r.programs.cgSetup.groupsFor(s.particleCount, groupsX, groupsY);
+    solve.partialCount = groupsX * groupsY;
+    solve.substep = substep;
+    // Every CG pass binds the same set; each shader uses its part of it (reflection drops the rest).
+    bindings = {{
+        {WEFT_BIND_POSITIONS, &s.positionsIn()},
+        {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
+        {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
+        {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
+        {WEFT_BIND_SPRING_ROWS, &s.springRows},
+        {WEFT_BIND_SPRINGS, &s.springs},
+        {WEFT_BIND_COLLIDERS, &s.colliders},
+        {WEFT_BIND_SOLVE_SCALARS, &s.solveScalars},
+        {WEFT_BIND_PARTIALS, &s.partials},
+        {WEFT_BIND_INDIRECT, &s.indirect},
+        {WEFT_BIND_STEP_LOG, &s.stepLog},
+        {WEFT_BIND_CG_DV, &s.scratch[0]},
+        {WEFT_BIND_CG_R, &s.scratch[1]},
+        {WEFT_BIND_CG_C, &s.scratch[2]},
+        {WEFT_BIND_CG_Q, &s.scratch[3]},
+        {WEFT_BIND_CG_PRECONDITIONER, &s.preconditioner},
+        {WEFT_BIND_CG_FILTER, &s.scratch[4]},
+        {WEFT_BIND_CG_BLOCKS, &s.springBlocks},
+    }};
+  }
+
+  void scalars(uint32_t mode) {
     gpu::SolveParams p = solve;
     p.step.mode = mode;
-    prog.cgScalars.dispatch(cmd, 1, bindings, p);
-    engine::barrier::computeToIndirect(cmd);
-  };
-  engine::timed(r.timer, cmd, "cg_setup", [&] { prog.cgSetup.dispatch(cmd, s.particleCount, bindings, solve); });
-  engine::barrier::computeToCompute(cmd);
-  scalarPass(WEFT_SOLVE_BEGIN);
-  engine::timed(r.timer, cmd, "cg_iterations", [&] {
-    for (int k = 0; k < settings.maxIterations; ++k) {
-      prog.cgProduct.dispatchIndirect(cmd, s.indirect, 0, bindings, solve);
-      engine::barrier::computeToCompute(cmd);
-      scalarPass(WEFT_SOLVE_ALPHA);
-      prog.cgUpdate.dispatchIndirect(cmd, s.indirect, 0, bindings, solve);
-      engine::barrier::computeToCompute(cmd);
-      scalarPass(WEFT_SOLVE_BETA);
-      prog.cgDirection.dispatchIndirect(cmd, s.indirect, 0, bindings, solve);
-      engine::barrier::computeToCompute(cmd);
+    r.programs.cgScalars.dispatch(r.cmd, 1, bindings, p);
+    engine::barrier::computeToIndirect(r.cmd);
+  }
+  void perParticle(const engine::ComputeProgram& program) {
+    program.dispatchIndirect(r.cmd, r.state.indirect, 0, bindings, solve);
+    engine::barrier::computeToCompute(r.cmd);
+  }
+};
+
+}  // namespace
+
+void recordImplicitCgBegin(GpuRecorder& r, const gpu::StepParams& params, const CgSettings& settings,
+                           uint32_t substep) {
+  CgPasses passes(r, params, settings, substep);
+  engine::timed(r.timer, r.cmd, "cg_setup", [&] {
+    r.programs.cgSetup.dispatch(r.cmd, r.state.particleCount, passes.bindings, passes.solve);
+  });
+  engine::barrier::computeToCompute(r.cmd);
+  passes.scalars(WEFT_SOLVE_BEGIN);
+}
+
+void recordImplicitCgIterations(GpuRecorder& r, const gpu::StepParams& params, const CgSettings& settings,
+                                uint32_t substep, int count) {
+  CgPasses passes(r, params, settings, substep);
+  engine::timed(r.timer, r.cmd, "cg_iterations", [&] {
+    for (int k = 0; k < count; ++k) {
+      passes.perParticle(r.programs.cgProduct);
+      passes.scalars(WEFT_SOLVE_ALPHA);
+      passes.perParticle(r.programs.cgUpdate);
+      passes.scalars(WEFT_SOLVE_BETA);
+      passes.perParticle(r.programs.cgDirection);
     }
   });
-  engine::timed(r.timer, cmd, "cg_finish", [&] { prog.cgFinish.dispatch(cmd, s.particleCount, bindings, solve); });
-  engine::barrier::computeToCompute(cmd);
-  s.swapPositions();
-  s.swapVelocities();
+}
+
+void recordImplicitCgFinish(GpuRecorder& r, const gpu::StepParams& params, const CgSettings& settings,
+                            uint32_t substep) {
+  CgPasses passes(r, params, settings, substep);
+  engine::timed(r.timer, r.cmd, "cg_finish", [&] {
+    r.programs.cgFinish.dispatch(r.cmd, r.state.particleCount, passes.bindings, passes.solve);
+  });
+  engine::barrier::computeToCompute(r.cmd);
+  r.state.swapPositions();
+  r.state.swapVelocities();
+}
+
+void recordImplicitCgStep(GpuRecorder& r, const gpu::StepParams& params, const CgSettings& settings,
+                          uint32_t substep) {
+  recordImplicitCgBegin(r, params, settings, substep);
+  recordImplicitCgIterations(r, params, settings, substep, settings.maxIterations);
+  recordImplicitCgFinish(r, params, settings, substep);
 }
 
 }  // namespace weft::integrators

@@ -24,7 +24,19 @@ struct CgSettings {
 
 SolveStats implicitCgStepCpu(CpuState& state, const gpu::StepParams& params, const CgSettings& settings,
                              ThreadPool& pool);
+
+// A whole step with the iteration cap recorded: for a command buffer the caller submits
+// (embedding), where nothing may wait on the host.
 void recordImplicitCgStep(GpuRecorder& recorder, const gpu::StepParams& params, const CgSettings& settings,
                           uint32_t substep);
+// The same step in three parts, so that GpuSolver::advance can submit the iterations in chunks
+// and stop at the first chunk after convergence (reading the 32-byte scalar state between chunks)
+// instead of paying for the cap's empty dispatches, ~35 us each on lavapipe.
+void recordImplicitCgBegin(GpuRecorder& recorder, const gpu::StepParams& params, const CgSettings& settings,
+                           uint32_t substep);
+void recordImplicitCgIterations(GpuRecorder& recorder, const gpu::StepParams& params, const CgSettings& settings,
+                                uint32_t substep, int count);
+void recordImplicitCgFinish(GpuRecorder& recorder, const gpu::StepParams& params, const CgSettings& settings,
+                            uint32_t substep);
 
 }  // namespace weft::integrators
