@@ -94,6 +94,21 @@ TEST(Cli, GpuRunUnderValidationIsClean) {
   EXPECT_TRUE(j["medianGpuMsPerStepByPass"].contains("verlet_relax"));
 }
 
+TEST(Cli, RecordThenReplay) {
+  fs::path small = writeFile("record.json", kSmallScene);
+  fs::path recording = tempDir() / "run.weftrec", png = tempDir() / "replay.png";
+  Result run = weft("run " + small.string() + " --backend cpu --quiet --record " + recording.string());
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  Result replay = weft("replay " + recording.string() + " --frame 3 --png " + png.string());
+  ASSERT_EQ(replay.exitCode, 0) << replay.output;
+  EXPECT_THAT(replay.output, HasSubstr("48 particles"));
+  EXPECT_THAT(replay.output, HasSubstr("6 frames"));  // the initial state and 5 simulated frames
+  EXPECT_TRUE(fs::exists(png));
+  Result past = weft("replay " + recording.string() + " --frame 6");
+  EXPECT_EQ(past.exitCode, 1);
+  EXPECT_THAT(past.output, HasSubstr("past the recording's last frame (5)"));
+}
+
 TEST(Cli, MissingSceneFile) {
   Result r = weft("run /nonexistent/scene.json");
   EXPECT_EQ(r.exitCode, 1);

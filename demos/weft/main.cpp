@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "demos/weft/bench_command.h"
+#include "demos/weft/replay_command.h"
 #include "demos/weft/run_command.h"
 #include "engine/context.h"
 #include "engine/error.h"
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
   runCmd->add_option("--max-iterations", run.maxIterations, "implicit solves: iteration cap per step");
   runCmd->add_option("--png", run.pngPath, "render the final frame to this PNG");
   runCmd->add_option("--obj-dir", run.objDir, "write one OBJ per frame into this folder");
+  runCmd->add_option("--record", run.recordPath, "record every frame's positions to this file (docs/recording-format.md)");
   runCmd->add_option("--stats", run.statsPath, "write run statistics to this JSON file");
   runCmd->add_option("--device", run.device, "Vulkan device name (substring); default $WEFT_DEVICE or the best");
   runCmd->add_option("--shader-dir", run.shaderDir, "compile shaders from this folder at start-up");
@@ -56,12 +58,20 @@ int main(int argc, char** argv) {
   benchCmd->add_option("--shader-dir", bench.shaderDir, "compile shaders from this folder at start-up");
   benchCmd->add_option("--json", bench.jsonPath, "also write the results as JSON");
 
+  weft::ReplayOptions replay;
+  CLI::App* replayCmd = app.add_subcommand("replay", "describe a recording and render one of its frames, no solver");
+  replayCmd->add_option("recording", replay.path, "file written by weft run --record")->required();
+  replayCmd->add_option("--frame", replay.frame, "frame to render (default: the last)");
+  replayCmd->add_option("--png", replay.pngPath, "render that frame to this PNG");
+  replayCmd->add_option("--device", replay.device, "Vulkan device name (substring)");
+
   CLI::App* devicesCmd = app.add_subcommand("devices", "list the Vulkan devices weft can use");
 
   CLI11_PARSE(app, argc, argv);
   try {
     if (runCmd->parsed()) return weft::runCommand(run);
     if (benchCmd->parsed()) return weft::benchCommand(bench);
+    if (replayCmd->parsed()) return weft::replayCommand(replay);
     if (devicesCmd->parsed()) {
       for (const auto& d : weft::engine::Context::listDevices()) std::printf("%s (%s)\n", d.name.c_str(), d.type.c_str());
       return 0;

@@ -16,6 +16,7 @@
 #include "engine/error.h"
 #include "engine/shader_library.h"
 #include "solver/gpu_solver.h"
+#include "solver/recording.h"
 #include "solver/scene.h"
 #include "solver/solver.h"
 
@@ -62,6 +63,8 @@ void checkOutputs(const RunOptions& o) {
   };
   if (!o.pngPath.empty() && !parentExists(o.pngPath))
     throw InputError("cannot write PNG '" + o.pngPath + "': its folder does not exist");
+  if (!o.recordPath.empty() && !parentExists(o.recordPath))
+    throw InputError("cannot write recording '" + o.recordPath + "': its folder does not exist");
   if (!o.statsPath.empty() && !parentExists(o.statsPath))
     throw InputError("cannot write stats '" + o.statsPath + "': its folder does not exist");
   if (!o.objDir.empty()) {
@@ -137,6 +140,13 @@ int runCommand(const RunOptions& options) {
 
   std::vector<glm::vec4> positions, velocities, lastGood, lastGoodVelocities;
   solver->readState(lastGood, lastGoodVelocities);
+  std::unique_ptr<RecordingWriter> recording;
+  if (!options.recordPath.empty()) {
+    recording = std::make_unique<RecordingWriter>(options.recordPath, static_cast<uint32_t>(report.particles),
+                                                  scene.cloth.triangles, settings.dt,
+                                                  static_cast<uint32_t>(settings.substeps));
+    recording->addFrame(lastGood);  // frame 0: the initial state
+  }
   Progress progress(settings.frames, options.quiet);
   for (int frame = 1; frame <= settings.frames; ++frame) {
     auto start = std::chrono::steady_clock::now();
@@ -178,6 +188,7 @@ int runCommand(const RunOptions& options) {
       std::fprintf(stderr, "\nweft: the state became non-finite at step %d (frame %d) with integrator %s; "
                    "try a smaller --dt, more --substeps or an implicit integrator\n",
                    bad, frame, report.integrator.c_str());
+      if (recording) recording->finish();  // the frames up to the last finite one: what led there
       if (!options.statsPath.empty()) writeStatsJson(report, options.statsPath);
       std::printf("%s\n", summaryLine(report).c_str());
       return kExitNonFinite;
@@ -185,9 +196,11 @@ int runCommand(const RunOptions& options) {
     lastGood = positions;
     lastGoodVelocities = velocities;
     if (!options.objDir.empty()) writeFrameObj(options.objDir, frame, positions, scene.cloth.triangles);
+    if (recording) recording->addFrame(positions);
     progress.update(frame);
   }
   report.final = summarizeState(positions, velocities, scene.cloth.masses);
+  if (recording) recording->finish();
 
   if (!options.pngPath.empty()) {
     ClothRenderer renderer(*context, *shaders, scene.cloth, kPngWidth, kPngHeight);

@@ -18,6 +18,7 @@ struct RunOptions {
   std::string pngPath;
   std::string objDir;
   std::string statsPath;
+  std::string recordPath;
   std::string device;
   std::string shaderDir;
   bool validate = false;
