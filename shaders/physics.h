@@ -99,6 +99,11 @@ WEFT_FN vec3 applyFilter(vec4 constraint, vec3 v) {
   return v;
 }
 
+// Chebyshev semi-iterative acceleration (Wang 2015): y_{k+1} = omega (jacobi(y_k) - y_{k-1}) + y_{k-1}.
+WEFT_FN vec3 chebyshevBlend(vec3 jacobi, vec3 beforeLast, float omega) {
+  return omega * (jacobi - beforeLast) + beforeLast;
+}
+
 // Pushes a particle out of a collider and corrects its velocity: the normal component into the
 // surface is removed (no bounce) and Coulomb friction slows the tangential part in proportion to
 // the normal speed removed.

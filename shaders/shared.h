@@ -98,7 +98,7 @@ struct StepParams {
   float constraintStiffness; // Verlet: fraction of the distance error removed per iteration, (0, 1]
   float relaxation;          // Verlet: Jacobi over-relaxation of the averaged correction, [1, 2)
   uint mode;                 // WEFT_MODE_*
-  uint pad0;
+  float omega;               // Verlet: Chebyshev weight of this relaxation iteration (1: plain Jacobi)
   uint pad1;
 };
 

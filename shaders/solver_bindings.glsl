@@ -15,7 +15,8 @@ layout(push_constant) uniform StepPush { StepParams params; };
 
 layout(std430, binding = WEFT_BIND_POSITIONS) readonly buffer Positions { vec4 positions[]; };
 layout(std430, binding = WEFT_BIND_VELOCITIES) readonly buffer Velocities { vec4 velocities[]; };
-layout(std430, binding = WEFT_BIND_POSITIONS_OUT) writeonly buffer PositionsOut { vec4 positionsOut[]; };
+// Read too by verlet_relax: with Chebyshev acceleration it holds the iterate before last.
+layout(std430, binding = WEFT_BIND_POSITIONS_OUT) buffer PositionsOut { vec4 positionsOut[]; };
 layout(std430, binding = WEFT_BIND_VELOCITIES_OUT) writeonly buffer VelocitiesOut { vec4 velocitiesOut[]; };
 layout(std430, binding = WEFT_BIND_PREV_POSITIONS) buffer PrevPositions { vec4 prevPositions[]; };
 layout(std430, binding = WEFT_BIND_SPRING_ROWS) readonly buffer SpringRows { uint springRows[]; };

@@ -25,6 +25,9 @@ void main() {
       ++count;
     }
     if (count > 0) x += sum * (params.relaxation / float(count));
+    // Chebyshev semi-iteration (Wang 2015): blend with the iterate before last, which this buffer
+    // still holds for this particle; omega = 1 is plain Jacobi.
+    if (params.omega != 1.0) x = chebyshevBlend(x, positionsOut[i].xyz, params.omega);
   }
   if (params.mode == WEFT_MODE_RELAX_FINAL) {
     vec3 v = vec3(0.0);

@@ -37,7 +37,7 @@ void CpuSolver::advance(float frameDt, int substeps) {
       case Integrator::ImplicitCg: solveStats_.push_back(integrators::implicitCgStepCpu(state_, step, cg, pool_)); break;
       case Integrator::ExplicitEuler:
       case Integrator::SymplecticEuler: integrators::eulerStepCpu(state_, step, pool_); break;
-      case Integrator::Verlet: integrators::verletStepCpu(state_, step, params_.iterations, pool_); break;
+      case Integrator::Verlet: integrators::verletStepCpu(state_, step, params_.iterations, params_.chebyshevRho, pool_); break;
       case Integrator::Rk4: integrators::rk4StepCpu(state_, step, pool_); break;
     }
   }

@@ -106,7 +106,7 @@ void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, 
       case Integrator::ImplicitCg: integrators::recordImplicitCgStep(recorder, step, cg, static_cast<uint32_t>(s)); break;
       case Integrator::ExplicitEuler:
       case Integrator::SymplecticEuler: integrators::recordEulerStep(recorder, step); break;
-      case Integrator::Verlet: integrators::recordVerletStep(recorder, step, params_.iterations); break;
+      case Integrator::Verlet: integrators::recordVerletStep(recorder, step, params_.iterations, params_.chebyshevRho); break;
       case Integrator::Rk4: integrators::recordRk4Step(recorder, step); break;
     }
   }

@@ -277,7 +277,7 @@ ColliderDesc parseCollider(const Section& s) {
 
 SolverSettings parseSolver(const Section& s) {
   s.allowKeys({"integrator", "dt", "substeps", "iterations", "constraintStiffness", "relaxation",
-               "frames", "tolerance", "maxIterations"});
+               "frames", "tolerance", "maxIterations", "chebyshevRho"});
   SolverSettings out;
   if (s.has("integrator")) {
     try {
@@ -295,6 +295,8 @@ SolverSettings parseSolver(const Section& s) {
            "must be in (0, 1] (got " + formatNumber(out.constraintStiffness) + ")");
   }
   out.tolerance = s.number("tolerance", out.tolerance, Bound::Positive);
+  out.chebyshevRho = s.number("chebyshevRho", out.chebyshevRho, Bound::NonNegative);
+  if (!(out.chebyshevRho < 1.f)) s.fail("chebyshevRho", "must be in [0, 1) (got " + formatNumber(out.chebyshevRho) + ")");
   out.maxIterations = s.integer("maxIterations", out.maxIterations, 1);
   out.relaxation = s.number("relaxation", out.relaxation);
   if (!(out.relaxation >= 1.f && out.relaxation < 2.f)) {

@@ -41,6 +41,7 @@ struct SolverSettings {
   int iterations = 10;     // Verlet constraint-relaxation iterations per substep
   float constraintStiffness = 1.f;  // Verlet: (0, 1]
   float relaxation = 1.5f;          // Verlet Jacobi averaging over-relaxation, [1, 2)
+  float chebyshevRho = 0.f;         // Chebyshev acceleration of Jacobi iterations, [0, 1); 0: off
   float tolerance = 1e-3f;          // implicit solves: relative residual at which a solve stops
   int maxIterations = 200;          // implicit solves: iteration cap per step
   int frames = 120;        // frames a run simulates

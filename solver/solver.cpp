@@ -21,6 +21,7 @@ SolverParams solverParams(const Scene& scene) {
   p.iterations = scene.solver.iterations;
   p.constraintStiffness = scene.solver.constraintStiffness;
   p.relaxation = scene.solver.relaxation;
+  p.chebyshevRho = scene.solver.chebyshevRho;
   p.tolerance = scene.solver.tolerance;
   p.maxIterations = scene.solver.maxIterations;
   p.environment = scene.environment;
@@ -37,6 +38,7 @@ gpu::StepParams makeStepParams(const SolverParams& params, float dt, uint32_t pa
   p.colliderCount = colliderCount;
   p.constraintStiffness = params.constraintStiffness;
   p.relaxation = params.relaxation;
+  p.omega = 1.f;
   p.mode = params.integrator == Integrator::ExplicitEuler ? WEFT_MODE_EXPLICIT_EULER : WEFT_MODE_SYMPLECTIC_EULER;
   return p;
 }

@@ -31,6 +31,7 @@ struct SolverParams {
   int iterations = 10;
   float constraintStiffness = 1.f;
   float relaxation = 1.5f;
+  float chebyshevRho = 0.f;  // Jacobi iterations' spectral radius estimate for Chebyshev acceleration; 0: off
   float tolerance = 1e-3f;   // implicit solves: relative (preconditioned) residual to reach
   int maxIterations = 200;   // implicit solves: cap per step
   Environment environment;

@@ -36,6 +36,7 @@ static void verletRelaxParticle(uint32_t i, CpuState& s, const gpu::StepParams& 
       ++count;
     }
     if (count > 0) x += sum * (p.relaxation / float(count));
+    if (p.omega != 1.f) x = gpu::chebyshevBlend(x, xyz(s.positionsOut[i]), p.omega);
   }
   if (p.mode == WEFT_MODE_RELAX_FINAL) {
     glm::vec3 v(0.f);
@@ -48,24 +49,35 @@ static void verletRelaxParticle(uint32_t i, CpuState& s, const gpu::StepParams& 
   s.positionsOut[i] = glm::vec4(x, xi.w);
 }
 
+// Chebyshev weights (Wang 2015) for spectral radius estimate rho: omega_1 = 1,
+// omega_2 = 2 / (2 - rho^2), omega_{k+1} = 4 / (4 - rho^2 omega_k). The first pass must be plain
+// (there is no iterate before it); rho = 0 gives plain Jacobi throughout.
+float chebyshevOmega(int pass, float rho) {
+  if (pass == 0 || rho <= 0.f) return 1.f;
+  float omega = 2.f / (2.f - rho * rho);
+  for (int k = 2; k <= pass; ++k) omega = 4.f / (4.f - rho * rho * omega);
+  return omega;
+}
+
 // Relaxation passes: `iterations` of them, the last one finalising; with zero iterations a single
 // finalising pass with zero stiffness still derives the velocity and collides.
 static int relaxPasses(int iterations) { return iterations > 0 ? iterations : 1; }
 
-static gpu::StepParams relaxParams(gpu::StepParams params, int pass, int iterations) {
+static gpu::StepParams relaxParams(gpu::StepParams params, int pass, int iterations, float rho) {
   params.mode = pass + 1 == relaxPasses(iterations) ? WEFT_MODE_RELAX_FINAL : WEFT_MODE_RELAX;
   if (iterations == 0) params.constraintStiffness = 0.f;
+  params.omega = chebyshevOmega(pass, rho);
   return params;
 }
 
-void verletStepCpu(CpuState& state, const gpu::StepParams& params, int iterations, ThreadPool& pool) {
+void verletStepCpu(CpuState& state, const gpu::StepParams& params, int iterations, float rho, ThreadPool& pool) {
   const size_t n = state.positions.size();
   pool.parallelFor(n, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) verletPredictParticle(static_cast<uint32_t>(i), state, params);
   });
   state.swapPositions();
   for (int pass = 0; pass < relaxPasses(iterations); ++pass) {
-    gpu::StepParams p = relaxParams(params, pass, iterations);
+    gpu::StepParams p = relaxParams(params, pass, iterations, rho);
     pool.parallelFor(n, [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; ++i) verletRelaxParticle(static_cast<uint32_t>(i), state, p);
     });
@@ -74,7 +86,7 @@ void verletStepCpu(CpuState& state, const gpu::StepParams& params, int iteration
   state.swapVelocities();
 }
 
-void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, int iterations) {
+void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, int iterations, float rho) {
   GpuState& s = r.state;
   engine::timed(r.timer, r.cmd, "verlet_predict", [&] {
     r.programs.verletPredict.dispatch(r.cmd, s.particleCount,
@@ -87,7 +99,7 @@ void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, int iterati
   engine::barrier::computeToCompute(r.cmd);
   s.swapPositions();
   for (int pass = 0; pass < relaxPasses(iterations); ++pass) {
-    gpu::StepParams p = relaxParams(params, pass, iterations);
+    gpu::StepParams p = relaxParams(params, pass, iterations, rho);
     engine::timed(r.timer, r.cmd, "verlet_relax", [&] {
       r.programs.verletRelax.dispatch(r.cmd, s.particleCount,
                                       {{WEFT_BIND_POSITIONS, &s.positionsIn()},
