@@ -10,6 +10,7 @@
 #include <set>
 
 #include "engine/error.h"
+#include "input_error.h"
 #include "solver/cloth_model.h"
 
 #ifndef WEFT_SOURCE_DIR
@@ -23,16 +24,7 @@ using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-// The InputError's message, or a test failure when none (or another exception) is thrown.
-std::string inputErrorOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return "";
-}
+using test::inputErrorOf;
 
 std::string writeTempFile(const std::string& name, const std::string& text) {
   const std::string path = testing::TempDir() + "/" + name;

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "engine/error.h"
+#include "input_error.h"
 #include "solver/recording.h"
 #include "test_support.h"
 
@@ -38,14 +39,6 @@ std::vector<std::vector<glm::vec4>> recordRun(const fs::path& path, int frames) 
   return recorded;
 }
 
-std::string errorOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  return "(no InputError)";
-}
 
 TEST(Recording, ReplayedPositionsEqualRecordedOnesBitForBit) {
   fs::path path = tempPath("roundtrip.weftrec");
@@ -70,9 +63,9 @@ TEST(Recording, TruncatedFileIsRefused) {
   fs::path path = tempPath("truncated.weftrec");
   recordRun(path, 5);
   fs::resize_file(path, fs::file_size(path) - 7);
-  EXPECT_THAT(errorOf([&] { RecordingReader reader(path.string()); }), HasSubstr("is truncated"));
+  EXPECT_THAT(inputErrorOf([&] { RecordingReader reader(path.string()); }), HasSubstr("is truncated"));
   fs::resize_file(path, 20);
-  EXPECT_THAT(errorOf([&] { RecordingReader reader(path.string()); }), HasSubstr("header is incomplete"));
+  EXPECT_THAT(inputErrorOf([&] { RecordingReader reader(path.string()); }), HasSubstr("header is incomplete"));
 }
 
 TEST(Recording, FlippedByteIsFoundAtItsFrame) {
@@ -89,18 +82,18 @@ TEST(Recording, FlippedByteIsFoundAtItsFrame) {
   }
   RecordingReader reader(path.string());
   EXPECT_NO_THROW(reader.frame(2));
-  EXPECT_THAT(errorOf([&] { reader.frame(3); }), HasSubstr("corrupt at frame 3"));
+  EXPECT_THAT(inputErrorOf([&] { reader.frame(3); }), HasSubstr("corrupt at frame 3"));
 }
 
 TEST(Recording, TrailingBytesAndForeignFilesAreRefused) {
   fs::path path = tempPath("trailing.weftrec");
   recordRun(path, 2);
   std::ofstream(path, std::ios::app | std::ios::binary) << "xyz";
-  EXPECT_THAT(errorOf([&] { RecordingReader reader(path.string()); }), HasSubstr("bytes follow its last frame"));
+  EXPECT_THAT(inputErrorOf([&] { RecordingReader reader(path.string()); }), HasSubstr("bytes follow its last frame"));
   fs::path foreign = tempPath("foreign.weftrec");
   std::ofstream(foreign) << std::string(100, 'a');
-  EXPECT_THAT(errorOf([&] { RecordingReader reader(foreign.string()); }), HasSubstr("is not a weft recording"));
-  EXPECT_THAT(errorOf([&] { RecordingReader reader("/nonexistent/x.weftrec"); }), HasSubstr("cannot open recording"));
+  EXPECT_THAT(inputErrorOf([&] { RecordingReader reader(foreign.string()); }), HasSubstr("is not a weft recording"));
+  EXPECT_THAT(inputErrorOf([&] { RecordingReader reader("/nonexistent/x.weftrec"); }), HasSubstr("cannot open recording"));
 }
 
 TEST(Recording, UnfinishedRecordingLeavesNoFile) {

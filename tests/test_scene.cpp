@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "engine/error.h"
+#include "input_error.h"
 #include "solver/scene.h"
 
 #ifndef WEFT_SOURCE_DIR
@@ -20,15 +21,7 @@ namespace {
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-std::string inputErrorOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return "";
-}
+using test::inputErrorOf;
 
 Scene parse(const std::string& json) { return parseScene(json, "", "test.json"); }
 
