@@ -26,6 +26,7 @@ using mat4 = glm::mat4;
 #define WEFT_BIND_SPRING_ROWS 5     // uint[N+1]: CSR row starts into the spring entries
 #define WEFT_BIND_SPRINGS 6         // SpringEntry[2*S]: each spring stored once per endpoint
 #define WEFT_BIND_COLLIDERS 7       // Collider[C]
+#define WEFT_BIND_SPRING_LINKS 41   // SpringLink[2*S]: the same rows as SPRINGS, 8 bytes per entry
 #define WEFT_BIND_BASE_VELOCITIES 8  // vec4[N]: velocities at the step's start (RK4)
 #define WEFT_BIND_ACCUM_POSITIONS 9  // vec4[N]: RK4's weighted sum of position slopes
 #define WEFT_BIND_ACCUM_VELOCITIES 10  // vec4[N]: RK4's weighted sum of velocity slopes
@@ -78,6 +79,13 @@ struct SpringEntry {
   float restLength;   // m
   float stiffness;    // N/m
   float damping;      // N s/m, along the spring axis
+};
+
+// The half of a SpringEntry that distance constraints need: Verlet's relaxation reads this,
+// 8 bytes per spring end instead of 16, which nearly halves that pass's memory traffic.
+struct SpringLink {
+  uint other;
+  float restLength;  // m
 };
 
 struct Collider {
@@ -158,6 +166,7 @@ struct NormalsParams {
 #ifdef __cplusplus
 static_assert(sizeof(SpringEntry) == 16);
 static_assert(sizeof(Collider) == 32);
+static_assert(sizeof(SpringLink) == 8);
 static_assert(sizeof(StepParams) == 64);
 static_assert(sizeof(RenderParams) == 128);
 static_assert(sizeof(SolveScalars) == 32);

@@ -21,6 +21,7 @@ layout(std430, binding = WEFT_BIND_VELOCITIES_OUT) writeonly buffer VelocitiesOu
 layout(std430, binding = WEFT_BIND_PREV_POSITIONS) buffer PrevPositions { vec4 prevPositions[]; };
 layout(std430, binding = WEFT_BIND_SPRING_ROWS) readonly buffer SpringRows { uint springRows[]; };
 layout(std430, binding = WEFT_BIND_SPRINGS) readonly buffer Springs { SpringEntry springs[]; };
+layout(std430, binding = WEFT_BIND_SPRING_LINKS) readonly buffer SpringLinks { SpringLink springLinks[]; };
 layout(std430, binding = WEFT_BIND_COLLIDERS) readonly buffer Colliders { Collider colliders[]; };
 layout(std430, binding = WEFT_BIND_BASE_VELOCITIES) readonly buffer BaseVelocities { vec4 baseVelocities[]; };
 layout(std430, binding = WEFT_BIND_ACCUM_POSITIONS) buffer AccumPositions { vec4 accumPositions[]; };

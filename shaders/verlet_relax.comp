@@ -19,9 +19,9 @@ void main() {
     vec3 sum = vec3(0.0);
     uint count = 0;
     for (uint s = springRows[i]; s < springRows[i + 1]; ++s) {
-      SpringEntry e = springs[s];
-      vec4 xj = positions[e.other];
-      sum += distanceCorrection(x, xi.w, xj.xyz, xj.w, e.restLength, params.constraintStiffness);
+      SpringLink link = springLinks[s];
+      vec4 xj = positions[link.other];
+      sum += distanceCorrection(x, xi.w, xj.xyz, xj.w, link.restLength, params.constraintStiffness);
       ++count;
     }
     if (count > 0) x += sum * (params.relaxation / float(count));

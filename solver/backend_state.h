@@ -49,7 +49,7 @@ struct GpuPrograms {
 struct GpuState {
   engine::Buffer positions[2], velocities[2];
   int currentPositions = 0, currentVelocities = 0;
-  engine::Buffer prevPositions, springRows, springs, colliders;
+  engine::Buffer prevPositions, springRows, springs, springLinks, colliders;
   std::vector<engine::Buffer> scratch;  // per-integrator temporaries, vec4[N] each, made on first use
   // Iterative solves: scalars, partial sums, indirect arguments, the per-step log, CG's blocks.
   engine::Buffer solveScalars, partials, indirect, stepLog, preconditioner, springBlocks;

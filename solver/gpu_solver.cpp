@@ -49,6 +49,8 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
   state_.particleCount = static_cast<uint32_t>(n);
   upload(context, state_.springRows, table.rows);
   upload(context, state_.springs, table.entries);
+  state_.springLinks = storage(context, table.links.size() * sizeof(gpu::SpringLink), "weft.springLinks");
+  upload(context, state_.springLinks, table.links);
   writeState(packPositions(model), packVelocities(model));
   onParamsChanged();
 }

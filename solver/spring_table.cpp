@@ -17,6 +17,8 @@ SpringTable buildSpringTable(const ClothModel& model) {
     table.entries[fill[s.a]++] = {s.b, s.restLength, s.stiffness, s.damping};
     table.entries[fill[s.b]++] = {s.a, s.restLength, s.stiffness, s.damping};
   }
+  table.links.reserve(table.entries.size());
+  for (const gpu::SpringEntry& e : table.entries) table.links.push_back({e.other, e.restLength});
   return table;
 }
 

@@ -13,6 +13,7 @@ namespace weft {
 struct SpringTable {
   std::vector<uint32_t> rows;              // N + 1 row starts
   std::vector<gpu::SpringEntry> entries;   // 2 S entries
+  std::vector<gpu::SpringLink> links;      // the same entries, other end and rest length only
 };
 SpringTable buildSpringTable(const ClothModel& model);
 

@@ -30,9 +30,9 @@ static void verletRelaxParticle(uint32_t i, CpuState& s, const gpu::StepParams& 
     glm::vec3 sum(0.f);
     uint32_t count = 0;
     for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k) {
-      const gpu::SpringEntry& e = s.springs.entries[k];
-      glm::vec4 xj = s.positions[e.other];
-      sum += gpu::distanceCorrection(x, xi.w, xyz(xj), xj.w, e.restLength, p.constraintStiffness);
+      const gpu::SpringLink& link = s.springs.links[k];
+      glm::vec4 xj = s.positions[link.other];
+      sum += gpu::distanceCorrection(x, xi.w, xyz(xj), xj.w, link.restLength, p.constraintStiffness);
       ++count;
     }
     if (count > 0) x += sum * (p.relaxation / float(count));
@@ -107,7 +107,7 @@ void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, int iterati
                                        {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
                                        {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
                                        {WEFT_BIND_SPRING_ROWS, &s.springRows},
-                                       {WEFT_BIND_SPRINGS, &s.springs},
+                                       {WEFT_BIND_SPRING_LINKS, &s.springLinks},
                                        {WEFT_BIND_COLLIDERS, &s.colliders}},
                                       p);
     });
