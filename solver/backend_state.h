@@ -42,6 +42,7 @@ struct GpuPrograms {
   engine::ComputeProgram verletRelax;
   engine::ComputeProgram rk4Stage;
   engine::ComputeProgram cgSetup, cgScalars, cgProduct, cgUpdate, cgDirection, cgFinish;
+  engine::ComputeProgram newtonPredict, newtonGradient, newtonScalars, newtonSweep, newtonUpdate, newtonFinish;
 };
 
 // Ping-pong pairs: passes that gather neighbours read one buffer and write the other.
@@ -52,6 +53,7 @@ struct GpuState {
   std::vector<engine::Buffer> scratch;  // per-integrator temporaries, vec4[N] each, made on first use
   // Iterative solves: scalars, partial sums, indirect arguments, the per-step log, CG's blocks.
   engine::Buffer solveScalars, partials, indirect, stepLog, preconditioner;
+  engine::Buffer newtonScalars;  // Newton-Chebyshev's NewtonScalars
   uint32_t stepLogCapacity = 0;
   uint32_t particleCount = 0, colliderCount = 0;
   const engine::Context* context = nullptr;

@@ -26,10 +26,10 @@ struct Environment {
   float airDrag = 0.f;                  // kg/s per particle: f = -airDrag (v - wind)
 };
 
-enum class Integrator : uint8_t { ExplicitEuler, SymplecticEuler, Verlet, Rk4, ImplicitCg };
+enum class Integrator : uint8_t { ExplicitEuler, SymplecticEuler, Verlet, Rk4, ImplicitCg, NewtonChebyshev };
 
-// Parses "explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg"; unknown name: InputError
-// listing the names.
+// Parses "explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg", "newton-chebyshev";
+// unknown name: InputError listing the names.
 Integrator parseIntegrator(const std::string& name);
 const char* integratorName(Integrator integrator);
 std::vector<std::string> integratorNames();
@@ -43,6 +43,8 @@ struct SolverSettings {
   float relaxation = 1.5f;          // Verlet Jacobi averaging over-relaxation, [1, 2)
   float tolerance = 1e-3f;          // implicit solves: relative residual at which a solve stops
   int maxIterations = 200;          // implicit solves: iteration cap per step
+  int newtonIterations = 2;         // Newton-Chebyshev: Newton iterations per step
+  float chebyshevRho = 0.999f;      // Newton-Chebyshev: Jacobi spectral radius estimate, [0, 1); 0: plain Jacobi
   int frames = 120;        // frames a run simulates
 };
 

@@ -23,6 +23,8 @@ SolverParams solverParams(const Scene& scene) {
   p.relaxation = scene.solver.relaxation;
   p.tolerance = scene.solver.tolerance;
   p.maxIterations = scene.solver.maxIterations;
+  p.newtonIterations = scene.solver.newtonIterations;
+  p.chebyshevRho = scene.solver.chebyshevRho;
   p.environment = scene.environment;
   p.colliders = scene.colliders;
   return p;

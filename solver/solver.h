@@ -32,7 +32,9 @@ struct SolverParams {
   float constraintStiffness = 1.f;
   float relaxation = 1.5f;
   float tolerance = 1e-3f;   // implicit solves: relative (preconditioned) residual to reach
-  int maxIterations = 200;   // implicit solves: cap per step
+  int maxIterations = 200;   // implicit solves: cap per step (Newton-Chebyshev: Jacobi iterations)
+  int newtonIterations = 2;  // Newton-Chebyshev: Newton iterations per step
+  float chebyshevRho = 0.999f;  // Newton-Chebyshev: Jacobi spectral radius estimate; 0: plain Jacobi
   Environment environment;
   std::vector<ColliderDesc> colliders;
 };
