@@ -51,6 +51,9 @@ using mat4 = glm::mat4;
 #define WEFT_BIND_NEWTON_DX 32       // vec4[N]: Jacobi iterate y_j of the running linear solve
 #define WEFT_BIND_NEWTON_DX_PREV 33  // vec4[N]: y_(j-1) in, y_(j+1) out (each particle its own entry)
 #define WEFT_BIND_NEWTON_SCALARS 34  // NewtonScalars
+#define WEFT_BIND_NEWTON_DIAGONAL 35   // vec4[2N]: inverse of each particle's 3x3 diagonal block, packed
+                                       // symmetric, and its mass term m/h^2 + c/h (0: pinned)
+#define WEFT_BIND_NEWTON_COUPLINGS 36  // vec4[2S]: each spring entry's block as (u, beta), B = u u^T + beta I
 
 // SolveParams.step.mode of the single-workgroup scalar pass (cg_scalars.comp).
 #define WEFT_SOLVE_BEGIN 0   // delta0 = deltaNew = sum of partials; open the iteration
@@ -153,7 +156,7 @@ struct NewtonScalars {
   float rhsNorm2First;  // |b|^2 of the step's first Newton iteration: every solve aims at tolerance times its root
   float residualNorm2;  // |r|^2 of the running solve's last measured iterate
   uint iterations;      // index j of that iterate (the answer once the solve stops)
-  uint stopped;         // 1 once the running solve stopped (tolerance reached or the step's cap)
+  uint stopped;         // 1 once the running solve stopped (tolerance reached or the cap)
   uint stepIterations;  // Jacobi iterations of the whole step, summed over its Newton iterations
   float worstResidual;  // largest relative residual a solve of this step stopped at
   uint stepConverged;   // 1 while every solve of the step reached the tolerance
@@ -164,7 +167,7 @@ struct NewtonScalars {
 struct NewtonParams {
   StepParams step;
   float tolerance;       // relative: a solve stops when |r| <= tolerance |b_first|
-  uint maxIterations;    // Jacobi iterations per step, over all its Newton iterations
+  uint maxIterations;    // Jacobi iterations per linear solve (per Newton iteration)
   uint partialCount;     // workgroups that wrote partial sums
   uint substep;          // index into the step log
   float omega;           // Chebyshev weight of this sweep (1 for plain Jacobi)

@@ -65,7 +65,6 @@ GpuSolver::~GpuSolver() = default;
 void GpuState::ensureSolveBuffers(uint32_t steps, const engine::ComputeProgram& program) {
   if (!solveScalars) {
     solveScalars = storage(*context, sizeof(gpu::SolveScalars), "weft.solveScalars");
-    newtonScalars = storage(*context, sizeof(gpu::NewtonScalars), "weft.newtonScalars");
     uint32_t x, y;
     program.groupsFor(particleCount, x, y);
     partials = storage(*context, size_t(x) * y * sizeof(float), "weft.partials");
@@ -80,6 +79,14 @@ void GpuState::ensureSolveBuffers(uint32_t steps, const engine::ComputeProgram& 
     stepLog = storage(*context, steps * sizeof(gpu::StepLog), "weft.stepLog");
     stepLogCapacity = steps;
   }
+}
+
+void GpuState::ensureNewtonBuffers() {
+  if (newtonScalars) return;
+  newtonScalars = storage(*context, sizeof(gpu::NewtonScalars), "weft.newtonScalars");
+  newtonDiagonal = storage(*context, 2ull * particleCount * sizeof(glm::vec4), "weft.newtonDiagonal");
+  const size_t entries = springs.size() / sizeof(gpu::SpringEntry);
+  newtonCouplings = storage(*context, entries * sizeof(glm::vec4), "weft.newtonCouplings");
 }
 
 void GpuState::ensureScratch(size_t count) {

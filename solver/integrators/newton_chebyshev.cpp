@@ -12,14 +12,19 @@ using gpu::xyz;
 
 namespace {
 
+// The GPU's buffers, in the same layout.
 struct NewtonVectors {
   std::vector<glm::vec4>&rhs, &y0, &y1;  // y0: even Jacobi iterates, y1: odd ones
+  std::vector<glm::vec4>&diagonal;       // 2 per particle
+  std::vector<glm::vec4>&couplings;      // 1 per spring entry
 };
 
 NewtonVectors newtonVectors(CpuState& s) {
-  s.scratch.resize(std::max<size_t>(s.scratch.size(), 3));
+  s.scratch.resize(std::max<size_t>(s.scratch.size(), 5));
   for (size_t k = 0; k < 3; ++k) s.scratch[k].resize(s.positions.size());
-  return {s.scratch[0], s.scratch[1], s.scratch[2]};
+  s.scratch[3].resize(2 * s.positions.size());
+  s.scratch[4].resize(s.springs.entries.size());
+  return {s.scratch[0], s.scratch[1], s.scratch[2], s.scratch[3], s.scratch[4]};
 }
 
 // The Newton iterate lives where the step's positions will: positionsOut.
@@ -39,21 +44,31 @@ float newtonGradientParticle(uint32_t i, CpuState& s, NewtonVectors& w, const gp
   const std::vector<glm::vec4>& iterate = s.positionsOut;
   glm::vec4 xi = iterate[i];
   glm::vec3 b(0.f);
+  glm::mat3 inverseBlock(0.f);
+  float massTerm = 0.f;  // marks a pinned row
   if (xi.w > 0.f) {
     float h = p.dt;
     float mass = 1.f / xi.w;
+    massTerm = mass / (h * h) + p.wind.w / h;
     glm::vec3 x0 = xyz(s.positions[i]);
     glm::vec3 vi = (xyz(xi) - x0) / h;
     glm::vec3 force = mass * xyz(p.gravity) + gpu::dragForce(vi, p.wind);
+    glm::mat3 block = massTerm * glm::mat3(1.f);
     for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k) {
       const gpu::SpringEntry& e = s.springs.entries[k];
       glm::vec3 xj = xyz(iterate[e.other]);
       glm::vec3 vj = (xj - xyz(s.positions[e.other])) / h;
       force += gpu::springForce(xyz(xi), vi, xj, vj, e);
+      glm::vec4 coupling = gpu::newtonCoupling(xyz(xi), xj, e, h);
+      w.couplings[k] = coupling;
+      block += gpu::couplingMatrix(coupling);
     }
     b = force - (mass / (h * h)) * (xyz(xi) - x0 - h * xyz(s.velocities[i]));
+    inverseBlock = glm::inverse(block);
   }
   w.rhs[i] = glm::vec4(b, 0.f);
+  w.diagonal[2 * i] = gpu::symmetricDiagonal(inverseBlock);
+  w.diagonal[2 * i + 1] = gpu::symmetricRest(inverseBlock, massTerm);
   w.y0[i] = glm::vec4(0.f);
   w.y1[i] = glm::vec4(0.f);
   return glm::dot(b, b);
@@ -63,23 +78,16 @@ float newtonGradientParticle(uint32_t i, CpuState& s, NewtonVectors& w, const gp
 // there; returns |r_j|^2 of the particle (which only measuring sweeps use).
 float newtonSweepParticle(uint32_t i, CpuState& s, NewtonVectors& w, const std::vector<glm::vec4>& dx,
                           std::vector<glm::vec4>& dxPrev, const gpu::NewtonParams& p) {
-  const std::vector<glm::vec4>& iterate = s.positionsOut;
-  glm::vec4 xi = iterate[i];
+  glm::vec4 inverseDiagonal = w.diagonal[2 * i], inverseRest = w.diagonal[2 * i + 1];
+  float massTerm = inverseRest.z;
   glm::vec3 next(0.f), r(0.f);
-  if (xi.w > 0.f) {
-    float h = p.step.dt;
-    float diagonal = 1.f / (xi.w * h * h) + p.step.wind.w / h;
+  if (massTerm > 0.f) {
     glm::vec3 yi = xyz(dx[i]);
-    glm::mat3 block = diagonal * glm::mat3(1.f);
-    r = xyz(w.rhs[i]) - diagonal * yi;
-    for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k) {
-      const gpu::SpringEntry& e = s.springs.entries[k];
-      glm::mat3 b = gpu::newtonSpringBlock(xyz(xi), xyz(iterate[e.other]), e, h);
-      block += b;
-      r -= b * (yi - xyz(dx[e.other]));
-    }
+    r = xyz(w.rhs[i]) - massTerm * yi;
+    for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k)
+      r -= gpu::couplingProduct(w.couplings[k], yi - xyz(dx[s.springs.entries[k].other]));
     glm::vec3 prev = xyz(dxPrev[i]);
-    next = p.omega * (yi + glm::inverse(block) * r - prev) + prev;
+    next = p.omega * (yi + gpu::symmetricProduct(inverseDiagonal, inverseRest, r) - prev) + prev;
   }
   dxPrev[i] = glm::vec4(next, 0.f);
   return glm::dot(r, r);
@@ -123,8 +131,8 @@ void forEach(ThreadPool& pool, size_t n, Fn fn) {
 // Whether sweep j of a solve is followed by a check (the last of each interval).
 bool measures(size_t j) { return j % WEFT_NEWTON_CHECK_INTERVAL == WEFT_NEWTON_CHECK_INTERVAL - 1; }
 
-// Sweeps recorded per Newton iteration: the step's cap, rounded up to whole check intervals (the
-// cap can only stop a solve at a check). A solve stops within them.
+// Sweeps recorded per Newton iteration: the cap, rounded up to whole check intervals (the cap can
+// only stop a solve at a check). A solve stops within them.
 int recordedSweeps(const NewtonSettings& settings) {
   const int k = WEFT_NEWTON_CHECK_INTERVAL;
   return (settings.maxIterations + k - 1) / k * k;
@@ -172,7 +180,7 @@ SolveStats newtonChebyshevStepCpu(CpuState& s, const gpu::StepParams& step, cons
     double rhsNorm2 = sumOver(pool, n, [&](uint32_t i) { return newtonGradientParticle(i, s, w, step); });
     gpu::newtonScalarStep(scalars, WEFT_NEWTON_BEGIN, static_cast<float>(rhsNorm2), p.tolerance, p.maxIterations,
                           p.newtonIteration);
-    // The step's cap stops every solve within recordedSweeps(): the GPU records that many.
+    // The cap stops every solve within recordedSweeps(): the GPU records that many.
     for (size_t j = 0; !scalars.stopped; ++j) {
       p.omega = weights[j];
       std::vector<glm::vec4>& dx = j % 2 == 0 ? w.y0 : w.y1;
@@ -195,6 +203,7 @@ void recordNewtonChebyshevStep(GpuRecorder& r, const gpu::StepParams& step, cons
                                uint32_t substep) {
   GpuState& s = r.state;
   s.ensureScratch(3);
+  s.ensureNewtonBuffers();
   const engine::Buffer &rhs = s.scratch[0], &y0 = s.scratch[1], &y1 = s.scratch[2];
   const GpuPrograms& prog = r.programs;
   VkCommandBuffer cmd = r.cmd;
@@ -205,7 +214,7 @@ void recordNewtonChebyshevStep(GpuRecorder& r, const gpu::StepParams& step, cons
   // Every pass binds the same set; each shader uses its part (reflection drops the rest). `dx`
   // and `dxPrev` swap from sweep to sweep; the other passes see y0 as dx.
   auto bindings = [&](const engine::Buffer& dx, const engine::Buffer& dxPrev) {
-    return std::array<engine::BufferBinding, 14>{{
+    return std::array<engine::BufferBinding, 16>{{
         {WEFT_BIND_POSITIONS, &s.positionsIn()},
         {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
         {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
@@ -220,6 +229,8 @@ void recordNewtonChebyshevStep(GpuRecorder& r, const gpu::StepParams& step, cons
         {WEFT_BIND_NEWTON_RHS, &rhs},
         {WEFT_BIND_NEWTON_DX, &dx},
         {WEFT_BIND_NEWTON_DX_PREV, &dxPrev},
+        {WEFT_BIND_NEWTON_DIAGONAL, &s.newtonDiagonal},
+        {WEFT_BIND_NEWTON_COUPLINGS, &s.newtonCouplings},
     }};
   };
   const auto even = bindings(y0, y1), odd = bindings(y1, y0);

@@ -23,13 +23,21 @@
 // every WEFT_NEWTON_CHECK_INTERVAL sweeps, on |b - A y| <= tolerance |b_first| with b_first the
 // step's first right-hand side: a later Newton iteration whose correction is already that small
 // costs no sweep. A stopped solve answers with its last measured iterate, so the logged residual
-// is the residual of what was used. maxIterations caps the Jacobi iterations of the whole step
-// (its cost bound), summed over its Newton iterations.
+// is the residual of what was used. maxIterations caps the Jacobi iterations of each linear
+// solve: the GPU records that many sweeps per Newton iteration whatever the cap's meaning, and a
+// cap per solve lets each use all of them (a cap on the step's sum would need twice the
+// recording for the same work). The step log sums the iterations over the step.
 //
 // Wang's under-relaxation gamma (y_(j+1) = omega (gamma (jacobi(y_j) - y_j) + y_j - y_(j-1)) + ...)
 // is left out: for these linear solves it only slowed convergence (hanging.json, h = 1/120 s,
 // rho = 0.9993, one Newton iteration: a mean of 216 sweeps a step at gamma = 1, 231 at 0.9, 290
 // at 0.7); it helps Wang's projective dynamics, whose system changes between iterations.
+//
+// The system's blocks are built once per Newton iteration, by the gradient pass: each spring
+// entry's block as 4 floats (B = u u^T + beta I, newtonCoupling()) and each particle's inverse
+// diagonal block. A sweep then reads 16 bytes a spring entry, as many as a matrix-free sweep
+// reading x_j would, and skips the square root, division and outer products per spring that
+// rebuilding the blocks costs (implicit CG rebuilds them: it runs fewer iterations per build).
 //
 // GPU pass sequence per step (no host round trip): predict, then per Newton iteration
 // [gradient, BEGIN, sweeps with a CHECK after every WEFT_NEWTON_CHECK_INTERVAL-th, update], then
@@ -45,7 +53,7 @@ namespace weft::integrators {
 
 struct NewtonSettings {
   float tolerance;        // relative linear residual |r| / |b_first|
-  int maxIterations;      // Jacobi iterations per step, summed over its Newton iterations
+  int maxIterations;      // Jacobi iterations per linear solve (per Newton iteration)
   int newtonIterations;   // Newton iterations per step
   float chebyshevRho;     // estimate of the Jacobi iteration's spectral radius; 0: plain Jacobi
 };
