@@ -98,7 +98,9 @@ TEST_P(NewtonChebyshevTest, StiffClothAtSixtyHertzStaysBoundedAndComesToRest) {
     // bounded: hanging from pins at y = 1.5, a 1 m cloth stays within its own size of them
     EXPECT_GT(p.y, 1.5f - 1.5f);
     EXPECT_LT(p.y, 1.5f + 0.01f);
-    if (model.pinned[i]) EXPECT_EQ(glm::vec3(p), model.positions[i]) << "pinned particle " << i;
+    if (model.pinned[i]) {
+      EXPECT_EQ(glm::vec3(p), model.positions[i]) << "pinned particle " << i;
+    }
   }
   // At rest and staying there: the whole last second under a micro-joule.
   EXPECT_LT(lastSecondMax, 1e-6) << "kinetic energy in the last second";

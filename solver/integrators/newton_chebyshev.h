@@ -23,15 +23,19 @@
 // every WEFT_NEWTON_CHECK_INTERVAL sweeps, on |b - A y| <= tolerance |b_first| with b_first the
 // step's first right-hand side: a later Newton iteration whose correction is already that small
 // costs no sweep. A stopped solve answers with its last measured iterate, so the logged residual
-// is the residual of what was used. maxIterations caps the Jacobi iterations of each linear
+// is the residual of what was used. Two Newton iterations by default: the second corrects the
+// linearisation about the predicted positions (on hanging.json its right-hand side starts at
+// 3-9 % of the first's) for about 0.6 of the first solve's sweeps; one gives a linearised implicit
+// Euler (what implicit-cg solves) at about 0.6 of the cost. maxIterations caps the Jacobi iterations of each linear
 // solve: the GPU records that many sweeps per Newton iteration whatever the cap's meaning, and a
 // cap per solve lets each use all of them (a cap on the step's sum would need twice the
 // recording for the same work). The step log sums the iterations over the step.
 //
 // Wang's under-relaxation gamma (y_(j+1) = omega (gamma (jacobi(y_j) - y_j) + y_j - y_(j-1)) + ...)
-// is left out: for these linear solves it only slowed convergence (hanging.json, h = 1/120 s,
-// rho = 0.9993, one Newton iteration: a mean of 216 sweeps a step at gamma = 1, 231 at 0.9, 290
-// at 0.7); it helps Wang's projective dynamics, whose system changes between iterations.
+// is left out: for these linear solves it only slowed convergence (measured while developing,
+// hanging.json, h = 1/120 s, rho = 0.9993, one Newton iteration, a check every sweep: a mean of
+// 216 sweeps a step at gamma = 1, 231 at 0.9, 290 at 0.7). It helps Wang's projective dynamics,
+// whose system changes between iterations; here each solve's system is fixed.
 //
 // The system's blocks are built once per Newton iteration, by the gradient pass: each spring
 // entry's block as 4 floats (B = u u^T + beta I, newtonCoupling()) and each particle's inverse
@@ -46,7 +50,7 @@
 // (r_j = D (jacobi(y_j) - y_j)), so measuring needs no separate product; the scalar pass finishes
 // its sum, and a stopped solve writes zero workgroups into the indirect arguments of its
 // remaining sweeps. Those empty dispatches still cost ~35 us each on lavapipe: keep maxIterations
-// near what a step needs.
+// near what a solve needs.
 #include "solver/backend_state.h"
 
 namespace weft::integrators {
