@@ -45,11 +45,30 @@ using mat4 = glm::mat4;
 #define WEFT_BIND_CG_PRECONDITIONER 19  // vec4[3N]: inverse of each particle's 3x3 diagonal block
 #define WEFT_BIND_CG_FILTER 20      // vec4[N]: xyz contact normal, w = WEFT_FILTER_* (the constraint)
 #define WEFT_BIND_CG_BLOCKS 40      // vec4[2S]: each spring end's system block (springSystemBlock)
+// Implicit Euler as a minimisation, by Newton iterations whose linear systems are solved by
+// Chebyshev-accelerated block Jacobi (newton_*.comp). The partials, indirect arguments and step
+// log are the shared ones above.
+#define WEFT_BIND_NEWTON_ITERATE 30  // vec4[N]: the Newton iterate x_k (xyz m, w inverse mass)
+#define WEFT_BIND_NEWTON_RHS 31      // vec4[N]: b = -grad F(x_k), pinned rows zero
+#define WEFT_BIND_NEWTON_DX 32       // vec4[N]: Jacobi iterate y_j of the running linear solve
+#define WEFT_BIND_NEWTON_DX_PREV 33  // vec4[N]: y_(j-1) in, y_(j+1) out (each particle its own entry)
+#define WEFT_BIND_NEWTON_SCALARS 34  // NewtonScalars
+#define WEFT_BIND_NEWTON_DIAGONAL 35   // vec4[2N]: inverse of each particle's 3x3 diagonal block, packed
+                                       // symmetric, and its mass term m/h^2 + c/h (0: pinned)
+#define WEFT_BIND_NEWTON_COUPLINGS 36  // vec4[2S]: each spring entry's block as (u, beta), B = u u^T + beta I
 
 // SolveParams.step.mode of the single-workgroup scalar pass (cg_scalars.comp).
 #define WEFT_SOLVE_BEGIN 0   // delta0 = deltaNew = sum of partials; open the iteration
 #define WEFT_SOLVE_ALPHA 1   // pAp = sum; alpha = deltaNew / pAp
 #define WEFT_SOLVE_BETA 2    // deltaNew = sum; beta = deltaNew / deltaOld; converged?
+
+// NewtonParams.step.mode of the single-workgroup scalar pass (newton_scalars.comp).
+#define WEFT_NEWTON_BEGIN 0  // after newton_gradient: sum = |b|^2; open a linear solve
+#define WEFT_NEWTON_CHECK 1  // after a measuring sweep: sum = |r_j|^2 of the iterate it read; stop?
+// Sweeps between convergence checks. A check costs a reduction inside the sweep and a
+// one-workgroup pass (a dispatch, ~35 us on lavapipe, about an eighth of a 48x48 sweep); checking
+// every 8th sweep overshoots by 3.5 sweeps on average and saves 7 of 8 of those costs.
+#define WEFT_NEWTON_CHECK_INTERVAL 8
 
 #define WEFT_FILTER_FREE 0.0        // three free directions
 #define WEFT_FILTER_CONTACT 1.0     // the normal direction is constrained (resting on a collider)
@@ -140,6 +159,32 @@ struct SolveParams {
   uint substep;         // index into the step log
 };
 
+// The scalar state of a Newton step's linear solves, in a device buffer (newton_scalars.comp and
+// newtonScalarStep() in shaders/newton.h).
+struct NewtonScalars {
+  float rhsNorm2First;  // |b|^2 of the step's first Newton iteration: every solve aims at tolerance times its root
+  float residualNorm2;  // |r|^2 of the running solve's last measured iterate
+  uint iterations;      // index j of that iterate (the answer once the solve stops)
+  uint stopped;         // 1 once the running solve stopped (tolerance reached or the cap)
+  uint stepIterations;  // Jacobi iterations of the whole step, summed over its Newton iterations
+  float worstResidual;  // largest relative residual a solve of this step stopped at
+  uint stepConverged;   // 1 while every solve of the step reached the tolerance
+  uint pad;
+};
+
+// Push constants of the Newton passes: an iterative solve's parameters plus the sweep's own.
+struct NewtonParams {
+  StepParams step;
+  float tolerance;       // relative: a solve stops when |r| <= tolerance |b_first|
+  uint maxIterations;    // Jacobi iterations per linear solve (per Newton iteration)
+  uint partialCount;     // workgroups that wrote partial sums
+  uint substep;          // index into the step log
+  float omega;           // Chebyshev weight of this sweep (1 for plain Jacobi)
+  uint measure;          // 1: the sweep writes partial sums of |r|^2 for a check; 0: it skips the reduction
+  uint newtonIteration;  // 0 opens the step's log
+  uint pad;
+};
+
 // Push constants of the shaded draw.
 struct RenderParams {
   mat4 viewProjection;
@@ -173,6 +218,8 @@ static_assert(sizeof(SolveScalars) == 32);
 static_assert(sizeof(StepLog) == 16);
 static_assert(sizeof(SolveParams) == 80);
 static_assert(sizeof(NormalsParams) == 16);
+static_assert(sizeof(NewtonScalars) == 32);
+static_assert(sizeof(NewtonParams) == 96);
 }  // namespace weft::gpu
 #endif
 

@@ -5,7 +5,11 @@
 
 #include "shared.h"
 
-#ifdef WEFT_ITERATIVE_SOLVE
+#if defined(WEFT_NEWTON_SOLVE)
+// Newton-Chebyshev passes push NewtonParams; `params` still names the step's parameters.
+layout(push_constant) uniform NewtonPush { NewtonParams newton; };
+#define params newton.step
+#elif defined(WEFT_ITERATIVE_SOLVE)
 // Passes of an iterative solve push SolveParams; `params` still names the step's parameters.
 layout(push_constant) uniform SolvePush { SolveParams solve; };
 #define params solve.step

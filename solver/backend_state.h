@@ -43,6 +43,7 @@ struct GpuPrograms {
   engine::ComputeProgram verletRelax;
   engine::ComputeProgram rk4Stage;
   engine::ComputeProgram cgSetup, cgScalars, cgProduct, cgUpdate, cgDirection, cgFinish;
+  engine::ComputeProgram newtonPredict, newtonGradient, newtonScalars, newtonSweep, newtonUpdate, newtonFinish;
 };
 
 // Ping-pong pairs: passes that gather neighbours read one buffer and write the other.
@@ -53,6 +54,9 @@ struct GpuState {
   std::vector<engine::Buffer> scratch;  // per-integrator temporaries, vec4[N] each, made on first use
   // Iterative solves: scalars, partial sums, indirect arguments, the per-step log, CG's blocks.
   engine::Buffer solveScalars, partials, indirect, stepLog, preconditioner, springBlocks;
+  // Newton-Chebyshev: its scalars, inverse diagonal blocks (2 vec4 per particle) and spring
+  // couplings (a vec4 per spring entry), made on first use.
+  engine::Buffer newtonScalars, newtonDiagonal, newtonCouplings;
   uint32_t stepLogCapacity = 0;
   uint32_t particleCount = 0, colliderCount = 0;
   const engine::Context* context = nullptr;
@@ -62,6 +66,7 @@ struct GpuState {
   // Makes sure the iterative-solve buffers exist with room for `steps` log entries; the indirect
   // arguments' full-size entry is filled for `program`'s workgroup layout. Not while recording.
   void ensureSolveBuffers(uint32_t steps, const engine::ComputeProgram& program);
+  void ensureNewtonBuffers();
 
   const engine::Buffer& positionsIn() const { return positions[currentPositions]; }
   const engine::Buffer& positionsOut() const { return positions[1 - currentPositions]; }

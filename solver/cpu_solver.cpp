@@ -6,6 +6,7 @@
 
 #include "solver/integrators/euler.h"
 #include "solver/integrators/implicit_cg.h"
+#include "solver/integrators/newton_chebyshev.h"
 #include "solver/integrators/rk4.h"
 #include "solver/integrators/verlet.h"
 
@@ -32,12 +33,16 @@ void CpuSolver::advance(float frameDt, int substeps) {
   auto start = std::chrono::steady_clock::now();
   solveStats_.clear();
   const integrators::CgSettings cg{params_.tolerance, params_.maxIterations};
+  const integrators::NewtonSettings newton = integrators::newtonSettings(params_);
   for (int s = 0; s < substeps; ++s) {
     switch (params_.integrator) {
       case Integrator::ImplicitCg: solveStats_.push_back(integrators::implicitCgStepCpu(state_, step, cg, pool_)); break;
+      case Integrator::NewtonChebyshev:
+        solveStats_.push_back(integrators::newtonChebyshevStepCpu(state_, step, newton, pool_));
+        break;
       case Integrator::ExplicitEuler:
       case Integrator::SymplecticEuler: integrators::eulerStepCpu(state_, step, pool_); break;
-      case Integrator::Verlet: integrators::verletStepCpu(state_, step, params_.iterations, params_.chebyshevRho, pool_); break;
+      case Integrator::Verlet: integrators::verletStepCpu(state_, step, params_.iterations, params_.relaxationRho, pool_); break;
       case Integrator::Rk4: integrators::rk4StepCpu(state_, step, pool_); break;
     }
   }

@@ -5,6 +5,7 @@
 #include "engine/commands.h"
 #include "solver/integrators/euler.h"
 #include "solver/integrators/implicit_cg.h"
+#include "solver/integrators/newton_chebyshev.h"
 #include "solver/integrators/rk4.h"
 #include "solver/integrators/verlet.h"
 
@@ -34,6 +35,12 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
   programs_.cgUpdate = engine::ComputeProgram(context, shaders, "cg_update.comp");
   programs_.cgDirection = engine::ComputeProgram(context, shaders, "cg_direction.comp");
   programs_.cgFinish = engine::ComputeProgram(context, shaders, "cg_finish.comp");
+  programs_.newtonPredict = engine::ComputeProgram(context, shaders, "newton_predict.comp");
+  programs_.newtonGradient = engine::ComputeProgram(context, shaders, "newton_gradient.comp");
+  programs_.newtonScalars = engine::ComputeProgram(context, shaders, "newton_scalars.comp");
+  programs_.newtonSweep = engine::ComputeProgram(context, shaders, "newton_sweep.comp");
+  programs_.newtonUpdate = engine::ComputeProgram(context, shaders, "newton_update.comp");
+  programs_.newtonFinish = engine::ComputeProgram(context, shaders, "newton_finish.comp");
   state_.context = &context;
 
   const size_t n = model.particleCount();
@@ -79,6 +86,14 @@ void GpuState::ensureSolveBuffers(uint32_t steps, const engine::ComputeProgram& 
   }
 }
 
+void GpuState::ensureNewtonBuffers() {
+  if (newtonScalars) return;
+  newtonScalars = storage(*context, sizeof(gpu::NewtonScalars), "weft.newtonScalars");
+  newtonDiagonal = storage(*context, 2ull * particleCount * sizeof(glm::vec4), "weft.newtonDiagonal");
+  const size_t entries = springs.size() / sizeof(gpu::SpringEntry);
+  newtonCouplings = storage(*context, entries * sizeof(glm::vec4), "weft.newtonCouplings");
+}
+
 void GpuState::ensureScratch(size_t count) {
   while (scratch.size() < count)
     scratch.push_back(storage(*context, particleCount * sizeof(glm::vec4), "weft.scratch" + std::to_string(scratch.size())));
@@ -95,7 +110,9 @@ void GpuSolver::onParamsChanged() {
   state_.colliderCount = static_cast<uint32_t>(colliders.size());
 }
 
-bool GpuSolver::logsSolves() const { return params_.integrator == Integrator::ImplicitCg; }
+bool GpuSolver::logsSolves() const {
+  return params_.integrator == Integrator::ImplicitCg || params_.integrator == Integrator::NewtonChebyshev;
+}
 
 void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, engine::GpuTimer* timer) {
   if (logsSolves()) state_.ensureSolveBuffers(static_cast<uint32_t>(substeps), programs_.cgSetup);
@@ -103,12 +120,16 @@ void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, 
   gpu::StepParams step = makeStepParams(params_, dt, state_.particleCount, state_.colliderCount);
   GpuRecorder recorder{cmd, state_, programs_, timer};
   const integrators::CgSettings cg{params_.tolerance, params_.maxIterations};
+  const integrators::NewtonSettings newton = integrators::newtonSettings(params_);
   for (int s = 0; s < substeps; ++s) {
     switch (params_.integrator) {
       case Integrator::ImplicitCg: integrators::recordImplicitCgStep(recorder, step, cg, static_cast<uint32_t>(s)); break;
+      case Integrator::NewtonChebyshev:
+        integrators::recordNewtonChebyshevStep(recorder, step, newton, static_cast<uint32_t>(s));
+        break;
       case Integrator::ExplicitEuler:
       case Integrator::SymplecticEuler: integrators::recordEulerStep(recorder, step); break;
-      case Integrator::Verlet: integrators::recordVerletStep(recorder, step, params_.iterations, params_.chebyshevRho); break;
+      case Integrator::Verlet: integrators::recordVerletStep(recorder, step, params_.iterations, params_.relaxationRho); break;
       case Integrator::Rk4: integrators::recordRk4Step(recorder, step); break;
     }
   }
@@ -159,8 +180,10 @@ void GpuSolver::advanceImplicitCg(float frameDt, int substeps) {
 }
 
 void GpuSolver::advance(float frameDt, int substeps) {
-  // Enough timestamp pairs for every pass of a submission: max(iterations + 1, 4 RK4 stages) per substep.
-  uint32_t passes = static_cast<uint32_t>(substeps) * static_cast<uint32_t>(std::max(params_.iterations + 1, 4));
+  // Enough timestamp pairs for every timed pass of the frame, per substep: Verlet's iterations + 1,
+  // RK4's 4 stages, Newton-Chebyshev's predict and finish around 3 per Newton iteration.
+  const int perStep = std::max({params_.iterations + 1, 4, 2 + 3 * params_.newtonIterations});
+  uint32_t passes = static_cast<uint32_t>(substeps) * static_cast<uint32_t>(perStep);
   if (passes > timerCapacity_) {
     timer_ = engine::GpuTimer(context_, passes);
     timerCapacity_ = passes;

@@ -23,7 +23,8 @@ namespace {
 using Json = nlohmann::json;
 
 // In the order of the Integrator enumerators.
-constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg"};
+constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg",
+                                            "newton-chebyshev"};
 constexpr size_t kShownValueChars = 40;  // longer values (whole arrays) are cut in messages
 
 std::string formatNumber(double value) {
@@ -277,7 +278,7 @@ ColliderDesc parseCollider(const Section& s) {
 
 SolverSettings parseSolver(const Section& s) {
   s.allowKeys({"integrator", "dt", "substeps", "iterations", "constraintStiffness", "relaxation",
-               "frames", "tolerance", "maxIterations", "chebyshevRho"});
+               "frames", "tolerance", "maxIterations", "newtonIterations", "chebyshevRho", "relaxationRho"});
   SolverSettings out;
   if (s.has("integrator")) {
     try {
@@ -295,9 +296,14 @@ SolverSettings parseSolver(const Section& s) {
            "must be in (0, 1] (got " + formatNumber(out.constraintStiffness) + ")");
   }
   out.tolerance = s.number("tolerance", out.tolerance, Bound::Positive);
-  out.chebyshevRho = s.number("chebyshevRho", out.chebyshevRho, Bound::NonNegative);
-  if (!(out.chebyshevRho < 1.f)) s.fail("chebyshevRho", "must be in [0, 1) (got " + formatNumber(out.chebyshevRho) + ")");
+  out.relaxationRho = s.number("relaxationRho", out.relaxationRho, Bound::NonNegative);
+  if (!(out.relaxationRho < 1.f)) s.fail("relaxationRho", "must be in [0, 1) (got " + formatNumber(out.relaxationRho) + ")");
   out.maxIterations = s.integer("maxIterations", out.maxIterations, 1);
+  out.newtonIterations = s.integer("newtonIterations", out.newtonIterations, 1);
+  out.chebyshevRho = s.number("chebyshevRho", out.chebyshevRho);
+  if (!(out.chebyshevRho >= 0.f && out.chebyshevRho < 1.f)) {
+    s.fail("chebyshevRho", "must be in [0, 1) (got " + formatNumber(out.chebyshevRho) + ")");
+  }
   out.relaxation = s.number("relaxation", out.relaxation);
   if (!(out.relaxation >= 1.f && out.relaxation < 2.f)) {
     s.fail("relaxation", "must be in [1, 2) (got " + formatNumber(out.relaxation) + ")");

@@ -26,10 +26,10 @@ struct Environment {
   float airDrag = 0.f;                  // kg/s per particle: f = -airDrag (v - wind)
 };
 
-enum class Integrator : uint8_t { ExplicitEuler, SymplecticEuler, Verlet, Rk4, ImplicitCg };
+enum class Integrator : uint8_t { ExplicitEuler, SymplecticEuler, Verlet, Rk4, ImplicitCg, NewtonChebyshev };
 
-// Parses "explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg"; unknown name: InputError
-// listing the names.
+// Parses "explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg", "newton-chebyshev";
+// unknown name: InputError listing the names.
 Integrator parseIntegrator(const std::string& name);
 const char* integratorName(Integrator integrator);
 std::vector<std::string> integratorNames();
@@ -41,9 +41,11 @@ struct SolverSettings {
   int iterations = 10;     // Verlet constraint-relaxation iterations per substep
   float constraintStiffness = 1.f;  // Verlet: (0, 1]
   float relaxation = 1.5f;          // Verlet Jacobi averaging over-relaxation, [1, 2)
-  float chebyshevRho = 0.f;         // Chebyshev acceleration of Jacobi iterations, [0, 1); 0: off
+  float relaxationRho = 0.f;        // Verlet: Chebyshev acceleration of the Jacobi relaxation, [0, 1); 0: off
   float tolerance = 1e-3f;          // implicit solves: relative residual at which a solve stops
   int maxIterations = 200;          // implicit solves: iteration cap per step
+  int newtonIterations = 2;         // Newton-Chebyshev: Newton iterations per step
+  float chebyshevRho = 0.999f;      // Newton-Chebyshev: Jacobi spectral radius estimate, [0, 1); 0: plain Jacobi
   int frames = 120;        // frames a run simulates
 };
 

@@ -21,9 +21,11 @@ SolverParams solverParams(const Scene& scene) {
   p.iterations = scene.solver.iterations;
   p.constraintStiffness = scene.solver.constraintStiffness;
   p.relaxation = scene.solver.relaxation;
-  p.chebyshevRho = scene.solver.chebyshevRho;
+  p.relaxationRho = scene.solver.relaxationRho;
   p.tolerance = scene.solver.tolerance;
   p.maxIterations = scene.solver.maxIterations;
+  p.newtonIterations = scene.solver.newtonIterations;
+  p.chebyshevRho = scene.solver.chebyshevRho;
   p.environment = scene.environment;
   p.colliders = scene.colliders;
   return p;

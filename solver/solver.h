@@ -31,9 +31,11 @@ struct SolverParams {
   int iterations = 10;
   float constraintStiffness = 1.f;
   float relaxation = 1.5f;
-  float chebyshevRho = 0.f;  // Jacobi iterations' spectral radius estimate for Chebyshev acceleration; 0: off
+  float relaxationRho = 0.f;  // Verlet: Chebyshev spectral radius estimate of its Jacobi relaxation; 0: off
   float tolerance = 1e-3f;   // implicit solves: relative (preconditioned) residual to reach
-  int maxIterations = 200;   // implicit solves: cap per step
+  int maxIterations = 200;   // implicit solves: cap per step (Newton-Chebyshev: Jacobi iterations)
+  int newtonIterations = 2;  // Newton-Chebyshev: Newton iterations per step
+  float chebyshevRho = 0.999f;  // Newton-Chebyshev: Jacobi spectral radius estimate; 0: plain Jacobi
   Environment environment;
   std::vector<ColliderDesc> colliders;
 };

@@ -98,7 +98,7 @@ TEST_P(ConstraintTest, ChebyshevAccelerationHoldsTighterAtEqualIterations) {
     SolverParams params;
     params.integrator = Integrator::Verlet;
     params.iterations = 10;
-    params.chebyshevRho = rho;
+    params.relaxationRho = rho;
     params.environment.airDrag = 2e-4f;
     auto solver = makeTestSolver(model, params, GetParam());
     for (int frame = 0; frame < 120; ++frame) solver->advance(1.f / 60.f, 4);

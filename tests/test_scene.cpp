@@ -35,16 +35,18 @@ std::string sceneDir() { return std::string(WEFT_SOURCE_DIR) + "/demos/scenes"; 
 
 TEST(Integrators, NamesRoundTrip) {
   const std::vector<std::string> names = integratorNames();
-  ASSERT_GE(names.size(), 5u);
+  ASSERT_EQ(names.size(), 6u);
   EXPECT_EQ(names[0], "explicit-euler");
   for (const std::string& name : names) EXPECT_EQ(integratorName(parseIntegrator(name)), name);
   EXPECT_EQ(parseIntegrator("symplectic-euler"), Integrator::SymplecticEuler);
   EXPECT_EQ(parseIntegrator("verlet"), Integrator::Verlet);
   EXPECT_EQ(parseIntegrator("rk4"), Integrator::Rk4);
   EXPECT_EQ(parseIntegrator("implicit-cg"), Integrator::ImplicitCg);
+  EXPECT_EQ(parseIntegrator("newton-chebyshev"), Integrator::NewtonChebyshev);
   EXPECT_THAT(inputErrorOf([] { parseIntegrator("leapfrog"); }),
               AllOf(HasSubstr("unknown integrator 'leapfrog'"),
-                    HasSubstr("(known: explicit-euler, symplectic-euler, verlet, rk4, implicit-cg")));
+                    HasSubstr("(known: explicit-euler, symplectic-euler, verlet, rk4, implicit-cg, "
+                              "newton-chebyshev)")));
 }
 
 TEST(SceneParse, MinimalSceneTakesTheHeaderDefaults) {
@@ -224,6 +226,11 @@ INSTANTIATE_TEST_SUITE_P(
                  {"solver.frames", "positive integer"}},
         BadScene{R"({)" GRID R"(, "solver": {"integrator": "leapfrog"}})",
                  {"solver.integrator", "unknown integrator 'leapfrog'", "verlet"}},
+        BadScene{R"({)" GRID R"(, "solver": {"relaxationRho": 1.0}})", {"solver.relaxationRho", "[0, 1)"}},
+        BadScene{R"({)" GRID R"(, "solver": {"chebyshevRho": 1.0}})",
+                 {"solver.chebyshevRho", "[0, 1)"}},
+        BadScene{R"({)" GRID R"(, "solver": {"newtonIterations": 0}})",
+                 {"solver.newtonIterations", "positive integer"}},
         BadScene{R"({)" GRID R"(, "camera": {"fovY": 0}})", {"camera.fovY", "180"}},
         BadScene{R"({)" GRID R"(, "camera": {"eye": [1, 1, 1], "target": [1, 1, 1]}})",
                  {"camera", "differ"}},

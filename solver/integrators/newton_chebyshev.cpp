@@ -1,0 +1,270 @@
+#include "solver/integrators/newton_chebyshev.h"
+
+#include <array>
+
+#include "engine/commands.h"
+#include "shaders/newton.h"
+#include "solver/thread_pool.h"
+
+namespace weft::integrators {
+
+using gpu::xyz;
+
+namespace {
+
+// The GPU's buffers, in the same layout.
+struct NewtonVectors {
+  std::vector<glm::vec4>&rhs, &y0, &y1;  // y0: even Jacobi iterates, y1: odd ones
+  std::vector<glm::vec4>&diagonal;       // 2 per particle
+  std::vector<glm::vec4>&couplings;      // 1 per spring entry
+};
+
+NewtonVectors newtonVectors(CpuState& s) {
+  s.scratch.resize(std::max<size_t>(s.scratch.size(), 5));
+  for (size_t k = 0; k < 3; ++k) s.scratch[k].resize(s.positions.size());
+  s.scratch[3].resize(2 * s.positions.size());
+  s.scratch[4].resize(s.springs.entries.size());
+  return {s.scratch[0], s.scratch[1], s.scratch[2], s.scratch[3], s.scratch[4]};
+}
+
+// The Newton iterate lives where the step's positions will: positionsOut.
+// CPU twin of newton_predict.comp.
+void newtonPredictParticle(uint32_t i, CpuState& s, const gpu::StepParams& p) {
+  glm::vec4 x0 = s.positions[i];
+  float h = p.dt;
+  if (x0.w == 0.f) {
+    s.positionsOut[i] = x0;
+    return;
+  }
+  s.positionsOut[i] = glm::vec4(xyz(x0) + h * xyz(s.velocities[i]) + (h * h) * xyz(p.gravity), x0.w);
+}
+
+// CPU twin of newton_gradient.comp; returns |b_i|^2.
+float newtonGradientParticle(uint32_t i, CpuState& s, NewtonVectors& w, const gpu::StepParams& p) {
+  const std::vector<glm::vec4>& iterate = s.positionsOut;
+  glm::vec4 xi = iterate[i];
+  glm::vec3 b(0.f);
+  glm::mat3 inverseBlock(0.f);
+  float massTerm = 0.f;  // marks a pinned row
+  if (xi.w > 0.f) {
+    float h = p.dt;
+    float mass = 1.f / xi.w;
+    massTerm = mass / (h * h) + p.wind.w / h;
+    glm::vec3 x0 = xyz(s.positions[i]);
+    glm::vec3 vi = (xyz(xi) - x0) / h;
+    glm::vec3 force = mass * xyz(p.gravity) + gpu::dragForce(vi, p.wind);
+    glm::mat3 block = massTerm * glm::mat3(1.f);
+    for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k) {
+      const gpu::SpringEntry& e = s.springs.entries[k];
+      glm::vec3 xj = xyz(iterate[e.other]);
+      glm::vec3 vj = (xj - xyz(s.positions[e.other])) / h;
+      force += gpu::springForce(xyz(xi), vi, xj, vj, e);
+      glm::vec4 coupling = gpu::newtonCoupling(xyz(xi), xj, e, h);
+      w.couplings[k] = coupling;
+      block += gpu::couplingMatrix(coupling);
+    }
+    b = force - (mass / (h * h)) * (xyz(xi) - x0 - h * xyz(s.velocities[i]));
+    inverseBlock = glm::inverse(block);
+  }
+  w.rhs[i] = glm::vec4(b, 0.f);
+  w.diagonal[2 * i] = gpu::symmetricDiagonal(inverseBlock);
+  w.diagonal[2 * i + 1] = gpu::symmetricRest(inverseBlock, massTerm);
+  w.y0[i] = glm::vec4(0.f);
+  w.y1[i] = glm::vec4(0.f);
+  return glm::dot(b, b);
+}
+
+// CPU twin of newton_sweep.comp: reads y_j from `dx`, y_(j-1) from `dxPrev` and writes y_(j+1)
+// there; returns |r_j|^2 of the particle (which only measuring sweeps use).
+float newtonSweepParticle(uint32_t i, CpuState& s, NewtonVectors& w, const std::vector<glm::vec4>& dx,
+                          std::vector<glm::vec4>& dxPrev, const gpu::NewtonParams& p) {
+  glm::vec4 inverseDiagonal = w.diagonal[2 * i], inverseRest = w.diagonal[2 * i + 1];
+  float massTerm = inverseRest.z;
+  glm::vec3 next(0.f), r(0.f);
+  if (massTerm > 0.f) {
+    glm::vec3 yi = xyz(dx[i]);
+    r = xyz(w.rhs[i]) - massTerm * yi;
+    for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k)
+      r -= gpu::couplingProduct(w.couplings[k], yi - xyz(dx[s.springs.entries[k].other]));
+    glm::vec3 prev = xyz(dxPrev[i]);
+    next = p.omega * (yi + gpu::symmetricProduct(inverseDiagonal, inverseRest, r) - prev) + prev;
+  }
+  dxPrev[i] = glm::vec4(next, 0.f);
+  return glm::dot(r, r);
+}
+
+// CPU twin of newton_update.comp.
+void newtonUpdateParticle(uint32_t i, CpuState& s, const std::vector<glm::vec4>& answer) {
+  s.positionsOut[i] += glm::vec4(xyz(answer[i]), 0.f);
+}
+
+// CPU twin of newton_finish.comp.
+void newtonFinishParticle(uint32_t i, CpuState& s, const gpu::StepParams& p) {
+  glm::vec4 xi = s.positionsOut[i];
+  if (xi.w == 0.f) {
+    s.velocitiesOut[i] = glm::vec4(0.f);
+    return;
+  }
+  glm::vec3 x = xyz(xi);
+  glm::vec3 v = (x - xyz(s.positions[i])) / p.dt;
+  for (const gpu::Collider& c : s.colliders) gpu::collide(x, v, c);
+  s.positionsOut[i] = glm::vec4(x, xi.w);
+  s.velocitiesOut[i] = glm::vec4(v, 0.f);
+}
+
+template <class Fn>
+double sumOver(ThreadPool& pool, size_t n, Fn fn) {
+  return pool.parallelSum(n, [&](size_t begin, size_t end) {
+    double sum = 0;
+    for (size_t i = begin; i < end; ++i) sum += fn(static_cast<uint32_t>(i));
+    return sum;
+  });
+}
+
+template <class Fn>
+void forEach(ThreadPool& pool, size_t n, Fn fn) {
+  pool.parallelFor(n, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) fn(static_cast<uint32_t>(i));
+  });
+}
+
+// Whether sweep j of a solve is followed by a check (the last of each interval).
+bool measures(size_t j) { return j % WEFT_NEWTON_CHECK_INTERVAL == WEFT_NEWTON_CHECK_INTERVAL - 1; }
+
+// Sweeps recorded per Newton iteration: the cap, rounded up to whole check intervals (the cap can
+// only stop a solve at a check). A solve stops within them.
+int recordedSweeps(const NewtonSettings& settings) {
+  const int k = WEFT_NEWTON_CHECK_INTERVAL;
+  return (settings.maxIterations + k - 1) / k * k;
+}
+
+gpu::NewtonParams newtonParams(const gpu::StepParams& step, const NewtonSettings& settings, uint32_t partialCount,
+                               uint32_t substep) {
+  gpu::NewtonParams p{};
+  p.step = step;
+  p.tolerance = settings.tolerance;
+  p.maxIterations = static_cast<uint32_t>(settings.maxIterations);
+  p.partialCount = partialCount;
+  p.substep = substep;
+  p.omega = 1.f;
+  return p;
+}
+
+}  // namespace
+
+NewtonSettings newtonSettings(const SolverParams& params) {
+  return {params.tolerance, params.maxIterations, params.newtonIterations, params.chebyshevRho};
+}
+
+std::vector<float> chebyshevWeights(float rho, int count) {
+  std::vector<float> weights(static_cast<size_t>(std::max(count, 0)), 1.f);
+  const double rho2 = double(rho) * rho;
+  double omega = 1.0;
+  for (size_t j = 1; j < weights.size(); ++j) {
+    omega = j == 1 ? 2.0 / (2.0 - rho2) : 4.0 / (4.0 - rho2 * omega);
+    weights[j] = static_cast<float>(omega);
+  }
+  return weights;
+}
+
+SolveStats newtonChebyshevStepCpu(CpuState& s, const gpu::StepParams& step, const NewtonSettings& settings,
+                                  ThreadPool& pool) {
+  const size_t n = s.positions.size();
+  NewtonVectors w = newtonVectors(s);
+  const std::vector<float> weights = chebyshevWeights(settings.chebyshevRho, recordedSweeps(settings));
+  gpu::NewtonParams p = newtonParams(step, settings, 0, 0);
+  gpu::NewtonScalars scalars{};
+  forEach(pool, n, [&](uint32_t i) { newtonPredictParticle(i, s, step); });
+  for (int k = 0; k < settings.newtonIterations; ++k) {
+    p.newtonIteration = static_cast<uint32_t>(k);
+    double rhsNorm2 = sumOver(pool, n, [&](uint32_t i) { return newtonGradientParticle(i, s, w, step); });
+    gpu::newtonScalarStep(scalars, WEFT_NEWTON_BEGIN, static_cast<float>(rhsNorm2), p.tolerance, p.maxIterations,
+                          p.newtonIteration);
+    // The cap stops every solve within recordedSweeps(): the GPU records that many.
+    for (size_t j = 0; !scalars.stopped; ++j) {
+      p.omega = weights[j];
+      std::vector<glm::vec4>& dx = j % 2 == 0 ? w.y0 : w.y1;
+      std::vector<glm::vec4>& dxPrev = j % 2 == 0 ? w.y1 : w.y0;
+      double residualNorm2 = sumOver(pool, n, [&](uint32_t i) { return newtonSweepParticle(i, s, w, dx, dxPrev, p); });
+      if (measures(j))
+        gpu::newtonScalarStep(scalars, WEFT_NEWTON_CHECK, static_cast<float>(residualNorm2), p.tolerance,
+                              p.maxIterations, p.newtonIteration);
+    }
+    const std::vector<glm::vec4>& answer = gpu::newtonAnswer(scalars) % 2 == 0 ? w.y0 : w.y1;
+    forEach(pool, n, [&](uint32_t i) { newtonUpdateParticle(i, s, answer); });
+  }
+  forEach(pool, n, [&](uint32_t i) { newtonFinishParticle(i, s, step); });
+  s.swapPositions();
+  s.swapVelocities();
+  return {static_cast<int>(scalars.stepIterations), scalars.worstResidual, scalars.stepConverged != 0, step.dt};
+}
+
+void recordNewtonChebyshevStep(GpuRecorder& r, const gpu::StepParams& step, const NewtonSettings& settings,
+                               uint32_t substep) {
+  GpuState& s = r.state;
+  s.ensureScratch(3);
+  s.ensureNewtonBuffers();
+  const engine::Buffer &rhs = s.scratch[0], &y0 = s.scratch[1], &y1 = s.scratch[2];
+  const GpuPrograms& prog = r.programs;
+  VkCommandBuffer cmd = r.cmd;
+  uint32_t groupsX, groupsY;
+  prog.newtonGradient.groupsFor(s.particleCount, groupsX, groupsY);
+  gpu::NewtonParams p = newtonParams(step, settings, groupsX * groupsY, substep);
+  const std::vector<float> weights = chebyshevWeights(settings.chebyshevRho, recordedSweeps(settings));
+  // Every pass binds the same set; each shader uses its part (reflection drops the rest). `dx`
+  // and `dxPrev` swap from sweep to sweep; the other passes see y0 as dx.
+  auto bindings = [&](const engine::Buffer& dx, const engine::Buffer& dxPrev) {
+    return std::array<engine::BufferBinding, 16>{{
+        {WEFT_BIND_POSITIONS, &s.positionsIn()},
+        {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
+        {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
+        {WEFT_BIND_SPRING_ROWS, &s.springRows},
+        {WEFT_BIND_SPRINGS, &s.springs},
+        {WEFT_BIND_COLLIDERS, &s.colliders},
+        {WEFT_BIND_PARTIALS, &s.partials},
+        {WEFT_BIND_INDIRECT, &s.indirect},
+        {WEFT_BIND_STEP_LOG, &s.stepLog},
+        {WEFT_BIND_NEWTON_SCALARS, &s.newtonScalars},
+        {WEFT_BIND_NEWTON_ITERATE, &s.positionsOut()},
+        {WEFT_BIND_NEWTON_RHS, &rhs},
+        {WEFT_BIND_NEWTON_DX, &dx},
+        {WEFT_BIND_NEWTON_DX_PREV, &dxPrev},
+        {WEFT_BIND_NEWTON_DIAGONAL, &s.newtonDiagonal},
+        {WEFT_BIND_NEWTON_COUPLINGS, &s.newtonCouplings},
+    }};
+  };
+  const auto even = bindings(y0, y1), odd = bindings(y1, y0);
+  auto scalarPass = [&](uint32_t mode) {
+    gpu::NewtonParams q = p;
+    q.step.mode = mode;
+    prog.newtonScalars.dispatch(cmd, 1, even, q);
+    engine::barrier::computeToIndirect(cmd);
+  };
+  engine::timed(r.timer, cmd, "newton_predict", [&] { prog.newtonPredict.dispatch(cmd, s.particleCount, even, p); });
+  engine::barrier::computeToCompute(cmd);
+  for (int k = 0; k < settings.newtonIterations; ++k) {
+    p.newtonIteration = static_cast<uint32_t>(k);
+    engine::timed(r.timer, cmd, "newton_gradient", [&] { prog.newtonGradient.dispatch(cmd, s.particleCount, even, p); });
+    engine::barrier::computeToCompute(cmd);
+    scalarPass(WEFT_NEWTON_BEGIN);
+    engine::timed(r.timer, cmd, "newton_sweeps", [&] {
+      for (size_t j = 0; j < weights.size(); ++j) {
+        p.omega = weights[j];
+        p.measure = measures(j) ? 1u : 0u;
+        prog.newtonSweep.dispatchIndirect(cmd, s.indirect, 0, j % 2 == 0 ? even : odd, p);
+        engine::barrier::computeToCompute(cmd);
+        if (measures(j)) scalarPass(WEFT_NEWTON_CHECK);
+      }
+      p.measure = 0;
+    });
+    p.omega = 1.f;
+    engine::timed(r.timer, cmd, "newton_update", [&] { prog.newtonUpdate.dispatch(cmd, s.particleCount, even, p); });
+    engine::barrier::computeToCompute(cmd);
+  }
+  engine::timed(r.timer, cmd, "newton_finish", [&] { prog.newtonFinish.dispatch(cmd, s.particleCount, even, p); });
+  engine::barrier::computeToCompute(cmd);
+  s.swapPositions();
+  s.swapVelocities();
+}
+
+}  // namespace weft::integrators

@@ -1,0 +1,202 @@
+// Newton-Chebyshev implicit Euler: stable and at rest at frame-rate steps, every solve reaching
+// its tolerance, Chebyshev beating plain Jacobi on the same system, and the two backends agreeing.
+#include <cmath>
+
+#include "shaders/newton.h"
+#include "solver/integrators/newton_chebyshev.h"
+#include "solver/scene.h"
+#include "test_support.h"
+
+namespace weft::test {
+namespace {
+
+class NewtonChebyshevTest : public ValidatedTest, public ::testing::WithParamInterface<Backend> {};
+
+// The cloth of test_implicit.cpp: omega h = sqrt(k/m) h is about 40 at 60 Hz.
+ClothModel stiffHangingCloth() {
+  GridSpec grid;
+  grid.width = 16;
+  grid.height = 16;
+  grid.origin = glm::vec3(-0.5f, 1.5f, 0.f);
+  grid.totalMass = 0.3f;
+  ClothModel model = buildGrid(grid, Material{2000.f, 500.f, 50.f, 0.5f});
+  pinParticles(model, gridCorners(model, CornerPreset::Two));
+  return model;
+}
+
+// The spectral radius of the stiff cloth's block-Jacobi iteration at h = 1/60 s, measured as in
+// ChebyshevNeedsFewerIterationsThanPlainJacobi (0.998); iteration counts are lowest there.
+constexpr float kStiffClothRho = 0.998f;
+
+SolverParams newtonParams(float tolerance, int maxIterations, float rho) {
+  SolverParams params;
+  params.integrator = Integrator::NewtonChebyshev;
+  params.tolerance = tolerance;
+  params.maxIterations = maxIterations;
+  params.chebyshevRho = rho;
+  return params;
+}
+
+double kineticEnergy(const ClothModel& model, const std::vector<glm::vec4>& v) {
+  double e = 0;
+  for (size_t i = 0; i < v.size(); ++i) e += 0.5 * model.masses[i] * glm::dot(glm::vec3(v[i]), glm::vec3(v[i]));
+  return e;
+}
+
+class ChebyshevWeightsTest : public ValidatedTest {};
+
+TEST_F(ChebyshevWeightsTest, StartAtOneAndTendToTheOptimalOverRelaxation) {
+  const std::vector<float> plain = integrators::chebyshevWeights(0.f, 8);
+  for (float w : plain) EXPECT_EQ(w, 1.f);
+  const float rho = 0.99f;
+  const std::vector<float> w = integrators::chebyshevWeights(rho, 400);
+  EXPECT_EQ(w[0], 1.f);
+  EXPECT_FLOAT_EQ(w[1], 2.f / (2.f - rho * rho));
+  // The recurrence's fixed point: 2 / (1 + sqrt(1 - rho^2)), Young's optimal SOR factor.
+  EXPECT_NEAR(w.back(), 2.0 / (1.0 + std::sqrt(1.0 - double(rho) * rho)), 1e-5);
+}
+
+class NewtonCouplingTest : public ValidatedTest {};
+
+TEST_F(NewtonCouplingTest, CompactBlockEqualsStiffnessPlusDampingOverH) {
+  const float h = 1.f / 60.f;
+  const gpu::SpringEntry spring{1, 0.1f, 2000.f, 0.5f};
+  const glm::vec3 xi(0.01f, 0.02f, -0.03f);
+  // stretched (transverse term kept), compressed (dropped), along a skew axis
+  for (float length : {0.13f, 0.07f}) {
+    const glm::vec3 xj = xi - length * glm::normalize(glm::vec3(1.f, -2.f, 0.5f));
+    const glm::mat3 expected = gpu::newtonSpringBlock(xi, xj, spring, h);
+    const glm::mat3 compact = gpu::couplingMatrix(gpu::newtonCoupling(xi, xj, spring, h));
+    for (int c = 0; c < 3; ++c)
+      for (int r = 0; r < 3; ++r) EXPECT_NEAR(compact[c][r], expected[c][r], 1e-5f * 2000.f) << length;
+  }
+}
+
+TEST_P(NewtonChebyshevTest, StiffClothAtSixtyHertzStaysBoundedAndComesToRest) {
+  ClothModel model = stiffHangingCloth();
+  // The cap is per linear solve; the first, from rest, needs 120 (ChebyshevNeedsFewerIterations...).
+  SolverParams params = newtonParams(1e-3f, 192, kStiffClothRho);
+  // Implicit Euler damps the stiff modes at once but barely the slow pendulum swing; air drag
+  // (decay rate c/m ~ 3/s here) brings the cloth to rest, as in test_implicit.cpp.
+  params.environment.airDrag = 4e-3f;
+  auto solver = makeTestSolver(model, params, GetParam());
+  std::vector<glm::vec4> x, v;
+  double lastSecondMax = 0;
+  int worst = 0;
+  for (int frame = 0; frame < 300; ++frame) {  // 5 s, one step per frame
+    solver->advance(1.f / 60.f, 1);
+    for (const SolveStats& s : solver->lastSolveStats()) worst = std::max(worst, s.iterations);
+    if (frame >= 240) {
+      solver->readState(x, v);
+      lastSecondMax = std::max(lastSecondMax, kineticEnergy(model, v));
+    }
+  }
+  solver->readState(x, v);
+  for (size_t i = 0; i < x.size(); ++i) {
+    const glm::vec4& p = x[i];
+    ASSERT_TRUE(std::isfinite(p.x + p.y + p.z));
+    // bounded: hanging from pins at y = 1.5, a 1 m cloth stays within its own size of them
+    EXPECT_GT(p.y, 1.5f - 1.5f);
+    EXPECT_LT(p.y, 1.5f + 0.01f);
+    if (model.pinned[i]) {
+      EXPECT_EQ(glm::vec3(p), model.positions[i]) << "pinned particle " << i;
+    }
+  }
+  // At rest and staying there: the whole last second under a micro-joule.
+  EXPECT_LT(lastSecondMax, 1e-6) << "kinetic energy in the last second";
+  std::printf("[ info ] newton-chebyshev, stiff 16x16 at 60 Hz: at most %d Jacobi iterations a step, "
+              "last-second KE %.2g J\n", worst, lastSecondMax);
+}
+
+TEST_P(NewtonChebyshevTest, EveryStepReachesItsToleranceWithinTheCap) {
+  Scene scene = loadScene(std::string(WEFT_SOURCE_DIR) + "/demos/scenes/hanging.json");
+  SolverParams params = solverParams(scene);
+  params.integrator = Integrator::NewtonChebyshev;
+  params.tolerance = 1e-3f;
+  params.maxIterations = 320;  // per linear solve; the first of a step needs the most, under 300
+  params.newtonIterations = 2;
+  params.chebyshevRho = 0.9993f;  // measured for this cloth at h = 1/120 s (docs/scene-format.md)
+  auto solver = makeTestSolver(scene.cloth, params, GetParam());
+  int worst = 0, steps = 0;
+  for (int frame = 0; frame < 10; ++frame) {
+    solver->advance(scene.solver.dt, 2);
+    for (const SolveStats& s : solver->lastSolveStats()) {
+      ++steps;
+      worst = std::max(worst, s.iterations);
+      EXPECT_TRUE(s.converged) << "frame " << frame << ": residual " << s.residual << " after " << s.iterations;
+      EXPECT_LE(s.residual, params.tolerance);
+      EXPECT_FLOAT_EQ(s.dt, scene.solver.dt / 2);
+    }
+  }
+  EXPECT_EQ(steps, 20);
+  EXPECT_LT(worst, params.newtonIterations * params.maxIterations);
+  std::printf("[ info ] newton-chebyshev on hanging.json (48x48, h = 1/120 s, 2 Newton iterations): "
+              "at most %d Jacobi iterations a step to 1e-3\n", worst);
+}
+
+// Iterations of the first step's single linear solve (one Newton iteration: the same system
+// whatever the solver), from rest.
+int firstSolveIterations(Backend backend, float tolerance, float rho) {
+  SolverParams params = newtonParams(tolerance, 4000, rho);
+  params.newtonIterations = 1;
+  auto solver = makeTestSolver(stiffHangingCloth(), params, backend);
+  solver->advance(1.f / 60.f, 1);
+  const SolveStats s = solver->lastSolveStats().at(0);
+  EXPECT_TRUE(s.converged) << "rho " << rho << ": residual " << s.residual;
+  return s.iterations;
+}
+
+TEST_P(NewtonChebyshevTest, ChebyshevNeedsFewerIterationsThanPlainJacobi) {
+  const int jacobiCoarse = firstSolveIterations(GetParam(), 1e-2f, 0.f);
+  const int jacobi = firstSolveIterations(GetParam(), 1e-3f, 0.f);
+  // Plain Jacobi's error falls by its spectral radius per iteration once the fast modes are gone:
+  // a tenth between the two tolerances gives the estimate.
+  const float rho = std::pow(0.1f, 1.f / float(jacobi - jacobiCoarse));
+  const int chebyshev = firstSolveIterations(GetParam(), 1e-3f, rho);
+  std::printf("[ info ] stiff 16x16 at 60 Hz, one solve to 1e-3: plain Jacobi %d iterations, measured "
+              "rho %.4f, Chebyshev %d iterations (%.1fx fewer)\n",
+              jacobi, rho, chebyshev, double(jacobi) / chebyshev);
+  EXPECT_GT(rho, 0.99f);
+  EXPECT_LT(rho, 1.f);
+  // Chebyshev's rate is about 1 - sqrt(2 (1 - rho)) against Jacobi's rho: for rho = 0.998,
+  // 0.063 against 0.002 per iteration in the exponent; the first iterations, where Jacobi also
+  // removes the fast modes quickly, narrow the gap. At least 5x fewer.
+  EXPECT_LE(chebyshev * 5, jacobi);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, NewtonChebyshevTest, ::testing::ValuesIn(allBackends()), backendParamName);
+
+class NewtonChebyshevAgreeTest : public ValidatedTest {};
+
+TEST_F(NewtonChebyshevAgreeTest, GpuMatchesCpuOverAShortHorizon) {
+  ClothModel model = stiffHangingCloth();
+  SolverParams params = newtonParams(1e-5f, 480, kStiffClothRho);
+  ColliderDesc ground;
+  params.colliders = {ground};
+  auto cpu = makeTestSolver(model, params, Backend::Cpu);
+  auto gpu = makeTestSolver(model, params, Backend::Gpu);
+  int sameCounts = 0;
+  for (int frame = 0; frame < 30; ++frame) {
+    cpu->advance(1.f / 60.f, 1);
+    gpu->advance(1.f / 60.f, 1);
+    sameCounts += cpu->lastSolveStats().at(0).iterations == gpu->lastSolveStats().at(0).iterations;
+  }
+  std::vector<glm::vec4> xc, vc, xg, vg;
+  cpu->readState(xc, vc);
+  gpu->readState(xg, vg);
+  float worst = 0;
+  for (size_t i = 0; i < xc.size(); ++i) worst = std::max(worst, glm::distance(glm::vec3(xc[i]), glm::vec3(xg[i])));
+  // The same passes in the same order, differing only in how the residual norms are summed (the
+  // GPU's workgroup tree in float, the CPU's chunks in double) and in rounding of the 3x3
+  // inverses: a check can fall on the other side of the tolerance and stop a solve one interval
+  // earlier or later. Both solve each step to 1e-5 of its right-hand side, so the states differ
+  // at that level: 1e-5 of a ~1 cm step, over 30 steps of a strongly damped system, is far below
+  // 0.1 mm.
+  EXPECT_LT(worst, 1e-4f);
+  EXPECT_GE(sameCounts, 20) << "steps with equal iteration counts on both backends, of 30";
+  std::printf("[ info ] newton-chebyshev: max |x_gpu - x_cpu| = %.3g m after 30 steps; equal iteration "
+              "counts in %d of 30 steps\n", worst, sameCounts);
+}
+
+}  // namespace
+}  // namespace weft::test
