@@ -28,6 +28,7 @@ struct CpuState {
   std::vector<std::vector<glm::vec4>> scratch;         // per-integrator temporaries (RK4 stages)
   std::vector<glm::mat3> blocks;                       // implicit CG: inverse diagonal blocks
   std::vector<SolveStats> solveStats;                  // implicit integrators: one per step
+  float adaptiveDt = 0.f;  // adaptive integrators: the next step to try, s (0: the requested one)
   SpringTable springs;
   std::vector<gpu::Collider> colliders;
 
@@ -42,6 +43,7 @@ struct GpuPrograms {
   engine::ComputeProgram verletRelax;
   engine::ComputeProgram rk4Stage;
   engine::ComputeProgram cgSetup, cgScalars, cgProduct, cgUpdate, cgDirection, cgFinish;
+  engine::ComputeProgram nlcgStart, nlcgScalars, nlcgResidual, nlcgDirection, nlcgAdd, nlcgFinish;
 };
 
 // Ping-pong pairs: passes that gather neighbours read one buffer and write the other.
@@ -53,6 +55,11 @@ struct GpuState {
   // Iterative solves: scalars, partial sums, indirect arguments, the per-step log, CG's blocks.
   engine::Buffer solveScalars, partials, indirect, stepLog, preconditioner;
   uint32_t stepLogCapacity = 0;
+  // Non-linear CG: its scalars (ending with the step's log), partials, indirect arguments, and the
+  // host-visible copy of the log read after every step.
+  engine::Buffer nlcgScalars, nlcgPartials, nlcgIndirect, nlcgReadback;
+  float adaptiveDt = 0.f;           // the next step to try, s (0: the requested one)
+  uint32_t nlcgLastIterations = 0;  // of the last step: sizes the next step's recording
   uint32_t particleCount = 0, colliderCount = 0;
   const engine::Context* context = nullptr;
 
@@ -61,6 +68,9 @@ struct GpuState {
   // Makes sure the iterative-solve buffers exist with room for `steps` log entries; the indirect
   // arguments' full-size entry is filled for `program`'s workgroup layout. Not while recording.
   void ensureSolveBuffers(uint32_t steps, const engine::ComputeProgram& program);
+  // Makes sure the non-linear CG buffers exist, the full-size indirect entry laid out for
+  // `program`'s workgroups. Not while recording.
+  void ensureNlcgBuffers(const engine::ComputeProgram& program);
 
   const engine::Buffer& positionsIn() const { return positions[currentPositions]; }
   const engine::Buffer& positionsOut() const { return positions[1 - currentPositions]; }

@@ -6,6 +6,7 @@
 
 #include "solver/integrators/euler.h"
 #include "solver/integrators/implicit_cg.h"
+#include "solver/integrators/nonlinear_cg.h"
 #include "solver/integrators/rk4.h"
 #include "solver/integrators/verlet.h"
 
@@ -31,14 +32,20 @@ void CpuSolver::advance(float frameDt, int substeps) {
                                         static_cast<uint32_t>(state_.colliders.size()));
   auto start = std::chrono::steady_clock::now();
   solveStats_.clear();
-  const integrators::CgSettings cg{params_.tolerance, params_.maxIterations};
-  for (int s = 0; s < substeps; ++s) {
-    switch (params_.integrator) {
-      case Integrator::ImplicitCg: solveStats_.push_back(integrators::implicitCgStepCpu(state_, step, cg, pool_)); break;
-      case Integrator::ExplicitEuler:
-      case Integrator::SymplecticEuler: integrators::eulerStepCpu(state_, step, pool_); break;
-      case Integrator::Verlet: integrators::verletStepCpu(state_, step, params_.iterations, pool_); break;
-      case Integrator::Rk4: integrators::rk4StepCpu(state_, step, pool_); break;
+  if (params_.integrator == Integrator::NonlinearCg) {  // adaptive: it chooses its own steps
+    const integrators::NlcgSettings settings{params_.tolerance, params_.maxIterations, params_.velocityScale};
+    solveStats_ = integrators::nonlinearCgAdvanceCpu(state_, step, settings, frameDt, substeps, pool_);
+  } else {
+    const integrators::CgSettings cg{params_.tolerance, params_.maxIterations};
+    for (int s = 0; s < substeps; ++s) {
+      switch (params_.integrator) {
+        case Integrator::ImplicitCg: solveStats_.push_back(integrators::implicitCgStepCpu(state_, step, cg, pool_)); break;
+        case Integrator::ExplicitEuler:
+        case Integrator::SymplecticEuler: integrators::eulerStepCpu(state_, step, pool_); break;
+        case Integrator::Verlet: integrators::verletStepCpu(state_, step, params_.iterations, pool_); break;
+        case Integrator::Rk4: integrators::rk4StepCpu(state_, step, pool_); break;
+        case Integrator::NonlinearCg: break;  // above
+      }
     }
   }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -24,7 +24,8 @@ class GpuSolver : public Solver {
 
   // Records `substeps` steps into `cmd`, ending with a compute-to-compute barrier. The caller
   // submits; afterwards positionBuffer() holds the new positions (barrier::computeToGraphics
-  // before drawing from it).
+  // before drawing from it). Not for nonlinear-cg (std::logic_error), which needs the host
+  // between steps to retry diverged ones.
   void recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, engine::GpuTimer* timer = nullptr);
   const engine::Buffer& positionBuffer() const { return state_.positionsIn(); }
   const engine::Buffer& velocityBuffer() const { return state_.velocitiesIn(); }
@@ -34,6 +35,7 @@ class GpuSolver : public Solver {
 
  private:
   bool logsSolves() const;  // the integrator logs per-step iterations and residuals on the GPU
+  void advanceNonlinearCg(float frameDt, int substeps);
   engine::Context& context_;
   GpuPrograms programs_;
   GpuState state_;

@@ -23,7 +23,8 @@ namespace {
 using Json = nlohmann::json;
 
 // In the order of the Integrator enumerators.
-constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg"};
+constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg",
+                                            "nonlinear-cg"};
 constexpr size_t kShownValueChars = 40;  // longer values (whole arrays) are cut in messages
 
 std::string formatNumber(double value) {
@@ -277,7 +278,7 @@ ColliderDesc parseCollider(const Section& s) {
 
 SolverSettings parseSolver(const Section& s) {
   s.allowKeys({"integrator", "dt", "substeps", "iterations", "constraintStiffness", "relaxation",
-               "frames", "tolerance", "maxIterations"});
+               "frames", "tolerance", "maxIterations", "velocityScale"});
   SolverSettings out;
   if (s.has("integrator")) {
     try {
@@ -296,6 +297,7 @@ SolverSettings parseSolver(const Section& s) {
   }
   out.tolerance = s.number("tolerance", out.tolerance, Bound::Positive);
   out.maxIterations = s.integer("maxIterations", out.maxIterations, 1);
+  out.velocityScale = s.number("velocityScale", out.velocityScale, Bound::Positive);
   out.relaxation = s.number("relaxation", out.relaxation);
   if (!(out.relaxation >= 1.f && out.relaxation < 2.f)) {
     s.fail("relaxation", "must be in [1, 2) (got " + formatNumber(out.relaxation) + ")");

@@ -26,10 +26,10 @@ struct Environment {
   float airDrag = 0.f;                  // kg/s per particle: f = -airDrag (v - wind)
 };
 
-enum class Integrator : uint8_t { ExplicitEuler, SymplecticEuler, Verlet, Rk4, ImplicitCg };
+enum class Integrator : uint8_t { ExplicitEuler, SymplecticEuler, Verlet, Rk4, ImplicitCg, NonlinearCg };
 
-// Parses "explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg"; unknown name: InputError
-// listing the names.
+// Parses "explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg", "nonlinear-cg"; unknown
+// name: InputError listing the names.
 Integrator parseIntegrator(const std::string& name);
 const char* integratorName(Integrator integrator);
 std::vector<std::string> integratorNames();
@@ -41,8 +41,9 @@ struct SolverSettings {
   int iterations = 10;     // Verlet constraint-relaxation iterations per substep
   float constraintStiffness = 1.f;  // Verlet: (0, 1]
   float relaxation = 1.5f;          // Verlet Jacobi averaging over-relaxation, [1, 2)
-  float tolerance = 1e-3f;          // implicit solves: relative residual at which a solve stops
+  float tolerance = 1e-3f;          // implicit solves: residual at which a solve stops (see SolverParams)
   int maxIterations = 200;          // implicit solves: iteration cap per step
+  float velocityScale = 0.01f;      // nonlinear-cg: velocity residual scale k (s)
   int frames = 120;        // frames a run simulates
 };
 

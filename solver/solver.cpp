@@ -23,6 +23,7 @@ SolverParams solverParams(const Scene& scene) {
   p.relaxation = scene.solver.relaxation;
   p.tolerance = scene.solver.tolerance;
   p.maxIterations = scene.solver.maxIterations;
+  p.velocityScale = scene.solver.velocityScale;
   p.environment = scene.environment;
   p.colliders = scene.colliders;
   return p;

@@ -31,8 +31,10 @@ struct SolverParams {
   int iterations = 10;
   float constraintStiffness = 1.f;
   float relaxation = 1.5f;
-  float tolerance = 1e-3f;   // implicit solves: relative (preconditioned) residual to reach
+  float tolerance = 1e-3f;   // implicit-cg: relative (preconditioned) residual to reach;
+                             // nonlinear-cg: every particle's velocity error per step (m/s)
   int maxIterations = 200;   // implicit solves: cap per step
+  float velocityScale = 0.01f;  // nonlinear-cg: k (s), position tolerance = k * velocity tolerance
   Environment environment;
   std::vector<ColliderDesc> colliders;
 };
@@ -41,7 +43,7 @@ SolverParams solverParams(const Scene& scene);
 // What the iterative solve of one step did (implicit integrators; empty for the others).
 struct SolveStats {
   int iterations = 0;
-  float residual = 0.f;  // relative to the step's initial residual
+  float residual = 0.f;  // implicit-cg: relative to the step's initial one; nonlinear-cg: max |r_i| / k (m/s)
   bool converged = false;
   float dt = 0.f;        // s, the step actually taken
 };
