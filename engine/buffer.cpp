@@ -87,15 +87,17 @@ void uploadBuffer(const Context& context, const Buffer& dst, const void* data, s
   });
 }
 
+void recordReadback(VkCommandBuffer cmd, const Buffer& src, const Buffer& readback, size_t bytes, size_t srcOffset) {
+  barrier::allToTransfer(cmd);
+  VkBufferCopy region{srcOffset, 0, bytes};
+  vkCmdCopyBuffer(cmd, src.handle(), readback.handle(), 1, &region);
+  barrier::transferToHost(cmd);
+}
+
 void downloadBuffer(const Context& context, const Buffer& src, void* data, size_t bytes, size_t srcOffset) {
   if (bytes == 0) return;
   Buffer readback(context, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback, src.name() + ".readback");
-  submitAndWait(context, [&](VkCommandBuffer cmd) {
-    barrier::allToTransfer(cmd);
-    VkBufferCopy region{srcOffset, 0, bytes};
-    vkCmdCopyBuffer(cmd, src.handle(), readback.handle(), 1, &region);
-    barrier::transferToHost(cmd);
-  });
+  submitAndWait(context, [&](VkCommandBuffer cmd) { recordReadback(cmd, src, readback, bytes, srcOffset); });
   std::memcpy(data, readback.mapped(), bytes);
 }
 

@@ -51,5 +51,9 @@ constexpr VkBufferUsageFlags kStorageUsage =
 void uploadBuffer(const Context& context, const Buffer& dst, const void* data, size_t bytes, size_t dstOffset = 0);
 // Copies a device buffer back to the host and waits for it.
 void downloadBuffer(const Context& context, const Buffer& src, void* data, size_t bytes, size_t srcOffset = 0);
+// Records a readback of `bytes` at `srcOffset` of a device buffer into `readback` (a MemoryUsage::
+// Readback buffer), between the barriers it needs: after the submission's fence, readback.mapped()
+// holds them. For a few bytes read every submission without a second one.
+void recordReadback(VkCommandBuffer cmd, const Buffer& src, const Buffer& readback, size_t bytes, size_t srcOffset = 0);
 
 }  // namespace weft::engine

@@ -56,6 +56,18 @@ using mat4 = glm::mat4;
 #define WEFT_BIND_NEWTON_DIAGONAL 35   // vec4[2N]: inverse of each particle's 3x3 diagonal block, packed
                                        // symmetric, and its mass term m/h^2 + c/h (0: pinned)
 #define WEFT_BIND_NEWTON_COUPLINGS 36  // vec4[2S]: each spring entry's block as (u, beta), B = u u^T + beta I
+// Implicit Euler by SimCloth3's non-linear CG on positions and velocities (seed 000). The state at
+// the step's start is bound as WEFT_BIND_PREV_POSITIONS / WEFT_BIND_BASE_VELOCITIES, the iterate
+// (p', v') as WEFT_BIND_POSITIONS / WEFT_BIND_VELOCITIES where a pass gathers forces from it.
+#define WEFT_BIND_NLCG_SCALARS 21       // NonlinearCgScalars: the running solve's scalars and its log
+#define WEFT_BIND_NLCG_PARTIALS 22      // float[4 * groups]: per-workgroup partials, WEFT_NLCG_PARTIAL_* slots
+#define WEFT_BIND_NLCG_INDIRECT 23      // uint[12]: WEFT_NLCG_GROUPS_* dispatch arguments
+#define WEFT_BIND_NLCG_POSITIONS 24     // vec4[N]: the iterate p', updated in place (w inverse mass)
+#define WEFT_BIND_NLCG_VELOCITIES 25    // vec4[N]: the iterate v', updated in place
+#define WEFT_BIND_NLCG_RESIDUAL_P 26    // vec4[N]: residual, position half (m)
+#define WEFT_BIND_NLCG_RESIDUAL_V 27    // vec4[N]: residual, velocity half times the velocity scale (m)
+#define WEFT_BIND_NLCG_DIRECTION_P 28   // vec4[N]: search direction, position half
+#define WEFT_BIND_NLCG_DIRECTION_V 29   // vec4[N]: search direction, velocity half
 
 // SolveParams.step.mode of the single-workgroup scalar pass (cg_scalars.comp).
 #define WEFT_SOLVE_BEGIN 0   // delta0 = deltaNew = sum of partials; open the iteration
@@ -69,6 +81,30 @@ using mat4 = glm::mat4;
 // one-workgroup pass (a dispatch, ~35 us on lavapipe, about an eighth of a 48x48 sweep); checking
 // every 8th sweep overshoots by 3.5 sweeps on average and saves 7 of 8 of those costs.
 #define WEFT_NEWTON_CHECK_INTERVAL 8
+// NonlinearCgParams.step.mode of the single-workgroup scalar pass (nlcg_scalars.comp).
+#define WEFT_NLCG_BEGIN 0    // maxt0 = max of the start residual; open the step; then as FRESH
+#define WEFT_NLCG_FRESH 1    // a residual taken at the iterate: converged, diverged, or the next beta
+#define WEFT_NLCG_SECANT 2   // t0 and the trial point's residual: alpha, and whether to confirm
+
+// NonlinearCgScalars.status, also StepLog.converged of a nonlinear-cg step.
+#define WEFT_NLCG_RUNNING 0u
+#define WEFT_NLCG_CONVERGED 1u
+#define WEFT_NLCG_DIVERGED 2u    // the host retries the step at half the time step
+
+// Slots of the partials buffer: partials[slot * partialCount + workgroup].
+#define WEFT_NLCG_PARTIAL_RR 0   // sum of r.r
+#define WEFT_NLCG_PARTIAL_MAX 1  // max over entries of |r_i|^2
+#define WEFT_NLCG_PARTIAL_RD 2   // sum of r.d (the residual pass: t1 at the trial point)
+#define WEFT_NLCG_PARTIAL_T0 3   // sum of r.d (the direction pass: t0)
+#define WEFT_NLCG_PARTIAL_MAX0 4  // max over entries of |r_i|^2 at the step's start (the start pass)
+#define WEFT_NLCG_PARTIAL_SLOTS 5
+
+// VkDispatchIndirectCommand offsets (in uints) in the indirect buffer; the scalar pass sets each
+// to the full size or to zero groups.
+#define WEFT_NLCG_GROUPS_ITERATE 0   // direction, trial residual, add: while running
+#define WEFT_NLCG_GROUPS_CONFIRM 3   // the residual at the iterate: when the scalars ask for one
+#define WEFT_NLCG_GROUPS_FINISH 6    // collide the result: once converged
+#define WEFT_NLCG_GROUPS_FULL 9      // the full-size dispatch, written by the host
 
 #define WEFT_FILTER_FREE 0.0        // three free directions
 #define WEFT_FILTER_CONTACT 1.0     // the normal direction is constrained (resting on a collider)
@@ -142,11 +178,12 @@ struct SolveScalars {
   uint converged;    // 1 once converged (later iterations do nothing)
 };
 
-// What one step's solve did, logged on the GPU and read once per frame.
+// What one step's solve did, logged on the GPU and read once per frame (implicit-cg) or once per
+// step (nonlinear-cg, whose host decides from it whether to retry the step).
 struct StepLog {
   uint iterations;
-  float residual;    // sqrt(deltaNew / delta0) at the end of the step
-  uint converged;
+  float residual;    // implicit-cg: sqrt(deltaNew / delta0); nonlinear-cg: sqrt(max_i |r_i|^2) (m)
+  uint converged;    // 1 converged; nonlinear-cg: WEFT_NLCG_RUNNING / CONVERGED / DIVERGED
   float dt;          // s, the step actually taken (adaptive integrators)
 };
 
@@ -185,6 +222,35 @@ struct NewtonParams {
   uint pad;
 };
 
+// The scalar state of a nonlinear-cg step, in a device buffer (names as in seed 000, except its
+// line-search step k, here alpha: k is the velocity scale). The log at the end is what the host
+// reads back after each step.
+struct NonlinearCgScalars {
+  float t;           // r.r of the current residual
+  float oldt;        // t when the last direction was chosen
+  float t0;          // r.d before the trial move
+  float t1;          // r.d at the trial point x + d
+  float alpha;       // secant step along d: -t0 / (t1 - t0)
+  float beta;        // weight of the old direction: t / oldt (0 on the first iteration)
+  float maxt;        // max_i |r_i|^2 of the current residual (m^2)
+  float maxt0;       // the same at the step's start: the divergence reference
+  uint iterations;   // line searches done
+  uint status;       // WEFT_NLCG_RUNNING / CONVERGED / DIVERGED
+  uint confirm;      // 1: the next confirmation pass evaluates the residual at the iterate
+  uint pad;
+  StepLog log;       // iterations, sqrt(maxt) (m), status, dt
+};
+
+// Push constants of the nonlinear-cg passes.
+struct NonlinearCgParams {
+  StepParams step;       // step.mode: WEFT_NLCG_* in the scalar pass
+  float threshold;       // seed 000's precision: converged when every |r_i|^2 < threshold (m^2),
+                         // the tolerance squared
+  float velocityScale;   // k (s): velocity residuals are scaled by it, velocity moves divided by it
+  uint maxIterations;
+  uint partialCount;     // workgroups of a per-particle pass (partials per slot)
+};
+
 // Push constants of the shaded draw.
 struct RenderParams {
   mat4 viewProjection;
@@ -220,6 +286,8 @@ static_assert(sizeof(SolveParams) == 80);
 static_assert(sizeof(NormalsParams) == 16);
 static_assert(sizeof(NewtonScalars) == 32);
 static_assert(sizeof(NewtonParams) == 96);
+static_assert(sizeof(NonlinearCgScalars) == 64);
+static_assert(sizeof(NonlinearCgParams) == 80);
 }  // namespace weft::gpu
 #endif
 

@@ -29,6 +29,7 @@ struct CpuState {
   std::vector<glm::mat3> blocks;                       // implicit CG: inverse diagonal blocks
   std::vector<glm::vec4> springBlocks;                 // implicit CG: each spring end's system block
   std::vector<SolveStats> solveStats;                  // implicit integrators: one per step
+  float adaptiveDt = 0.f;  // adaptive integrators: the next step to try, s (0: the requested one)
   SpringTable springs;
   std::vector<gpu::Collider> colliders;
 
@@ -44,6 +45,7 @@ struct GpuPrograms {
   engine::ComputeProgram rk4Stage;
   engine::ComputeProgram cgSetup, cgScalars, cgProduct, cgUpdate, cgDirection, cgFinish;
   engine::ComputeProgram newtonPredict, newtonGradient, newtonScalars, newtonSweep, newtonUpdate, newtonFinish;
+  engine::ComputeProgram nlcgStart, nlcgScalars, nlcgResidual, nlcgDirection, nlcgAdd, nlcgFinish;
 };
 
 // Ping-pong pairs: passes that gather neighbours read one buffer and write the other.
@@ -58,6 +60,11 @@ struct GpuState {
   // couplings (a vec4 per spring entry), made on first use.
   engine::Buffer newtonScalars, newtonDiagonal, newtonCouplings;
   uint32_t stepLogCapacity = 0;
+  // Non-linear CG: its scalars (ending with the step's log), partials, indirect arguments, and the
+  // host-visible copy of the log read after every step.
+  engine::Buffer nlcgScalars, nlcgPartials, nlcgIndirect, nlcgReadback;
+  float adaptiveDt = 0.f;           // the next step to try, s (0: the requested one)
+  uint32_t nlcgLastIterations = 0;  // of the last step: sizes the next step's recording
   uint32_t particleCount = 0, colliderCount = 0;
   const engine::Context* context = nullptr;
 
@@ -67,6 +74,9 @@ struct GpuState {
   // arguments' full-size entry is filled for `program`'s workgroup layout. Not while recording.
   void ensureSolveBuffers(uint32_t steps, const engine::ComputeProgram& program);
   void ensureNewtonBuffers();
+  // Makes sure the non-linear CG buffers exist, the full-size indirect entry laid out for
+  // `program`'s workgroups. Not while recording.
+  void ensureNlcgBuffers(const engine::ComputeProgram& program);
 
   const engine::Buffer& positionsIn() const { return positions[currentPositions]; }
   const engine::Buffer& positionsOut() const { return positions[1 - currentPositions]; }

@@ -1,11 +1,13 @@
 #include "solver/gpu_solver.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "engine/commands.h"
 #include "solver/integrators/euler.h"
 #include "solver/integrators/implicit_cg.h"
 #include "solver/integrators/newton_chebyshev.h"
+#include "solver/integrators/nonlinear_cg.h"
 #include "solver/integrators/rk4.h"
 #include "solver/integrators/verlet.h"
 
@@ -41,6 +43,12 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
   programs_.newtonSweep = engine::ComputeProgram(context, shaders, "newton_sweep.comp");
   programs_.newtonUpdate = engine::ComputeProgram(context, shaders, "newton_update.comp");
   programs_.newtonFinish = engine::ComputeProgram(context, shaders, "newton_finish.comp");
+  programs_.nlcgStart = engine::ComputeProgram(context, shaders, "nlcg_start.comp");
+  programs_.nlcgScalars = engine::ComputeProgram(context, shaders, "nlcg_scalars.comp");
+  programs_.nlcgResidual = engine::ComputeProgram(context, shaders, "nlcg_residual.comp");
+  programs_.nlcgDirection = engine::ComputeProgram(context, shaders, "nlcg_direction.comp");
+  programs_.nlcgAdd = engine::ComputeProgram(context, shaders, "nlcg_add.comp");
+  programs_.nlcgFinish = engine::ComputeProgram(context, shaders, "nlcg_finish.comp");
   state_.context = &context;
 
   const size_t n = model.particleCount();
@@ -94,6 +102,21 @@ void GpuState::ensureNewtonBuffers() {
   newtonCouplings = storage(*context, entries * sizeof(glm::vec4), "weft.newtonCouplings");
 }
 
+void GpuState::ensureNlcgBuffers(const engine::ComputeProgram& program) {
+  if (nlcgScalars) return;
+  nlcgScalars = storage(*context, sizeof(gpu::NonlinearCgScalars), "weft.nlcgScalars");
+  uint32_t x, y;
+  program.groupsFor(particleCount, x, y);
+  nlcgPartials = storage(*context, size_t(WEFT_NLCG_PARTIAL_SLOTS) * x * y * sizeof(float), "weft.nlcgPartials");
+  nlcgIndirect = engine::Buffer(*context, 12 * sizeof(uint32_t),
+                                engine::kStorageUsage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                                engine::MemoryUsage::DeviceLocal, "weft.nlcgIndirect");
+  const uint32_t args[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, x, y, 1};  // WEFT_NLCG_GROUPS_FULL last
+  engine::uploadBuffer(*context, nlcgIndirect, args, sizeof args);
+  nlcgReadback = engine::Buffer(*context, sizeof(gpu::StepLog), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                engine::MemoryUsage::Readback, "weft.nlcgReadback");
+}
+
 void GpuState::ensureScratch(size_t count) {
   while (scratch.size() < count)
     scratch.push_back(storage(*context, particleCount * sizeof(glm::vec4), "weft.scratch" + std::to_string(scratch.size())));
@@ -114,7 +137,12 @@ bool GpuSolver::logsSolves() const {
   return params_.integrator == Integrator::ImplicitCg || params_.integrator == Integrator::NewtonChebyshev;
 }
 
+// nonlinear-cg reads its log after every step instead (GpuSolver::advanceNonlinearCg).
+
 void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, engine::GpuTimer* timer) {
+  if (params_.integrator == Integrator::NonlinearCg)
+    throw std::logic_error("nonlinear-cg decides on the host after every step whether to retry it, so it cannot "
+                           "record a frame into one command buffer: use advance()");
   if (logsSolves()) state_.ensureSolveBuffers(static_cast<uint32_t>(substeps), programs_.cgSetup);
   const float dt = frameDt / static_cast<float>(substeps);
   gpu::StepParams step = makeStepParams(params_, dt, state_.particleCount, state_.colliderCount);
@@ -131,6 +159,7 @@ void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, 
       case Integrator::SymplecticEuler: integrators::recordEulerStep(recorder, step); break;
       case Integrator::Verlet: integrators::recordVerletStep(recorder, step, params_.iterations, params_.relaxationRho); break;
       case Integrator::Rk4: integrators::recordRk4Step(recorder, step); break;
+      case Integrator::NonlinearCg: break;  // refused above
     }
   }
 }
@@ -180,6 +209,10 @@ void GpuSolver::advanceImplicitCg(float frameDt, int substeps) {
 }
 
 void GpuSolver::advance(float frameDt, int substeps) {
+  if (params_.integrator == Integrator::NonlinearCg) {
+    advanceNonlinearCg(frameDt, substeps);
+    return;
+  }
   // Enough timestamp pairs for every timed pass of the frame, per substep: Verlet's iterations + 1,
   // RK4's 4 stages, Newton-Chebyshev's predict and finish around 3 per Newton iteration.
   const int perStep = std::max({params_.iterations + 1, 4, 2 + 3 * params_.newtonIterations});
@@ -200,6 +233,20 @@ void GpuSolver::advance(float frameDt, int substeps) {
     for (const gpu::StepLog& entry : log)
       solveStats_.push_back({static_cast<int>(entry.iterations), entry.residual, entry.converged != 0, entry.dt});
   }
+}
+
+// A submission per step (the host decides on retries), each timed on its own; the times add up.
+void GpuSolver::advanceNonlinearCg(float frameDt, int substeps) {
+  constexpr uint32_t kTimedRegionsPerSubmission = 3;  // start, iterations, finish
+  if (kTimedRegionsPerSubmission > timerCapacity_) {
+    timer_ = engine::GpuTimer(context_, kTimedRegionsPerSubmission);
+    timerCapacity_ = kTimedRegionsPerSubmission;
+  }
+  gpu::StepParams step = makeStepParams(params_, frameDt / static_cast<float>(substeps), state_.particleCount,
+                                        state_.colliderCount);
+  const integrators::NlcgSettings settings{params_.tolerance, params_.maxIterations, params_.velocityScale};
+  solveStats_ = integrators::nonlinearCgAdvanceGpu(state_, programs_, step, settings, frameDt, substeps, &timer_,
+                                                   passTimes_);
 }
 
 void GpuSolver::readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const {

@@ -26,7 +26,8 @@ class GpuSolver : public Solver {
 
   // Records `substeps` steps into `cmd`, ending with a compute-to-compute barrier. The caller
   // submits; afterwards positionBuffer() holds the new positions (barrier::computeToGraphics
-  // before drawing from it).
+  // before drawing from it). Not for nonlinear-cg (std::logic_error), which needs the host
+  // between steps to retry diverged ones.
   void recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, engine::GpuTimer* timer = nullptr);
   const engine::Buffer& positionBuffer() const { return state_.positionsIn(); }
   const engine::Buffer& velocityBuffer() const { return state_.velocitiesIn(); }
@@ -39,6 +40,7 @@ class GpuSolver : public Solver {
   void submitTimed(const std::function<void(VkCommandBuffer)>& record);  // adds to passTimes_
   void advanceImplicitCg(float frameDt, int substeps);
   static constexpr int kCgIterationsPerCheck = 8;
+  void advanceNonlinearCg(float frameDt, int substeps);
   engine::Context& context_;
   GpuPrograms programs_;
   GpuState state_;

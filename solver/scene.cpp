@@ -24,7 +24,7 @@ using Json = nlohmann::json;
 
 // In the order of the Integrator enumerators.
 constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg",
-                                            "newton-chebyshev"};
+                                            "nonlinear-cg", "newton-chebyshev"};
 constexpr size_t kShownValueChars = 40;  // longer values (whole arrays) are cut in messages
 
 std::string formatNumber(double value) {
@@ -278,7 +278,8 @@ ColliderDesc parseCollider(const Section& s) {
 
 SolverSettings parseSolver(const Section& s) {
   s.allowKeys({"integrator", "dt", "substeps", "iterations", "constraintStiffness", "relaxation",
-               "frames", "tolerance", "maxIterations", "newtonIterations", "chebyshevRho", "relaxationRho"});
+               "frames", "tolerance", "maxIterations", "newtonIterations", "chebyshevRho", "relaxationRho",
+               "velocityScale"});
   SolverSettings out;
   if (s.has("integrator")) {
     try {
@@ -304,6 +305,7 @@ SolverSettings parseSolver(const Section& s) {
   if (!(out.chebyshevRho >= 0.f && out.chebyshevRho < 1.f)) {
     s.fail("chebyshevRho", "must be in [0, 1) (got " + formatNumber(out.chebyshevRho) + ")");
   }
+  out.velocityScale = s.number("velocityScale", out.velocityScale, Bound::Positive);
   out.relaxation = s.number("relaxation", out.relaxation);
   if (!(out.relaxation >= 1.f && out.relaxation < 2.f)) {
     s.fail("relaxation", "must be in [1, 2) (got " + formatNumber(out.relaxation) + ")");

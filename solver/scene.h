@@ -26,10 +26,18 @@ struct Environment {
   float airDrag = 0.f;                  // kg/s per particle: f = -airDrag (v - wind)
 };
 
-enum class Integrator : uint8_t { ExplicitEuler, SymplecticEuler, Verlet, Rk4, ImplicitCg, NewtonChebyshev };
+enum class Integrator : uint8_t {
+  ExplicitEuler,
+  SymplecticEuler,
+  Verlet,
+  Rk4,
+  ImplicitCg,
+  NonlinearCg,
+  NewtonChebyshev,
+};
 
-// Parses "explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg", "newton-chebyshev";
-// unknown name: InputError listing the names.
+// Parses "explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg", "nonlinear-cg",
+// "newton-chebyshev"; unknown name: InputError listing the names.
 Integrator parseIntegrator(const std::string& name);
 const char* integratorName(Integrator integrator);
 std::vector<std::string> integratorNames();
@@ -46,6 +54,7 @@ struct SolverSettings {
   int maxIterations = 200;          // implicit solves: iteration cap per step
   int newtonIterations = 2;         // Newton-Chebyshev: Newton iterations per step
   float chebyshevRho = 0.999f;      // Newton-Chebyshev: Jacobi spectral radius estimate, [0, 1); 0: plain Jacobi
+  float velocityScale = 0.01f;      // nonlinear-cg: velocity residual scale k (s)
   int frames = 120;        // frames a run simulates
 };
 

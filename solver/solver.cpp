@@ -26,6 +26,7 @@ SolverParams solverParams(const Scene& scene) {
   p.maxIterations = scene.solver.maxIterations;
   p.newtonIterations = scene.solver.newtonIterations;
   p.chebyshevRho = scene.solver.chebyshevRho;
+  p.velocityScale = scene.solver.velocityScale;
   p.environment = scene.environment;
   p.colliders = scene.colliders;
   return p;

@@ -32,10 +32,12 @@ struct SolverParams {
   float constraintStiffness = 1.f;
   float relaxation = 1.5f;
   float relaxationRho = 0.f;  // Verlet: Chebyshev spectral radius estimate of its Jacobi relaxation; 0: off
-  float tolerance = 1e-3f;   // implicit solves: relative (preconditioned) residual to reach
+  float tolerance = 1e-3f;   // implicit-cg, newton-chebyshev: relative residual to reach;
+                             // nonlinear-cg: every particle's velocity error per step (m/s)
   int maxIterations = 200;   // implicit solves: cap per step (Newton-Chebyshev: Jacobi iterations)
   int newtonIterations = 2;  // Newton-Chebyshev: Newton iterations per step
   float chebyshevRho = 0.999f;  // Newton-Chebyshev: Jacobi spectral radius estimate; 0: plain Jacobi
+  float velocityScale = 0.01f;  // nonlinear-cg: k (s), position tolerance = k * velocity tolerance
   Environment environment;
   std::vector<ColliderDesc> colliders;
 };
@@ -44,7 +46,7 @@ SolverParams solverParams(const Scene& scene);
 // What the iterative solve of one step did (implicit integrators; empty for the others).
 struct SolveStats {
   int iterations = 0;
-  float residual = 0.f;  // relative to the step's initial residual
+  float residual = 0.f;  // implicit-cg: relative to the step's initial one; nonlinear-cg: max |r_i| / k (m/s)
   bool converged = false;
   float dt = 0.f;        // s, the step actually taken
 };

@@ -35,18 +35,19 @@ std::string sceneDir() { return std::string(WEFT_SOURCE_DIR) + "/demos/scenes"; 
 
 TEST(Integrators, NamesRoundTrip) {
   const std::vector<std::string> names = integratorNames();
-  ASSERT_EQ(names.size(), 6u);
+  ASSERT_EQ(names.size(), 7u);
   EXPECT_EQ(names[0], "explicit-euler");
   for (const std::string& name : names) EXPECT_EQ(integratorName(parseIntegrator(name)), name);
   EXPECT_EQ(parseIntegrator("symplectic-euler"), Integrator::SymplecticEuler);
   EXPECT_EQ(parseIntegrator("verlet"), Integrator::Verlet);
   EXPECT_EQ(parseIntegrator("rk4"), Integrator::Rk4);
   EXPECT_EQ(parseIntegrator("implicit-cg"), Integrator::ImplicitCg);
+  EXPECT_EQ(parseIntegrator("nonlinear-cg"), Integrator::NonlinearCg);
   EXPECT_EQ(parseIntegrator("newton-chebyshev"), Integrator::NewtonChebyshev);
   EXPECT_THAT(inputErrorOf([] { parseIntegrator("leapfrog"); }),
               AllOf(HasSubstr("unknown integrator 'leapfrog'"),
                     HasSubstr("(known: explicit-euler, symplectic-euler, verlet, rk4, implicit-cg, "
-                              "newton-chebyshev)")));
+                              "nonlinear-cg, newton-chebyshev)")));
 }
 
 TEST(SceneParse, MinimalSceneTakesTheHeaderDefaults) {
@@ -78,7 +79,7 @@ TEST(SceneParse, EveryFieldIsRead) {
     "colliders": [{"type": "plane", "normal": [0, 2, 0], "offset": 0.1, "friction": 0.6, "margin": 0.01},
                   {"type": "sphere", "center": [0, 0.5, 0], "radius": 0.3}],
     "solver": {"integrator": "symplectic-euler", "dt": 0.01, "substeps": 4, "iterations": 0,
-               "constraintStiffness": 0.5, "relaxation": 1.0, "frames": 30},
+               "constraintStiffness": 0.5, "relaxation": 1.0, "frames": 30, "velocityScale": 0.05},
     "camera": {"eye": [0, 1, 4], "target": [0, 1, 0], "fovY": 60}
   })");
   EXPECT_EQ(s.name, "all");
@@ -110,6 +111,7 @@ TEST(SceneParse, EveryFieldIsRead) {
   EXPECT_EQ(s.solver.iterations, 0);
   EXPECT_FLOAT_EQ(s.solver.constraintStiffness, 0.5f);
   EXPECT_FLOAT_EQ(s.solver.relaxation, 1.f);
+  EXPECT_FLOAT_EQ(s.solver.velocityScale, 0.05f);
   EXPECT_EQ(s.solver.frames, 30);
   EXPECT_EQ(s.camera.eye, glm::vec3(0.f, 1.f, 4.f));
   EXPECT_FLOAT_EQ(s.camera.fovYDegrees, 60.f);
@@ -231,6 +233,8 @@ INSTANTIATE_TEST_SUITE_P(
                  {"solver.chebyshevRho", "[0, 1)"}},
         BadScene{R"({)" GRID R"(, "solver": {"newtonIterations": 0}})",
                  {"solver.newtonIterations", "positive integer"}},
+        BadScene{R"({)" GRID R"(, "solver": {"velocityScale": 0}})",
+                 {"solver.velocityScale", "positive number"}},
         BadScene{R"({)" GRID R"(, "camera": {"fovY": 0}})", {"camera.fovY", "180"}},
         BadScene{R"({)" GRID R"(, "camera": {"eye": [1, 1, 1], "target": [1, 1, 1]}})",
                  {"camera", "differ"}},

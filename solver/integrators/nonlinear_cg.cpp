@@ -1,0 +1,380 @@
+#include "solver/integrators/nonlinear_cg.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include "engine/commands.h"
+#include "shaders/nlcg.h"
+#include "solver/integrators/cpu_forces.h"
+#include "solver/thread_pool.h"
+
+namespace weft::integrators {
+
+using gpu::xyz;
+
+namespace {
+
+// Step-size control of seed 000.
+constexpr float kShrinkOnDivergence = 0.5f;
+constexpr float kGrowWhenEasy = 1.25f;     // fewer than a quarter of the cap
+constexpr float kShrinkWhenHard = 0.8f;    // more than three quarters of the cap
+constexpr double kMinStepFraction = 1e-6;  // of the requested step: below it a diverging step is an error
+constexpr double kLandingSlack = 1e-5;     // a last step this much (relative) over the adaptive one lands on the frame
+
+// Seed 000's precision: every |r_i|^2 below it. r_v = k dv, so this bounds every velocity error
+// by the tolerance (m/s) and every position error by k times it (m).
+float nlcgThreshold(const NlcgSettings& settings) {
+  const float bound = settings.velocityScale * settings.tolerance;
+  return bound * bound;
+}
+
+// The CPU state's iterate is (positionsOut, velocitiesOut); these are the solve's other vectors.
+struct NlcgVectors {
+  std::vector<glm::vec4>&rp, &rv, &dp, &dv;
+};
+
+NlcgVectors nlcgVectors(CpuState& s) {
+  s.scratch.resize(std::max<size_t>(s.scratch.size(), 4));
+  for (size_t k = 0; k < 4; ++k) s.scratch[k].resize(s.positions.size());
+  return {s.scratch[0], s.scratch[1], s.scratch[2], s.scratch[3]};
+}
+
+// What a pass contributes to the scalar pass: sums in double (the CPU side of the GPU's float tree).
+struct Partials {
+  double rr = 0, rd = 0;
+  float max = 0;
+};
+
+// Runs `fn(i, partials)` over every particle on the pool and combines the chunks in index order:
+// deterministic for a given thread count.
+template <class Fn>
+Partials reduceOver(ThreadPool& pool, size_t n, Fn fn) {
+  std::mutex mutex;
+  std::vector<std::pair<size_t, Partials>> chunks;
+  pool.parallelFor(n, [&](size_t begin, size_t end) {
+    Partials local;
+    for (size_t i = begin; i < end; ++i) fn(static_cast<uint32_t>(i), local);
+    std::lock_guard<std::mutex> lock(mutex);
+    chunks.emplace_back(begin, local);
+  });
+  std::sort(chunks.begin(), chunks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  Partials total;
+  for (const auto& [begin, c] : chunks) {
+    total.rr += c.rr;
+    total.rd += c.rd;
+    total.max = std::max(total.max, c.max);
+  }
+  return total;
+}
+
+// The seed's add(d, f) for one particle.
+void addDirection(uint32_t i, CpuState& s, NlcgVectors& w, float f, float k) {
+  s.positionsOut[i] += glm::vec4(f * xyz(w.dp[i]), 0.f);
+  s.velocitiesOut[i] += glm::vec4((f / k) * xyz(w.dv[i]), 0.f);
+}
+
+// CPU twin of nlcg_start.comp; returns max(|r0_p|^2, |r0_v|^2) of the particle.
+float nlcgStartParticle(uint32_t i, CpuState& s, NlcgVectors& w, const gpu::StepParams& p, float k) {
+  glm::vec4 xi = s.positions[i];
+  glm::vec3 v = xyz(s.velocities[i]);
+  glm::vec3 r0p(0.f), r0v(0.f);
+  if (xi.w != 0.f) {
+    glm::vec3 a = particleAcceleration(i, xi, v, s.positions, s.velocities, s.springs, p);
+    r0p = gpu::nlcgPositionResidual(xyz(xi), xyz(xi), v, p.dt);
+    r0v = gpu::nlcgVelocityResidual(v, a, v, p.dt, k);
+  } else {
+    v = glm::vec3(0.f);
+  }
+  s.positionsOut[i] = glm::vec4(xyz(xi) + r0p, xi.w);
+  s.velocitiesOut[i] = glm::vec4(v + (1.f / k) * r0v, 0.f);
+  w.dp[i] = glm::vec4(0.f);
+  w.dv[i] = glm::vec4(0.f);
+  return gpu::nlcgMaxEntry(r0p, r0v);
+}
+
+// CPU twin of nlcg_residual.comp: forces gather from the iterate.
+void nlcgResidualParticle(uint32_t i, CpuState& s, NlcgVectors& w, const gpu::StepParams& p, float k, Partials& out) {
+  glm::vec4 xi = s.positionsOut[i];
+  glm::vec3 rp(0.f), rv(0.f);
+  if (xi.w != 0.f) {
+    glm::vec3 vi = xyz(s.velocitiesOut[i]);
+    glm::vec3 a = particleAcceleration(i, xi, vi, s.positionsOut, s.velocitiesOut, s.springs, p);
+    rp = gpu::nlcgPositionResidual(xyz(s.positions[i]), xyz(xi), vi, p.dt);
+    rv = gpu::nlcgVelocityResidual(xyz(s.velocities[i]), a, vi, p.dt, k);
+  }
+  w.rp[i] = glm::vec4(rp, 0.f);
+  w.rv[i] = glm::vec4(rv, 0.f);
+  out.rr += glm::dot(rp, rp) + glm::dot(rv, rv);
+  out.max = std::max(out.max, gpu::nlcgMaxEntry(rp, rv));
+  out.rd += glm::dot(rp, xyz(w.dp[i])) + glm::dot(rv, xyz(w.dv[i]));
+}
+
+// CPU twin of nlcg_direction.comp: d = r + beta d, t0 = r.d, add(d, 1).
+void nlcgDirectionParticle(uint32_t i, CpuState& s, NlcgVectors& w, float beta, float k, Partials& out) {
+  glm::vec3 rp = xyz(w.rp[i]), rv = xyz(w.rv[i]);
+  glm::vec3 dp = rp + beta * xyz(w.dp[i]);
+  glm::vec3 dv = rv + beta * xyz(w.dv[i]);
+  w.dp[i] = glm::vec4(dp, 0.f);
+  w.dv[i] = glm::vec4(dv, 0.f);
+  out.rd += glm::dot(rp, dp) + glm::dot(rv, dv);
+  addDirection(i, s, w, 1.f, k);
+}
+
+// CPU twin of nlcg_finish.comp.
+void nlcgFinishParticle(uint32_t i, CpuState& s) {
+  glm::vec4 xi = s.positionsOut[i];
+  if (xi.w == 0.f) return;
+  glm::vec3 x = xyz(xi), v = xyz(s.velocitiesOut[i]);
+  for (const gpu::Collider& c : s.colliders) gpu::collide(x, v, c);
+  s.positionsOut[i] = glm::vec4(x, xi.w);
+  s.velocitiesOut[i] = glm::vec4(v, 0.f);
+}
+
+// One attempt at a step: the GPU's pass sequence, with the scalar pass's decisions taken by the
+// same functions (shaders/nlcg.h). Leaves the state untouched and the iterate in the output vectors.
+gpu::StepLog nonlinearCgTryStepCpu(CpuState& s, const gpu::StepParams& p, const NlcgSettings& settings,
+                                   ThreadPool& pool) {
+  const size_t n = s.positions.size();
+  const float k = settings.velocityScale;
+  const float threshold = nlcgThreshold(settings);
+  const auto cap = static_cast<uint32_t>(settings.maxIterations);
+  NlcgVectors w = nlcgVectors(s);
+  auto residual = [&] {
+    return reduceOver(pool, n, [&](uint32_t i, Partials& out) { nlcgResidualParticle(i, s, w, p, k, out); });
+  };
+  gpu::NonlinearCgScalars scalars{};
+  Partials start = reduceOver(pool, n, [&](uint32_t i, Partials& out) {
+    out.max = std::max(out.max, nlcgStartParticle(i, s, w, p, k));
+  });
+  Partials first = residual();
+  gpu::nlcgBegin(scalars, start.max);
+  gpu::nlcgFresh(scalars, static_cast<float>(first.rr), first.max, threshold, cap);
+  while (scalars.status == WEFT_NLCG_RUNNING) {
+    const float beta = scalars.beta;
+    Partials t0 = reduceOver(pool, n, [&](uint32_t i, Partials& out) { nlcgDirectionParticle(i, s, w, beta, k, out); });
+    Partials trial = residual();
+    gpu::nlcgSecant(scalars, static_cast<float>(t0.rd), static_cast<float>(trial.rd), static_cast<float>(trial.rr),
+                    trial.max, threshold, cap);
+    if (scalars.status != WEFT_NLCG_RUNNING) break;
+    const float f = scalars.alpha - 1.f;
+    pool.parallelFor(n, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) addDirection(static_cast<uint32_t>(i), s, w, f, k);
+    });
+    if (scalars.confirm) {  // the stale residual passed: test the iterate itself
+      Partials fresh = residual();
+      gpu::nlcgFresh(scalars, static_cast<float>(fresh.rr), fresh.max, threshold, cap);
+    }
+  }
+  if (scalars.status == WEFT_NLCG_CONVERGED)
+    pool.parallelFor(n, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) nlcgFinishParticle(static_cast<uint32_t>(i), s);
+    });
+  return gpu::nlcgLog(scalars, p.dt);
+}
+
+// Every pass of a step binds from these two sets (each shader uses its part; reflection drops the
+// rest): the start reads the current state as positions/velocities; the others gather from the
+// iterate through those names and update it in place through the nlcg ones.
+struct NlcgPasses {
+  GpuRecorder& r;
+  gpu::NonlinearCgParams push{};
+  std::array<engine::BufferBinding, 9> start;
+  std::array<engine::BufferBinding, 16> iterate;
+
+  NlcgPasses(GpuRecorder& recorder, const gpu::StepParams& params, const NlcgSettings& settings) : r(recorder) {
+    GpuState& s = r.state;
+    push.step = params;
+    push.threshold = nlcgThreshold(settings);
+    push.velocityScale = settings.velocityScale;
+    push.maxIterations = static_cast<uint32_t>(settings.maxIterations);
+    uint32_t x, y;
+    r.programs.nlcgStart.groupsFor(s.particleCount, x, y);
+    push.partialCount = x * y;
+    start = {{{WEFT_BIND_POSITIONS, &s.positionsIn()},
+              {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
+              {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
+              {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
+              {WEFT_BIND_SPRING_ROWS, &s.springRows},
+              {WEFT_BIND_SPRINGS, &s.springs},
+              {WEFT_BIND_NLCG_PARTIALS, &s.nlcgPartials},
+              {WEFT_BIND_NLCG_DIRECTION_P, &s.scratch[2]},
+              {WEFT_BIND_NLCG_DIRECTION_V, &s.scratch[3]}}};
+    iterate = {{{WEFT_BIND_POSITIONS, &s.positionsOut()},
+                {WEFT_BIND_VELOCITIES, &s.velocitiesOut()},
+                {WEFT_BIND_PREV_POSITIONS, &s.positionsIn()},
+                {WEFT_BIND_BASE_VELOCITIES, &s.velocitiesIn()},
+                {WEFT_BIND_SPRING_ROWS, &s.springRows},
+                {WEFT_BIND_SPRINGS, &s.springs},
+                {WEFT_BIND_COLLIDERS, &s.colliders},
+                {WEFT_BIND_NLCG_SCALARS, &s.nlcgScalars},
+                {WEFT_BIND_NLCG_PARTIALS, &s.nlcgPartials},
+                {WEFT_BIND_NLCG_INDIRECT, &s.nlcgIndirect},
+                {WEFT_BIND_NLCG_POSITIONS, &s.positionsOut()},
+                {WEFT_BIND_NLCG_VELOCITIES, &s.velocitiesOut()},
+                {WEFT_BIND_NLCG_RESIDUAL_P, &s.scratch[0]},
+                {WEFT_BIND_NLCG_RESIDUAL_V, &s.scratch[1]},
+                {WEFT_BIND_NLCG_DIRECTION_P, &s.scratch[2]},
+                {WEFT_BIND_NLCG_DIRECTION_V, &s.scratch[3]}}};
+  }
+
+  void scalars(uint32_t mode) {
+    gpu::NonlinearCgParams p = push;
+    p.step.mode = mode;
+    r.programs.nlcgScalars.dispatch(r.cmd, 1, iterate, p);
+    engine::barrier::computeToIndirect(r.cmd);
+  }
+  // A per-particle pass whose group count the scalar pass chose.
+  void indirect(const engine::ComputeProgram& program, uint32_t groupsOffset) {
+    program.dispatchIndirect(r.cmd, r.state.nlcgIndirect, groupsOffset * sizeof(uint32_t), iterate, push);
+    engine::barrier::computeToCompute(r.cmd);
+  }
+  // The trial move and its line search, then the test at the iterate when the scalars ask for it.
+  void iteration() {
+    indirect(r.programs.nlcgDirection, WEFT_NLCG_GROUPS_ITERATE);
+    indirect(r.programs.nlcgResidual, WEFT_NLCG_GROUPS_ITERATE);
+    scalars(WEFT_NLCG_SECANT);
+    indirect(r.programs.nlcgAdd, WEFT_NLCG_GROUPS_ITERATE);
+    confirmation();
+  }
+  void confirmation() {
+    indirect(r.programs.nlcgResidual, WEFT_NLCG_GROUPS_CONFIRM);
+    scalars(WEFT_NLCG_FRESH);
+  }
+  void iterationsThenFinish(uint32_t iterations) {
+    engine::timed(r.timer, r.cmd, "nlcg_iterations", [&] {
+      for (uint32_t k = 0; k < iterations; ++k) iteration();
+    });
+    engine::timed(r.timer, r.cmd, "nlcg_finish", [&] { indirect(r.programs.nlcgFinish, WEFT_NLCG_GROUPS_FINISH); });
+    engine::recordReadback(r.cmd, r.state.nlcgScalars, r.state.nlcgReadback, sizeof(gpu::StepLog),
+                           offsetof(gpu::NonlinearCgScalars, log));
+  }
+};
+
+// Submits one recording and returns the log it read back, adding its pass times to `passTimes`.
+template <class Record>
+gpu::StepLog submitStep(GpuState& s, engine::GpuTimer* timer, PassTimes& passTimes, Record&& record) {
+  engine::submitAndWait(*s.context, [&](VkCommandBuffer cmd) {
+    if (timer) timer->reset(cmd);
+    record(cmd);
+  });
+  if (timer)
+    for (const auto& [name, ms] : timer->read()) {
+      auto it = std::find_if(passTimes.begin(), passTimes.end(), [&](const auto& e) { return e.first == name; });
+      if (it == passTimes.end()) passTimes.emplace_back(name, ms);
+      else it->second += ms;
+    }
+  gpu::StepLog log;
+  std::memcpy(&log, s.nlcgReadback.mapped(), sizeof log);
+  return log;
+}
+
+// The frame loop of both backends: tries steps of the adaptive size, retries diverged ones at half
+// the size, lands exactly on frameDt. `tryStep(h)` attempts a step of h and accepts it (swaps the
+// state) when its log says converged.
+template <class TryStep>
+std::vector<SolveStats> advanceAdaptive(float& adaptiveDt, float frameDt, int substeps, int maxIterations,
+                                        float velocityScale, TryStep&& tryStep) {
+  const float requested = frameDt / static_cast<float>(substeps);
+  if (!(adaptiveDt > 0.f) || adaptiveDt > requested) adaptiveDt = requested;
+  std::vector<SolveStats> stats;
+  double elapsed = 0.0;
+  while (frameDt - elapsed > kLandingSlack * requested) {
+    const double remaining = frameDt - elapsed;
+    const float h = remaining <= adaptiveDt * (1.0 + kLandingSlack) ? static_cast<float>(remaining) : adaptiveDt;
+    const gpu::StepLog log = tryStep(h);
+    const float residual = log.residual / velocityScale;  // in velocity units, like the tolerance
+    if (log.converged != WEFT_NLCG_CONVERGED) {
+      adaptiveDt = h * kShrinkOnDivergence;
+      if (adaptiveDt < kMinStepFraction * requested)
+        throw std::runtime_error("nonlinear-cg: the step still diverges at dt = " + std::to_string(h) +
+                                 " s (residual " + std::to_string(residual) +
+                                 " m/s); the state is not finite or the scene cannot be solved");
+      continue;
+    }
+    stats.push_back({static_cast<int>(log.iterations), residual, true, h});
+    elapsed += h;
+    if (4.0 * log.iterations < maxIterations)
+      adaptiveDt = std::min(adaptiveDt * kGrowWhenEasy, requested);
+    else if (4.0 * log.iterations > 3.0 * maxIterations)
+      adaptiveDt *= kShrinkWhenHard;
+  }
+  return stats;
+}
+
+}  // namespace
+
+std::vector<SolveStats> nonlinearCgAdvanceCpu(CpuState& s, const gpu::StepParams& params, const NlcgSettings& settings,
+                                              float frameDt, int substeps, ThreadPool& pool) {
+  return advanceAdaptive(s.adaptiveDt, frameDt, substeps, settings.maxIterations, settings.velocityScale, [&](float h) {
+    gpu::StepParams p = params;
+    p.dt = h;
+    gpu::StepLog log = nonlinearCgTryStepCpu(s, p, settings, pool);
+    if (log.converged == WEFT_NLCG_CONVERGED) {
+      s.swapPositions();
+      s.swapVelocities();
+    }
+    return log;
+  });
+}
+
+
+void recordNonlinearCgStep(GpuRecorder& r, const gpu::StepParams& params, const NlcgSettings& settings,
+                           uint32_t iterations) {
+  NlcgPasses passes(r, params, settings);
+  engine::timed(r.timer, r.cmd, "nlcg_start", [&] {
+    r.programs.nlcgStart.dispatch(r.cmd, r.state.particleCount, passes.start, passes.push);
+    engine::barrier::computeToCompute(r.cmd);
+    r.programs.nlcgResidual.dispatch(r.cmd, r.state.particleCount, passes.iterate, passes.push);
+    engine::barrier::computeToCompute(r.cmd);
+    passes.scalars(WEFT_NLCG_BEGIN);
+  });
+  passes.iterationsThenFinish(iterations);
+}
+
+void recordNonlinearCgContinuation(GpuRecorder& r, const gpu::StepParams& params, const NlcgSettings& settings,
+                                   uint32_t iterations) {
+  NlcgPasses(r, params, settings).iterationsThenFinish(iterations);
+}
+
+std::vector<SolveStats> nonlinearCgAdvanceGpu(GpuState& s, const GpuPrograms& programs, const gpu::StepParams& params,
+                                              const NlcgSettings& settings, float frameDt, int substeps,
+                                              engine::GpuTimer* timer, PassTimes& passTimes) {
+  s.ensureNlcgBuffers(programs.nlcgStart);
+  s.ensureScratch(4);
+  passTimes.clear();
+  const auto cap = static_cast<uint32_t>(settings.maxIterations);
+  return advanceAdaptive(s.adaptiveDt, frameDt, substeps, settings.maxIterations, settings.velocityScale, [&](float h) {
+    gpu::StepParams p = params;
+    p.dt = h;
+    // Recording the whole cap would cost an empty dispatch per pass per unneeded iteration
+    // (~17 us each on lavapipe, a submission ~20 us); the last step's count is a good guess.
+    uint32_t recorded = std::min(cap, s.nlcgLastIterations);
+    gpu::StepLog log = submitStep(s, timer, passTimes, [&](VkCommandBuffer cmd) {
+      GpuRecorder recorder{cmd, s, programs, timer};
+      recordNonlinearCgStep(recorder, p, settings, recorded);
+    });
+    while (log.converged == WEFT_NLCG_RUNNING) {  // ran out of recorded iterations: more, doubling
+      const uint32_t more = std::min(cap - recorded, std::max(recorded, 1u));
+      if (more == 0) throw std::logic_error("nonlinear-cg: still running after the iteration cap");
+      log = submitStep(s, timer, passTimes, [&](VkCommandBuffer cmd) {
+        GpuRecorder recorder{cmd, s, programs, timer};
+        recordNonlinearCgContinuation(recorder, p, settings, more);
+      });
+      recorded += more;
+    }
+    s.nlcgLastIterations = log.iterations;
+    if (log.converged == WEFT_NLCG_CONVERGED) {
+      s.swapPositions();
+      s.swapVelocities();
+    }
+    return log;
+  });
+}
+
+}  // namespace weft::integrators
