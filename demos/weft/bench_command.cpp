@@ -111,6 +111,7 @@ int benchCommand(const BenchOptions& options) {
     params.iterations = options.iterations;
     params.tolerance = options.tolerance;
     params.maxIterations = options.maxIterations;
+    if (options.chebyshevRho >= 0.f) params.chebyshevRho = options.chebyshevRho;
     ColliderDesc ground;
     params.colliders = {ground};
     const uint32_t particles = static_cast<uint32_t>(model.particleCount());

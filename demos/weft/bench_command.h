@@ -12,6 +12,7 @@ struct BenchOptions {
   int iterations = 10;          // Verlet constraint iterations
   float tolerance = 1e-3f;      // implicit solves
   int maxIterations = 200;      // implicit solves
+  float chebyshevRho = -1.f;    // newton-chebyshev's estimate; < 0: the solver's default
   int substeps = 4;
   int frames = 15;        // measured frames per case (after warm-up); the median is reported
   std::vector<std::string> backends{"gpu", "cpu"};

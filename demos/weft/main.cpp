@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
   benchCmd->add_option("--integrators", bench.integrators, "comma-separated, from: " + integratorList())->delimiter(',');
   benchCmd->add_option("--tolerance", bench.tolerance, "implicit solves: relative residual to reach");
   benchCmd->add_option("--max-iterations", bench.maxIterations, "implicit solves: iteration cap per step");
+  benchCmd->add_option("--chebyshev-rho", bench.chebyshevRho, "newton-chebyshev: spectral radius estimate (0: plain Jacobi)");
   benchCmd->add_option("--iterations", bench.iterations, "constraint iterations per step (verlet)");
   benchCmd->add_option("--substeps", bench.substeps, "steps per measured frame");
   benchCmd->add_option("--frames", bench.frames, "measured frames per case");
