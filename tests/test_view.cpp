@@ -144,6 +144,16 @@ TEST_P(ViewUnderXvfb, UnattendedRunWritesAScreenshotWithTheClothAndNoValidationM
 
 INSTANTIATE_TEST_SUITE_P(Backends, ViewUnderXvfb, ::testing::Values("gpu", "cpu"));
 
+TEST(View, WireframeDrawsTheEdgesCleanly) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  fs::path png = tempPath("view_wire.png");
+  Result r = shell(underXvfb("view " + scene("hanging.json") + " --frames 5 --wireframe --validate --screenshot " +
+                             png.string()));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_THAT(r.output, Not(HasSubstr("alidation")));
+  EXPECT_TRUE(fs::exists(png));
+}
+
 TEST(View, WithoutADisplayItSaysSoAndExitsOne) {
   Result r = shell("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(WEFT_BINARY) + " view " + scene("hanging.json"));
   EXPECT_EQ(r.exitCode, 1);

@@ -14,6 +14,7 @@ struct ViewOptions {
   bool validate = false;
   std::optional<int> frames;   // render this many frames, then exit (unattended); else until closed
   std::string screenshotPath;  // PNG of the last frame (with --frames) or of each P press
+  bool wireframe = false;      // start in wireframe (the W key toggles it)
   int width = 1280;
   int height = 720;
 };

@@ -30,7 +30,8 @@ Viewer::Viewer(engine::Context& context, const engine::ShaderLibrary& shaders, S
       swapchain_(context, window_.surface(), window_.framebufferSize()),
       drawer_(context, shaders, scene_.cloth, swapchain_.renderPass(), VK_SAMPLE_COUNT_1_BIT),
       frames_(context),
-      camera_(scene_.camera) {
+      camera_(scene_.camera),
+      wireframe_(options.wireframe) {
   solver_->readState(initialPositions_, initialVelocities_);
   if (!gpuSolver_)
     for (engine::Buffer& upload : uploads_)

@@ -74,10 +74,10 @@ class Viewer {
   std::array<engine::Buffer, kFramesInFlight> uploads_;  // CPU backend: one per slot in flight
   engine::Buffer capture_;                              // screenshot readback
   OrbitCamera camera_;
+  bool wireframe_ = false;
   uint64_t frame_ = 0;
   bool running_ = true;
   bool stepOnce_ = false;
-  bool wireframe_ = false;
   bool screenshotRequested_ = false;
   bool resized_ = false;
   Drag drag_ = Drag::None;

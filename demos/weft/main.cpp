@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
   viewCmd->add_flag("--validate", view.validate, "enable the Vulkan validation layer");
   viewCmd->add_option("--frames", view.frames, "render this many frames, then exit");
   viewCmd->add_option("--screenshot", view.screenshotPath, "write the last frame to this PNG");
+  viewCmd->add_flag("--wireframe", view.wireframe, "start in wireframe (W toggles)");
 
   CLI::App* devicesCmd = app.add_subcommand("devices", "list the Vulkan devices weft can use");
 
