@@ -24,6 +24,9 @@ void computeToGraphics(VkCommandBuffer cmd);
 void graphicsToCompute(VkCommandBuffer cmd);
 // Any shader or copy reads what a copy wrote (uploads).
 void transferToAll(VkCommandBuffer cmd);
+// A copy or buffer update overwrites what earlier shaders or copies read or wrote (small updates
+// between passes, such as a moving pin).
+void allToUpload(VkCommandBuffer cmd);
 // A copy reads what any earlier shader or copy wrote (readbacks).
 void allToTransfer(VkCommandBuffer cmd);
 // The host reads what a copy wrote, after the fence.

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 
 #include "solver/integrators/euler.h"
@@ -70,6 +71,23 @@ void CpuSolver::readState(std::vector<glm::vec4>& positions, std::vector<glm::ve
 void CpuSolver::writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) {
   state_.positions = positions;
   state_.velocities = velocities;
+}
+
+void CpuSolver::setHandle(uint32_t index, glm::vec3 target) {
+  if (index >= particleCount_) throw std::out_of_range("setHandle: no particle " + std::to_string(index));
+  if (handle_ && *handle_ != index) clearHandle();
+  if (!handle_) {
+    handleInvMass_ = state_.positions[index].w;
+    handle_ = index;
+  }
+  state_.positions[index] = glm::vec4(target, 0.f);
+  state_.velocities[index] = glm::vec4(0.f);
+}
+
+void CpuSolver::clearHandle() {
+  if (!handle_) return;
+  state_.positions[*handle_].w = handleInvMass_;
+  handle_.reset();
 }
 
 std::string CpuSolver::deviceName() const {

@@ -21,6 +21,8 @@ class CpuSolver : public Solver {
   PassTimes lastPassTimes() const override { return passTimes_; }
   Backend backend() const override { return Backend::Cpu; }
   std::string deviceName() const override;
+  void setHandle(uint32_t index, glm::vec3 target) override;
+  void clearHandle() override;
 
  protected:
   void onParamsChanged() override;

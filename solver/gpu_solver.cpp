@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "engine/commands.h"
 #include "solver/integrators/euler.h"
@@ -139,10 +140,49 @@ bool GpuSolver::logsSolves() const {
 
 // nonlinear-cg reads its log after every step instead (GpuSolver::advanceNonlinearCg).
 
+void GpuSolver::setHandle(uint32_t index, glm::vec3 target) {
+  if (index >= particleCount_) throw std::out_of_range("setHandle: no particle " + std::to_string(index));
+  if (handle_ && *handle_ != index) clearHandle();
+  if (!handle_) {
+    // One 16-byte readback per grab, never per frame: the inverse mass to restore on release.
+    glm::vec4 p;
+    engine::downloadBuffer(context_, state_.positionsIn(), &p, sizeof p, size_t(index) * sizeof p);
+    handleInvMass_ = p.w;
+    handle_ = index;
+  }
+  handleTarget_ = target;
+  handleMoved_ = true;
+}
+
+void GpuSolver::clearHandle() {
+  if (!handle_) return;
+  releases_.emplace_back(*handle_, handleInvMass_);
+  handle_.reset();
+  handleMoved_ = false;
+}
+
+void GpuSolver::recordHandle(VkCommandBuffer cmd) {
+  if (!handleMoved_ && releases_.empty()) return;
+  engine::barrier::allToUpload(cmd);  // earlier passes and draws read and wrote these particles
+  for (auto [index, invMass] : releases_)  // only w: the particle stays where the drag left it
+    vkCmdUpdateBuffer(cmd, state_.positionsIn().handle(), VkDeviceSize(index) * sizeof(glm::vec4) + 12,
+                      sizeof(float), &invMass);
+  releases_.clear();
+  if (handle_ && handleMoved_) {
+    const glm::vec4 position(handleTarget_, 0.f), velocity(0.f);
+    const VkDeviceSize offset = VkDeviceSize(*handle_) * sizeof(glm::vec4);
+    vkCmdUpdateBuffer(cmd, state_.positionsIn().handle(), offset, sizeof position, &position);
+    vkCmdUpdateBuffer(cmd, state_.velocitiesIn().handle(), offset, sizeof velocity, &velocity);
+  }
+  handleMoved_ = false;
+  engine::barrier::transferToAll(cmd);
+}
+
 void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, engine::GpuTimer* timer) {
   if (params_.integrator == Integrator::NonlinearCg)
     throw std::logic_error("nonlinear-cg decides on the host after every step whether to retry it, so it cannot "
                            "record a frame into one command buffer: use advance()");
+  recordHandle(cmd);
   if (logsSolves()) state_.ensureSolveBuffers(static_cast<uint32_t>(substeps), programs_.cgSetup);
   const float dt = frameDt / static_cast<float>(substeps);
   gpu::StepParams step = makeStepParams(params_, dt, state_.particleCount, state_.colliderCount);
@@ -210,6 +250,7 @@ void GpuSolver::advanceImplicitCg(float frameDt, int substeps) {
 
 void GpuSolver::advance(float frameDt, int substeps) {
   if (params_.integrator == Integrator::NonlinearCg) {
+    engine::submitAndWait(context_, [&](VkCommandBuffer cmd) { recordHandle(cmd); });
     advanceNonlinearCg(frameDt, substeps);
     return;
   }
@@ -222,10 +263,12 @@ void GpuSolver::advance(float frameDt, int substeps) {
     timerCapacity_ = passes;
   }
   passTimes_.clear();
-  if (params_.integrator == Integrator::ImplicitCg)
+  if (params_.integrator == Integrator::ImplicitCg) {
+    engine::submitAndWait(context_, [&](VkCommandBuffer cmd) { recordHandle(cmd); });
     advanceImplicitCg(frameDt, substeps);
-  else
+  } else {
     submitTimed([&](VkCommandBuffer cmd) { recordAdvance(cmd, frameDt, substeps, &timer_); });
+  }
   solveStats_.clear();
   if (logsSolves()) {
     std::vector<gpu::StepLog> log(static_cast<size_t>(substeps));

@@ -29,6 +29,12 @@ class GpuSolver : public Solver {
   // before drawing from it). Not for nonlinear-cg (std::logic_error), which needs the host
   // between steps to retry diverged ones.
   void recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, engine::GpuTimer* timer = nullptr);
+  void setHandle(uint32_t index, glm::vec3 target) override;
+  void clearHandle() override;
+  // Records the pending handle changes (outside a render pass) with their barriers; recordAdvance
+  // calls it first. A viewer that draws a paused solver calls it to show a drag at once.
+  void recordHandle(VkCommandBuffer cmd);
+
   const engine::Buffer& positionBuffer() const { return state_.positionsIn(); }
   const engine::Buffer& velocityBuffer() const { return state_.velocitiesIn(); }
 
@@ -47,6 +53,9 @@ class GpuSolver : public Solver {
   engine::GpuTimer timer_;
   uint32_t timerCapacity_ = 0;
   PassTimes passTimes_;
+  glm::vec3 handleTarget_{0.f};
+  bool handleMoved_ = false;  // the held particle's target changed since the last recordHandle
+  std::vector<std::pair<uint32_t, float>> releases_;  // particles to give their inverse mass back
 };
 
 }  // namespace weft

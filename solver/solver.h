@@ -5,7 +5,9 @@
 //   auto solver = weft::makeSolver(scene, weft::Backend::Gpu, &context);
 //   solver->advance(scene.solver.dt, scene.solver.substeps);   // one frame
 //   solver->readState(positions, velocities);
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,6 +71,15 @@ class Solver {
   virtual Backend backend() const = 0;
   virtual std::string deviceName() const = 0;
 
+  // A moving pin (what the viewer's mouse grab uses): particle `index` gets inverse mass 0, zero
+  // velocity and position `target`, and keeps them, so steps leave it there. Calling it again moves
+  // the target; another index releases the previous particle first. clearHandle() gives the particle
+  // its own inverse mass back and lets it move. The CPU backend applies both at once; the GPU backend
+  // at the start of the next advance() or recordAdvance() (or GpuSolver::recordHandle).
+  virtual void setHandle(uint32_t index, glm::vec3 target) = 0;
+  virtual void clearHandle() = 0;
+  std::optional<uint32_t> handle() const { return handle_; }
+
   const SolverParams& params() const { return params_; }
   void setParams(const SolverParams& params) { params_ = params; onParamsChanged(); }
   size_t particleCount() const { return particleCount_; }
@@ -78,6 +89,8 @@ class Solver {
   SolverParams params_;
   size_t particleCount_ = 0;
   std::vector<SolveStats> solveStats_;
+  std::optional<uint32_t> handle_;  // the held particle
+  float handleInvMass_ = 0.f;       // its own inverse mass, restored on release
 };
 
 // GPU backend needs a context (owned by the caller, who may have borrowed the device from a host

@@ -1,14 +1,16 @@
 #pragma once
-// Offscreen rendering of the cloth and its colliders, straight from a position buffer: a compute pass
-// writes vertex normals, then one render pass draws the colliders and the cloth (vertex pulling, no
-// vertex buffers), and the resolved image is copied back for PNG files and tests.
+// Offscreen rendering of the cloth and its colliders, straight from a position buffer: the
+// SceneDrawer's normals pass and draws recorded into an offscreen render target, whose resolved image
+// is copied back for PNG files and tests.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include <glm/glm.hpp>
 
+#include "demos/render/palette.h"
 #include "demos/render/render_target.h"
+#include "demos/render/scene_drawer.h"
 #include "engine/buffer.h"
 #include "engine/program.h"
 #include "solver/cloth_model.h"
@@ -23,11 +25,11 @@ class ShaderLibrary;
 
 class ClothRenderer {
  public:
-  // Light grey-blue; tests compare background pixels with it.
-  static constexpr glm::vec3 kSkyColor{0.78f, 0.84f, 0.90f};
-  static constexpr glm::vec3 kClothColor{0.85f, 0.32f, 0.20f};
-  static constexpr glm::vec3 kSphereColor{0.30f, 0.62f, 0.48f};
-  static constexpr glm::vec3 kPlaneColor{0.62f, 0.60f, 0.56f};
+  // Tests compare pixels with these.
+  static constexpr glm::vec3 kSkyColor = palette::kSky;
+  static constexpr glm::vec3 kClothColor = palette::kCloth;
+  static constexpr glm::vec3 kSphereColor = palette::kSphere;
+  static constexpr glm::vec3 kPlaneColor = palette::kPlane;
 
   // Builds the vertex-to-triangle table of `model` once; the model may be dropped afterwards.
   // 4x MSAA where the device supports it; maxSamples = VK_SAMPLE_COUNT_1_BIT turns it off.
@@ -60,20 +62,10 @@ class ClothRenderer {
   glm::vec2 project(glm::vec3 world) const;
 
  private:
-  void recordColliders(VkCommandBuffer cmd, const std::vector<ColliderDesc>& colliders,
-                       const CameraDesc& camera, glm::vec3 lightDir) const;
-
   const engine::Context* context_ = nullptr;
   uint32_t particleCount_ = 0;
-  uint32_t triangleCount_ = 0;
-  RenderTarget target_;  // before the programs: their pipelines were made for its render pass
-  engine::ComputeProgram normalsProgram_;
-  engine::GraphicsProgram clothProgram_;
-  engine::GraphicsProgram solidProgram_;
-  engine::Buffer triangles_;      // uint[3T]
-  engine::Buffer vertexTriRows_;  // uint[N+1]
-  engine::Buffer vertexTris_;     // uint[3T]
-  engine::Buffer normals_;        // vec4[N]
+  RenderTarget target_;  // before the drawer: its pipelines were made for the target's render pass
+  SceneDrawer drawer_;
   engine::Buffer hostPositions_;  // vec4[N], host-visible: only for render(std::vector)
   glm::mat4 viewProjection_{1.f};
   std::vector<uint8_t> pixels_;

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "demos/view/view_command.h"
 #include "demos/weft/bench_command.h"
 #include "demos/weft/replay_command.h"
 #include "demos/weft/run_command.h"
@@ -66,6 +67,17 @@ int main(int argc, char** argv) {
   replayCmd->add_option("--png", replay.pngPath, "render that frame to this PNG");
   replayCmd->add_option("--device", replay.device, "Vulkan device name (substring)");
 
+  weft::ViewOptions view;
+  CLI::App* viewCmd = app.add_subcommand("view", "a window on a scene: live solver, mouse camera, grab the cloth");
+  viewCmd->add_option("scene", view.scenePath, "scene file (JSON, see docs/scene-format.md)")->required();
+  viewCmd->add_option("--backend", view.backend, "gpu (default) or cpu");
+  viewCmd->add_option("--integrator", view.integrator, "one of: " + integratorList());
+  viewCmd->add_option("--device", view.device, "Vulkan device name (substring); default $WEFT_DEVICE or the best");
+  viewCmd->add_flag("--validate", view.validate, "enable the Vulkan validation layer");
+  viewCmd->add_option("--frames", view.frames, "render this many frames, then exit");
+  viewCmd->add_option("--screenshot", view.screenshotPath, "write the last frame to this PNG");
+  viewCmd->add_flag("--wireframe", view.wireframe, "start in wireframe (W toggles)");
+
   CLI::App* devicesCmd = app.add_subcommand("devices", "list the Vulkan devices weft can use");
 
   CLI11_PARSE(app, argc, argv);
@@ -73,6 +85,7 @@ int main(int argc, char** argv) {
     if (runCmd->parsed()) return weft::runCommand(run);
     if (benchCmd->parsed()) return weft::benchCommand(bench);
     if (replayCmd->parsed()) return weft::replayCommand(replay);
+    if (viewCmd->parsed()) return weft::viewCommand(view);
     if (devicesCmd->parsed()) {
       for (const auto& d : weft::engine::Context::listDevices()) std::printf("%s (%s)\n", d.name.c_str(), d.type.c_str());
       return 0;

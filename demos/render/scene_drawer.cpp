@@ -1,0 +1,168 @@
+#include "demos/render/scene_drawer.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "demos/render/camera.h"
+#include "demos/render/palette.h"
+#include "engine/commands.h"
+#include "engine/context.h"
+#include "engine/shader_library.h"
+#include "shaders/shared.h"
+
+namespace weft {
+namespace {
+
+constexpr float kPlaneHalfSize = 3.f;  // m: the ground drawn around the point the camera looks at
+
+// For each vertex, the triangles around it as a CSR table, so normals.comp gathers instead of
+// scattering with atomics.
+struct VertexTriangles {
+  std::vector<uint32_t> rows;       // N + 1 starts into `triangles`
+  std::vector<uint32_t> triangles;  // 3T triangle indices
+};
+
+VertexTriangles buildVertexTriangles(const std::vector<glm::uvec3>& triangles, size_t vertexCount) {
+  VertexTriangles out;
+  out.rows.assign(vertexCount + 1, 0);
+  for (const glm::uvec3& t : triangles)
+    for (int c = 0; c < 3; ++c) {
+      if (t[c] >= vertexCount)
+        throw std::invalid_argument("SceneDrawer: triangle corner " + std::to_string(t[c]) + " out of range");
+      ++out.rows[t[c] + 1];
+    }
+  for (size_t i = 0; i < vertexCount; ++i) out.rows[i + 1] += out.rows[i];
+  out.triangles.resize(triangles.size() * 3);
+  std::vector<uint32_t> fill(out.rows.begin(), out.rows.end() - 1);
+  for (uint32_t t = 0; t < triangles.size(); ++t)
+    for (int c = 0; c < 3; ++c) out.triangles[fill[triangles[t][c]]++] = t;
+  return out;
+}
+
+// Each triangle edge once (sorted pairs, deduplicated), so the wireframe draws no line twice.
+std::vector<uint32_t> buildEdges(const std::vector<glm::uvec3>& triangles) {
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  edges.reserve(triangles.size() * 3);
+  for (const glm::uvec3& t : triangles)
+    for (int c = 0; c < 3; ++c) edges.emplace_back(std::minmax(t[c], t[(c + 1) % 3]));
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  std::vector<uint32_t> out;
+  out.reserve(edges.size() * 2);
+  for (auto [a, b] : edges) out.insert(out.end(), {a, b});
+  return out;
+}
+
+engine::Buffer uploadStorage(const engine::Context& context, const void* data, size_t bytes, const char* name) {
+  engine::Buffer buffer(context, std::max<size_t>(bytes, 4), engine::kStorageUsage, engine::MemoryUsage::DeviceLocal,
+                        name);
+  if (bytes > 0) engine::uploadBuffer(context, buffer, data, bytes);
+  return buffer;
+}
+
+gpu::RenderParams renderParams(const glm::mat4& viewProjection, glm::vec3 color, glm::vec3 lightDir) {
+  gpu::RenderParams params{};
+  params.viewProjection = viewProjection;
+  params.color = glm::vec4(color, 1.f);
+  params.lightDir = glm::vec4(lightDir, 0.f);
+  params.transform = glm::vec4(0.f, 0.f, 0.f, 1.f);
+  return params;
+}
+
+}  // namespace
+
+SceneDrawer::SceneDrawer(const engine::Context& context, const engine::ShaderLibrary& shaders, const ClothModel& model,
+                         VkRenderPass renderPass, VkSampleCountFlagBits samples)
+    : particleCount_(static_cast<uint32_t>(model.particleCount())),
+      triangleCount_(static_cast<uint32_t>(model.triangles.size())) {
+  engine::GraphicsState state;
+  state.cullMode = VK_CULL_MODE_NONE;  // cloth has two sides; the fragment shader shades both
+  state.samples = samples;
+  normalsProgram_ = engine::ComputeProgram(context, shaders, "normals.comp");
+  clothProgram_ = engine::GraphicsProgram(context, shaders, "cloth.vert", "cloth.frag", renderPass, state);
+  solidProgram_ = engine::GraphicsProgram(context, shaders, "solid.vert", "solid.frag", renderPass, state);
+  // Lines from cloth.vert pulling edge endpoints instead of triangle corners: no fillModeNonSolid needed.
+  engine::GraphicsState lines = state;
+  lines.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+  wireProgram_ = engine::GraphicsProgram(context, shaders, "cloth.vert", "cloth.frag", renderPass, lines);
+
+  std::vector<uint32_t> corners;
+  corners.reserve(model.triangles.size() * 3);
+  for (const glm::uvec3& t : model.triangles) corners.insert(corners.end(), {t.x, t.y, t.z});
+  VertexTriangles around = buildVertexTriangles(model.triangles, model.particleCount());
+  std::vector<uint32_t> edges = buildEdges(model.triangles);
+  edgeCount_ = static_cast<uint32_t>(edges.size() / 2);
+  triangles_ = uploadStorage(context, corners.data(), corners.size() * 4, "render.triangles");
+  edges_ = uploadStorage(context, edges.data(), edges.size() * 4, "render.edges");
+  vertexTriRows_ = uploadStorage(context, around.rows.data(), around.rows.size() * 4, "render.vertexTriRows");
+  vertexTris_ = uploadStorage(context, around.triangles.data(), around.triangles.size() * 4, "render.vertexTris");
+  normals_ = engine::Buffer(context, std::max<VkDeviceSize>(VkDeviceSize(particleCount_) * sizeof(glm::vec4), 16),
+                            engine::kStorageUsage, engine::MemoryUsage::DeviceLocal, "render.normals");
+}
+
+void SceneDrawer::recordNormals(VkCommandBuffer cmd, const engine::Buffer& positions) const {
+  if (positions.size() < VkDeviceSize(particleCount_) * sizeof(glm::vec4))
+    throw std::invalid_argument("SceneDrawer: position buffer '" + positions.name() + "' is too small");
+  // normals.comp reads positions the solver's last pass wrote, and overwrites the normals the
+  // previous frame's vertex shader read.
+  engine::barrier::computeToCompute(cmd);
+  engine::barrier::graphicsToCompute(cmd);
+  if (particleCount_ > 0) {
+    gpu::NormalsParams params{particleCount_, 0, 0, 0};
+    normalsProgram_.dispatch(cmd, particleCount_,
+                             {{WEFT_BIND_RENDER_POSITIONS, &positions},
+                              {WEFT_BIND_RENDER_NORMALS, &normals_},
+                              {WEFT_BIND_RENDER_TRIANGLES, &triangles_},
+                              {WEFT_BIND_RENDER_VERTEX_TRI_ROWS, &vertexTriRows_},
+                              {WEFT_BIND_RENDER_VERTEX_TRIS, &vertexTris_}},
+                             params);
+  }
+  engine::barrier::computeToGraphics(cmd);  // the draw reads the normals (and the positions)
+}
+
+void SceneDrawer::recordDraw(VkCommandBuffer cmd, const engine::Buffer& positions,
+                             const std::vector<ColliderDesc>& colliders, const CameraDesc& camera,
+                             const glm::mat4& viewProjection, bool wireframe) const {
+  glm::vec3 light = lightDirection(camera);
+  recordColliders(cmd, colliders, camera, viewProjection, light);
+  uint32_t indices = wireframe ? 2 * edgeCount_ : 3 * triangleCount_;
+  if (indices == 0) return;
+  gpu::RenderParams params = renderParams(viewProjection, palette::kCloth, light);
+  const engine::BufferBinding buffers[] = {{WEFT_BIND_RENDER_POSITIONS, &positions},
+                                           {WEFT_BIND_RENDER_NORMALS, &normals_},
+                                           {WEFT_BIND_RENDER_TRIANGLES, wireframe ? &edges_ : &triangles_}};
+  (wireframe ? wireProgram_ : clothProgram_).bind(cmd, buffers, &params, sizeof(params));
+  vkCmdDraw(cmd, indices, 1, 0, 0);  // cloth.vert pulls triangles[gl_VertexIndex]
+}
+
+void SceneDrawer::recordColliders(VkCommandBuffer cmd, const std::vector<ColliderDesc>& colliders,
+                                  const CameraDesc& camera, const glm::mat4& viewProjection,
+                                  glm::vec3 lightDir) const {
+  for (const ColliderDesc& collider : colliders) {
+    // Drawn `margin` inside the solid: the cloth rests `margin` outside it, so the two never z-fight.
+    gpu::RenderParams params;
+    uint32_t vertexCount = 0;
+    if (collider.kind == ColliderDesc::Kind::Sphere) {
+      params = renderParams(viewProjection, palette::kSphere, lightDir);
+      float radius = std::max(collider.radius - collider.margin, 0.5f * collider.radius);
+      params.transform = glm::vec4(collider.center, radius);
+      params.shape = glm::vec4(0.f, 0.f, 0.f, float(WEFT_SOLID_SPHERE));
+      vertexCount = WEFT_SPHERE_SEGMENTS * WEFT_SPHERE_RINGS * 6;
+    } else {
+      params = renderParams(viewProjection, palette::kPlane, lightDir);
+      glm::vec3 normal = glm::normalize(collider.normal);
+      // The square is centred where the camera target projects onto the plane.
+      glm::vec3 center = camera.target - (glm::dot(normal, camera.target) - collider.offset) * normal;
+      center -= collider.margin * normal;
+      params.transform = glm::vec4(center, kPlaneHalfSize);
+      params.shape = glm::vec4(normal, float(WEFT_SOLID_PLANE));
+      vertexCount = 6;
+    }
+    solidProgram_.bind(cmd, {}, &params, sizeof(params));
+    vkCmdDraw(cmd, vertexCount, 1, 0, 0);
+  }
+}
+
+}  // namespace weft

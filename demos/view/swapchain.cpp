@@ -1,0 +1,239 @@
+#include "demos/view/swapchain.h"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+
+#include "engine/context.h"
+#include "engine/error.h"
+#include "engine/vk_check.h"
+
+namespace weft {
+namespace {
+
+// UNORM, not sRGB: the offscreen renderer writes R8G8B8A8_UNORM, so the window and the PNGs show the
+// same colours and tests compare screenshots with the same palette.
+VkSurfaceFormatKHR chooseFormat(VkPhysicalDevice device, VkSurfaceKHR surface) {
+  uint32_t count = 0;
+  VK_CHECK(vkGetPhysicalDeviceSurfaceFormatsKHR(device, surface, &count, nullptr));
+  std::vector<VkSurfaceFormatKHR> formats(count);
+  VK_CHECK(vkGetPhysicalDeviceSurfaceFormatsKHR(device, surface, &count, formats.data()));
+  if (formats.empty()) throw InputError("the window surface offers no image format");
+  for (VkSurfaceFormatKHR f : formats)
+    if (f.format == VK_FORMAT_B8G8R8A8_UNORM || f.format == VK_FORMAT_R8G8B8A8_UNORM) return f;
+  return formats[0];
+}
+
+VkFormat chooseDepthFormat(VkPhysicalDevice device) {
+  for (VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D16_UNORM}) {
+    VkFormatProperties props;
+    vkGetPhysicalDeviceFormatProperties(device, format, &props);
+    if (props.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) return format;
+  }
+  return VK_FORMAT_D16_UNORM;
+}
+
+}  // namespace
+
+Swapchain::Swapchain(const engine::Context& context, VkSurfaceKHR surface, VkExtent2D wanted)
+    : context_(context), surface_(surface) {
+  VkSurfaceFormatKHR format = chooseFormat(context.physicalDevice(), surface);
+  format_ = format.format;
+  colorSpace_ = format.colorSpace;
+  depthFormat_ = chooseDepthFormat(context.physicalDevice());
+  createRenderPass();
+  create(wanted, VK_NULL_HANDLE);
+}
+
+Swapchain::~Swapchain() {
+  destroyImages();
+  if (swapchain_) vkDestroySwapchainKHR(context_.device(), swapchain_, nullptr);
+  if (renderPass_) vkDestroyRenderPass(context_.device(), renderPass_, nullptr);
+}
+
+bool Swapchain::isBgr() const { return format_ == VK_FORMAT_B8G8R8A8_UNORM || format_ == VK_FORMAT_B8G8R8A8_SRGB; }
+
+void Swapchain::recreate(VkExtent2D wanted) {
+  vkDeviceWaitIdle(context_.device());  // nothing may still use the old images or semaphores
+  destroyImages();
+  VkSwapchainKHR old = swapchain_;
+  create(wanted, old);
+  vkDestroySwapchainKHR(context_.device(), old, nullptr);
+}
+
+void Swapchain::create(VkExtent2D wanted, VkSwapchainKHR old) {
+  VkDevice device = context_.device();
+  VkSurfaceCapabilitiesKHR caps;
+  VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(context_.physicalDevice(), surface_, &caps));
+  extent_ = caps.currentExtent.width != UINT32_MAX
+                ? caps.currentExtent
+                : VkExtent2D{std::clamp(wanted.width, caps.minImageExtent.width, caps.maxImageExtent.width),
+                             std::clamp(wanted.height, caps.minImageExtent.height, caps.maxImageExtent.height)};
+  uint32_t imageCount = caps.minImageCount + 1;
+  if (caps.maxImageCount > 0) imageCount = std::min(imageCount, caps.maxImageCount);
+  copyable_ = (caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) != 0;
+
+  VkSwapchainCreateInfoKHR info{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
+  info.surface = surface_;
+  info.minImageCount = imageCount;
+  info.imageFormat = format_;
+  info.imageColorSpace = colorSpace_;
+  info.imageExtent = extent_;
+  info.imageArrayLayers = 1;
+  info.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | (copyable_ ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0);
+  info.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  info.preTransform = caps.currentTransform;
+  info.compositeAlpha = (caps.supportedCompositeAlpha & VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR)
+                            ? VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR
+                            : VkCompositeAlphaFlagBitsKHR(caps.supportedCompositeAlpha & -caps.supportedCompositeAlpha);
+  info.presentMode = VK_PRESENT_MODE_FIFO_KHR;  // always available; paces the loop to the display
+  info.clipped = VK_TRUE;
+  info.oldSwapchain = old;
+  VK_CHECK(vkCreateSwapchainKHR(device, &info, nullptr, &swapchain_));
+  context_.setName(VK_OBJECT_TYPE_SWAPCHAIN_KHR, reinterpret_cast<uint64_t>(swapchain_), "view.swapchain");
+
+  uint32_t count = 0;
+  VK_CHECK(vkGetSwapchainImagesKHR(device, swapchain_, &count, nullptr));
+  images_.resize(count);
+  VK_CHECK(vkGetSwapchainImagesKHR(device, swapchain_, &count, images_.data()));
+
+  // Depth: one image for all frames; the render pass's external dependency orders each frame's
+  // depth clear after the previous frame's depth tests.
+  VkImageCreateInfo depth{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  depth.imageType = VK_IMAGE_TYPE_2D;
+  depth.format = depthFormat_;
+  depth.extent = {extent_.width, extent_.height, 1};
+  depth.mipLevels = 1;
+  depth.arrayLayers = 1;
+  depth.samples = VK_SAMPLE_COUNT_1_BIT;
+  depth.tiling = VK_IMAGE_TILING_OPTIMAL;
+  depth.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+  VK_CHECK(vkCreateImage(device, &depth, nullptr, &depth_));
+  context_.setName(VK_OBJECT_TYPE_IMAGE, reinterpret_cast<uint64_t>(depth_), "view.depth");
+  VkMemoryRequirements req;
+  vkGetImageMemoryRequirements(device, depth_, &req);
+  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  alloc.allocationSize = req.size;
+  alloc.memoryTypeIndex = context_.findMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  if (alloc.memoryTypeIndex == UINT32_MAX) alloc.memoryTypeIndex = context_.findMemoryType(req.memoryTypeBits, 0);
+  VK_CHECK(vkAllocateMemory(device, &alloc, nullptr, &depthMemory_));
+  VK_CHECK(vkBindImageMemory(device, depth_, depthMemory_, 0));
+  VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  view.image = depth_;
+  view.format = depthFormat_;
+  view.subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1};
+  VK_CHECK(vkCreateImageView(device, &view, nullptr, &depthView_));
+
+  for (VkImage image : images_) {
+    view.image = image;
+    view.format = format_;
+    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    VkImageView colorView;
+    VK_CHECK(vkCreateImageView(device, &view, nullptr, &colorView));
+    views_.push_back(colorView);
+    std::array<VkImageView, 2> attachments = {colorView, depthView_};
+    VkFramebufferCreateInfo fb{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+    fb.renderPass = renderPass_;
+    fb.attachmentCount = 2;
+    fb.pAttachments = attachments.data();
+    fb.width = extent_.width;
+    fb.height = extent_.height;
+    fb.layers = 1;
+    VkFramebuffer framebuffer;
+    VK_CHECK(vkCreateFramebuffer(device, &fb, nullptr, &framebuffer));
+    framebuffers_.push_back(framebuffer);
+    VkSemaphoreCreateInfo sem{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+    VkSemaphore done;
+    VK_CHECK(vkCreateSemaphore(device, &sem, nullptr, &done));
+    renderDone_.push_back(done);
+  }
+}
+
+void Swapchain::destroyImages() {
+  VkDevice device = context_.device();
+  for (VkSemaphore s : renderDone_) vkDestroySemaphore(device, s, nullptr);
+  for (VkFramebuffer f : framebuffers_) vkDestroyFramebuffer(device, f, nullptr);
+  for (VkImageView v : views_) vkDestroyImageView(device, v, nullptr);
+  renderDone_.clear();
+  framebuffers_.clear();
+  views_.clear();
+  images_.clear();
+  if (depthView_) vkDestroyImageView(device, depthView_, nullptr);
+  if (depth_) vkDestroyImage(device, depth_, nullptr);
+  if (depthMemory_) vkFreeMemory(device, depthMemory_, nullptr);
+  depthView_ = VK_NULL_HANDLE;
+  depth_ = VK_NULL_HANDLE;
+  depthMemory_ = VK_NULL_HANDLE;
+}
+
+void Swapchain::createRenderPass() {
+  std::array<VkAttachmentDescription, 2> attachments{};
+  VkAttachmentDescription& color = attachments[0];
+  color.format = format_;
+  color.samples = VK_SAMPLE_COUNT_1_BIT;
+  color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  color.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+  color.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  color.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  color.finalLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
+  VkAttachmentDescription& depth = attachments[1];
+  depth = color;
+  depth.format = depthFormat_;
+  depth.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  depth.finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+
+  VkAttachmentReference colorRef{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  VkAttachmentReference depthRef{1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+  VkSubpassDescription subpass{};
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpass.colorAttachmentCount = 1;
+  subpass.pColorAttachments = &colorRef;
+  subpass.pDepthStencilAttachment = &depthRef;
+
+  // The acquire semaphore is waited on at COLOR_ATTACHMENT_OUTPUT, so the colour image's layout
+  // transition must come after that stage; depth is shared by all frames, so this frame's clear comes
+  // after the previous frame's depth tests.
+  constexpr VkPipelineStageFlags kStages = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
+                                           VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
+                                           VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+  VkSubpassDependency dependency{};
+  dependency.srcSubpass = VK_SUBPASS_EXTERNAL;
+  dependency.dstSubpass = 0;
+  dependency.srcStageMask = kStages;
+  dependency.srcAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+  dependency.dstStageMask = kStages;
+  dependency.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_READ_BIT |
+                             VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
+                             VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT;
+
+  VkRenderPassCreateInfo info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+  info.attachmentCount = static_cast<uint32_t>(attachments.size());
+  info.pAttachments = attachments.data();
+  info.subpassCount = 1;
+  info.pSubpasses = &subpass;
+  info.dependencyCount = 1;
+  info.pDependencies = &dependency;
+  VK_CHECK(vkCreateRenderPass(context_.device(), &info, nullptr, &renderPass_));
+  context_.setName(VK_OBJECT_TYPE_RENDER_PASS, reinterpret_cast<uint64_t>(renderPass_), "view.pass");
+}
+
+void Swapchain::begin(VkCommandBuffer cmd, uint32_t index, glm::vec3 clear) const {
+  std::array<VkClearValue, 2> clears{};
+  clears[0].color = {{clear.r, clear.g, clear.b, 1.f}};
+  clears[1].depthStencil = {1.f, 0};
+  VkRenderPassBeginInfo info{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+  info.renderPass = renderPass_;
+  info.framebuffer = framebuffers_[index];
+  info.renderArea = {{0, 0}, extent_};
+  info.clearValueCount = static_cast<uint32_t>(clears.size());
+  info.pClearValues = clears.data();
+  vkCmdBeginRenderPass(cmd, &info, VK_SUBPASS_CONTENTS_INLINE);
+  VkViewport viewport{0.f, 0.f, float(extent_.width), float(extent_.height), 0.f, 1.f};
+  VkRect2D scissor{{0, 0}, extent_};
+  vkCmdSetViewport(cmd, 0, 1, &viewport);
+  vkCmdSetScissor(cmd, 0, 1, &scissor);
+}
+
+}  // namespace weft

@@ -1,0 +1,170 @@
+// The viewer: its camera and picking geometry (headless), and `weft view` end to end under Xvfb —
+// an unattended run with the validation layer writes a screenshot with the cloth where the camera
+// looks, and without a display the command says so in one sentence and exits 1. The Xvfb tests are
+// skipped where xvfb-run is not installed.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb/stb_image.h>
+
+#include "demos/render/camera.h"
+#include "demos/render/palette.h"
+#include "demos/view/orbit_camera.h"
+#include "demos/view/view_command.h"
+
+namespace weft {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+struct Result {
+  int exitCode;
+  std::string output;
+};
+
+Result shell(const std::string& command) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  std::string output;
+  char buffer[4096];
+  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+  int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+std::string scene(const std::string& name) { return std::string(WEFT_SOURCE_DIR) + "/demos/scenes/" + name; }
+
+bool haveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
+std::string underXvfb(const std::string& args) {
+  return "xvfb-run -a -s \"-screen 0 1280x720x24\" " + std::string(WEFT_BINARY) + " " + args;
+}
+
+fs::path tempPath(const std::string& name) {
+  fs::path dir = fs::path(testing::TempDir()) / ("weft_view_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir / name;
+}
+
+// ---- camera and picking, no window needed ----
+
+TEST(OrbitCamera, StartsWhereTheSceneCameraIsAndOrbitKeepsTheDistance) {
+  CameraDesc start;
+  start.eye = {1.f, 2.f, 3.f};
+  start.target = {0.f, 0.5f, 0.f};
+  OrbitCamera camera(start);
+  EXPECT_LT(glm::distance(camera.desc().eye, start.eye), 1e-5f);
+  float distance = glm::distance(start.eye, start.target);
+  camera.orbit({120.f, -40.f});
+  EXPECT_NEAR(glm::distance(camera.desc().eye, camera.desc().target), distance, 1e-4f);
+  EXPECT_GT(glm::distance(camera.desc().eye, start.eye), 0.1f);
+  camera.zoom(2.f);
+  EXPECT_NEAR(glm::distance(camera.desc().eye, camera.desc().target), distance * 0.81f, 1e-4f);
+}
+
+TEST(OrbitCamera, PanMovesTheTargetAcrossTheView) {
+  OrbitCamera camera(CameraDesc{});
+  glm::vec3 before = camera.desc().target;
+  camera.pan({100.f, 0.f}, 720.f);  // drag right: the scene follows the mouse, the target moves left
+  CameraDesc after = camera.desc();
+  glm::vec3 right = glm::normalize(glm::cross(after.target - after.eye, glm::vec3(0.f, 1.f, 0.f)));
+  EXPECT_LT(glm::dot(after.target - before, right), -0.01f);
+}
+
+TEST(Picking, RayThroughAProjectedPointHitsItAndPickPrefersTheNearerParticle) {
+  CameraDesc camera;
+  const glm::vec2 viewport(640.f, 480.f);
+  const glm::vec3 point(0.2f, 0.3f, -0.1f);
+  glm::vec4 clip = viewProjection(camera, viewport.x / viewport.y) * glm::vec4(point, 1.f);
+  glm::vec2 pixel = (glm::vec2(clip) / clip.w * 0.5f + 0.5f) * viewport;
+  Ray ray = pixelRay(camera, viewport, pixel);
+  glm::vec3 toPoint = point - ray.origin;
+  EXPECT_LT(glm::length(toPoint - glm::dot(toPoint, ray.direction) * ray.direction), 1e-4f);
+
+  // A particle behind `point` on the same ray, and one far off: the nearer of the two on the ray wins.
+  glm::vec3 behind = point + 0.5f * ray.direction;
+  std::vector<glm::vec4> positions = {{behind, 1.f}, {point, 1.f}, {2.f, 2.f, 2.f, 1.f}};
+  EXPECT_EQ(pickParticle(positions, camera, viewport, pixel), 1u);
+  EXPECT_FALSE(pickParticle(positions, camera, viewport, pixel + glm::vec2(100.f, 0.f)).has_value());
+
+  // Dragging keeps the particle at its depth: the target lies in the plane through it facing the camera.
+  glm::vec3 target = dragTarget(camera, pixelRay(camera, viewport, pixel + glm::vec2(40.f, -30.f)), point);
+  glm::vec3 forward = glm::normalize(camera.target - camera.eye);
+  EXPECT_NEAR(glm::dot(target - point, forward), 0.f, 1e-4f);
+  EXPECT_GT(glm::distance(target, point), 0.05f);
+}
+
+// ---- weft view end to end ----
+
+// Cloth-coloured: clearly red, unlike the sky (blue-grey) and the ground (neutral grey).
+bool isCloth(const unsigned char* p) { return p[0] > p[1] + 25 && p[0] > p[2] + 25; }
+
+void expectClothInTheMiddle(const fs::path& png) {
+  int w = 0, h = 0, channels = 0;
+  unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
+  ASSERT_NE(pixels, nullptr) << "cannot read " << png;
+  EXPECT_EQ(w, 1280);
+  EXPECT_EQ(h, 720);
+  int cloth = 0, total = 0;
+  for (int y = h / 2 - 32; y < h / 2 + 32; ++y)
+    for (int x = w / 2 - 32; x < w / 2 + 32; ++x, ++total) cloth += isCloth(&pixels[(size_t(y) * w + x) * 4]);
+  EXPECT_GT(cloth, total * 9 / 10) << cloth << " of " << total << " centre pixels are cloth-coloured";
+  // The top-left corner is sky, in the same colour as the offscreen renderer's.
+  glm::ivec3 sky = glm::ivec3(glm::round(palette::kSky * 255.f));
+  const unsigned char* corner = &pixels[(size_t(4) * w + 4) * 4];
+  EXPECT_NEAR(corner[0], sky.r, 2);
+  EXPECT_NEAR(corner[1], sky.g, 2);
+  EXPECT_NEAR(corner[2], sky.b, 2);
+  stbi_image_free(pixels);
+}
+
+class ViewUnderXvfb : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ViewUnderXvfb, UnattendedRunWritesAScreenshotWithTheClothAndNoValidationMessage) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  fs::path png = tempPath(std::string("view_") + GetParam() + ".png");
+  fs::remove(png);
+  Result r = shell(underXvfb("view " + scene("hanging.json") + " --frames 30 --screenshot " + png.string() +
+                             " --validate --backend " + GetParam()));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_THAT(r.output, Not(HasSubstr("VUID")));
+  EXPECT_THAT(r.output, Not(HasSubstr("SYNC-")));
+  EXPECT_THAT(r.output, Not(HasSubstr("alidation")));
+  ASSERT_TRUE(fs::exists(png)) << r.output;
+  expectClothInTheMiddle(png);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ViewUnderXvfb, ::testing::Values("gpu", "cpu"));
+
+TEST(View, WireframeDrawsTheEdgesCleanly) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  fs::path png = tempPath("view_wire.png");
+  Result r = shell(underXvfb("view " + scene("hanging.json") + " --frames 5 --wireframe --validate --screenshot " +
+                             png.string()));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_THAT(r.output, Not(HasSubstr("alidation")));
+  EXPECT_TRUE(fs::exists(png));
+}
+
+TEST(View, WithoutADisplayItSaysSoAndExitsOne) {
+  Result r = shell("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(WEFT_BINARY) + " view " + scene("hanging.json"));
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.output, std::string(kNoDisplayMessage) + "\n");
+}
+
+TEST(View, BadInputIsReportedBeforeLookingForADisplay) {
+  Result r = shell("env -u DISPLAY " + std::string(WEFT_BINARY) + " view " + scene("missing.json"));
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_THAT(r.output, HasSubstr("missing.json"));
+}
+
+}  // namespace
+}  // namespace weft
