@@ -39,4 +39,14 @@ class ThreadPool {
   bool stop_ = false;
 };
 
+// Sum over particles of fn(i): the CPU side of a per-particle pass that writes partial sums.
+template <class Fn>
+double sumOver(ThreadPool& pool, size_t n, Fn fn) {
+  return pool.parallelSum(n, [&](size_t begin, size_t end) {
+    double sum = 0;
+    for (size_t i = begin; i < end; ++i) sum += fn(static_cast<uint32_t>(i));
+    return sum;
+  });
+}
+
 }  // namespace weft

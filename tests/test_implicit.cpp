@@ -12,25 +12,6 @@ namespace {
 
 class ImplicitTest : public ValidatedTest, public ::testing::WithParamInterface<Backend> {};
 
-// A cloth stiff enough that omega h = sqrt(k/m) h is about 40 at 60 Hz: far past explicit
-// Euler's stability limit (omega h < 2, and it grows even below that without damping).
-ClothModel stiffHangingCloth() {
-  GridSpec grid;
-  grid.width = 16;
-  grid.height = 16;
-  grid.origin = glm::vec3(-0.5f, 1.5f, 0.f);
-  grid.totalMass = 0.3f;
-  ClothModel model = buildGrid(grid, Material{2000.f, 500.f, 50.f, 0.5f});
-  pinParticles(model, gridCorners(model, CornerPreset::Two));
-  return model;
-}
-
-double kineticEnergy(const ClothModel& model, const std::vector<glm::vec4>& v) {
-  double e = 0;
-  for (size_t i = 0; i < v.size(); ++i) e += 0.5 * model.masses[i] * glm::dot(glm::vec3(v[i]), glm::vec3(v[i]));
-  return e;
-}
-
 TEST_P(ImplicitTest, StiffClothAtSixtyHertzBlowsUpExplicitlyAndRestsImplicitly) {
   ClothModel model = stiffHangingCloth();
   const float dt = 1.f / 60.f;

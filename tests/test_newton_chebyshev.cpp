@@ -12,18 +12,6 @@ namespace {
 
 class NewtonChebyshevTest : public ValidatedTest, public ::testing::WithParamInterface<Backend> {};
 
-// The cloth of test_implicit.cpp: omega h = sqrt(k/m) h is about 40 at 60 Hz.
-ClothModel stiffHangingCloth() {
-  GridSpec grid;
-  grid.width = 16;
-  grid.height = 16;
-  grid.origin = glm::vec3(-0.5f, 1.5f, 0.f);
-  grid.totalMass = 0.3f;
-  ClothModel model = buildGrid(grid, Material{2000.f, 500.f, 50.f, 0.5f});
-  pinParticles(model, gridCorners(model, CornerPreset::Two));
-  return model;
-}
-
 // The spectral radius of the stiff cloth's block-Jacobi iteration at h = 1/60 s, measured as in
 // ChebyshevNeedsFewerIterationsThanPlainJacobi (0.998); iteration counts are lowest there.
 constexpr float kStiffClothRho = 0.998f;
@@ -35,12 +23,6 @@ SolverParams newtonParams(float tolerance, int maxIterations, float rho) {
   params.maxIterations = maxIterations;
   params.chebyshevRho = rho;
   return params;
-}
-
-double kineticEnergy(const ClothModel& model, const std::vector<glm::vec4>& v) {
-  double e = 0;
-  for (size_t i = 0; i < v.size(); ++i) e += 0.5 * model.masses[i] * glm::dot(glm::vec3(v[i]), glm::vec3(v[i]));
-  return e;
 }
 
 class ChebyshevWeightsTest : public ValidatedTest {};

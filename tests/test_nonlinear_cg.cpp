@@ -32,8 +32,8 @@ SolverParams nlcgParams(float tolerance) {
 // An 8x8 cloth hanging in its own vertical plane from its top corners (so that it comes to rest
 // without a long swing). omega_max is about sqrt(4 (800 + 200) N/m / 4.7 g) ~ 900/s, so h omega
 // ~ 15 at 1/60 s: far past explicit Euler's limit (2), yet the ~17 steps per frame the non-linear
-// CG needs keep the GPU run short; test_implicit.cpp's 16x16 cloth at 2000 N/m needs ~56.
-ClothModel stiffHangingCloth() {
+// CG needs keep the GPU run short; stiffHangingCloth() (16x16 at 2000 N/m) needs ~56.
+ClothModel stiffVerticalCloth() {
   GridSpec grid;
   grid.width = 8;
   grid.height = 8;
@@ -45,12 +45,6 @@ ClothModel stiffHangingCloth() {
   return model;
 }
 
-double kineticEnergy(const ClothModel& model, const std::vector<glm::vec4>& v) {
-  double e = 0;
-  for (size_t i = 0; i < v.size(); ++i) e += 0.5 * model.masses[i] * glm::dot(glm::vec3(v[i]), glm::vec3(v[i]));
-  return e;
-}
-
 double frameTime(const std::vector<SolveStats>& stats) {
   double t = 0;
   for (const SolveStats& s : stats) t += s.dt;
@@ -58,7 +52,7 @@ double frameTime(const std::vector<SolveStats>& stats) {
 }
 
 TEST_P(NonlinearCgTest, StiffClothAtSixtyHertzStaysBoundedAndComesToRest) {
-  const ClothModel model = stiffHangingCloth();
+  const ClothModel model = stiffVerticalCloth();
   {
     SolverParams params;
     params.integrator = Integrator::ExplicitEuler;
@@ -248,7 +242,7 @@ TEST_F(NonlinearCgAgreeTest, GpuMatchesCpuOverAShortHorizon) {
   // Requested steps below the divergence limit (h omega ~ 0.4): both backends take the same
   // steps, so only the solves' own tolerances separate them. The cloth starts horizontal, so it
   // swings and stretches its springs, and the solves iterate.
-  ClothModel model = stiffHangingCloth();
+  ClothModel model = stiffVerticalCloth();
   {
     GridSpec grid;
     grid.width = 8;

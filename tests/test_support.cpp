@@ -46,6 +46,24 @@ ClothModel pinnedSpring(float mass, float stiffness, float restLength, float str
   return m;
 }
 
+double kineticEnergy(const ClothModel& model, const std::vector<glm::vec4>& velocities) {
+  double energy = 0;
+  for (size_t i = 0; i < velocities.size(); ++i)
+    energy += 0.5 * model.masses[i] * glm::dot(glm::dvec3(velocities[i]), glm::dvec3(velocities[i]));
+  return energy;
+}
+
+ClothModel stiffHangingCloth() {
+  GridSpec grid;
+  grid.width = 16;
+  grid.height = 16;
+  grid.origin = glm::vec3(-0.5f, 1.5f, 0.f);
+  grid.totalMass = 0.3f;
+  ClothModel model = buildGrid(grid, Material{2000.f, 500.f, 50.f, 0.5f});
+  pinParticles(model, gridCorners(model, CornerPreset::Two));
+  return model;
+}
+
 double mechanicalEnergy(const ClothModel& model, const std::vector<glm::vec4>& positions,
                         const std::vector<glm::vec4>& velocities) {
   double energy = 0;

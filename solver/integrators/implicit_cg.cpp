@@ -108,14 +108,6 @@ void cgFinishParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPara
   s.velocitiesOut[i] = glm::vec4(v, 0.f);
 }
 
-template <class Fn>
-double sumOver(ThreadPool& pool, size_t n, Fn fn) {
-  return pool.parallelSum(n, [&](size_t begin, size_t end) {
-    double sum = 0;
-    for (size_t i = begin; i < end; ++i) sum += fn(static_cast<uint32_t>(i));
-    return sum;
-  });
-}
 
 }  // namespace
 

@@ -112,14 +112,6 @@ void newtonFinishParticle(uint32_t i, CpuState& s, const gpu::StepParams& p) {
   s.velocitiesOut[i] = glm::vec4(v, 0.f);
 }
 
-template <class Fn>
-double sumOver(ThreadPool& pool, size_t n, Fn fn) {
-  return pool.parallelSum(n, [&](size_t begin, size_t end) {
-    double sum = 0;
-    for (size_t i = begin; i < end; ++i) sum += fn(static_cast<uint32_t>(i));
-    return sum;
-  });
-}
 
 template <class Fn>
 void forEach(ThreadPool& pool, size_t n, Fn fn) {
