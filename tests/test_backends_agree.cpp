@@ -11,11 +11,6 @@ namespace {
 
 class BackendsAgreeTest : public ValidatedTest, public ::testing::WithParamInterface<Integrator> {};
 
-float maxDifference(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b) {
-  float worst = 0;
-  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, glm::length(glm::vec3(a[i]) - glm::vec3(b[i])));
-  return worst;
-}
 
 TEST_P(BackendsAgreeTest, GpuMatchesCpuAfterHundredsOfSteps) {
   GridSpec grid;
@@ -51,10 +46,10 @@ TEST_P(BackendsAgreeTest, GpuMatchesCpuAfterHundredsOfSteps) {
   // GPU compiler may fuse multiply-adds the CPU rounds twice. A float32 ulp at 1 m is 1.2e-7;
   // 300 steps of a damped, mostly contracting system keep the drift within a few hundred ulps.
   // A wrong pass (missing barrier, wrong buffer) moves particles by centimetres.
-  float dx = maxDifference(xc, xg);
+  float dx = maxPositionDifference(xc, xg);
   EXPECT_LT(dx, 1e-4f) << "positions differ by " << dx << " m";
   // and the cloth did move: the comparison is not between two untouched states
-  EXPECT_GT(maxDifference(xc, packPositions(model)), 0.05f);
+  EXPECT_GT(maxPositionDifference(xc, packPositions(model)), 0.05f);
   std::printf("[ info ] %s: max |x_gpu - x_cpu| = %.3g m after %d steps\n", integratorName(GetParam()), dx,
               frames * substeps);
 }

@@ -93,8 +93,7 @@ TEST_F(ImplicitAgreeTest, GpuMatchesCpuOverAShortHorizon) {
   std::vector<glm::vec4> xc, vc, xg, vg;
   cpu->readState(xc, vc);
   gpu->readState(xg, vg);
-  float worst = 0;
-  for (size_t i = 0; i < xc.size(); ++i) worst = std::max(worst, glm::distance(glm::vec3(xc[i]), glm::vec3(xg[i])));
+  float worst = maxPositionDifference(xc, xg);
   // Both solve each step to a relative residual of 1e-5 but sum their dot products in different
   // orders (the GPU's workgroup tree in float, the CPU's chunks in double), so the iterates differ
   // at the tolerance's level: 1e-5 of a ~1 cm velocity change per step, over 30 steps of a

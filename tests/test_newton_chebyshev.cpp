@@ -166,8 +166,7 @@ TEST_F(NewtonChebyshevAgreeTest, GpuMatchesCpuOverAShortHorizon) {
   std::vector<glm::vec4> xc, vc, xg, vg;
   cpu->readState(xc, vc);
   gpu->readState(xg, vg);
-  float worst = 0;
-  for (size_t i = 0; i < xc.size(); ++i) worst = std::max(worst, glm::distance(glm::vec3(xc[i]), glm::vec3(xg[i])));
+  float worst = maxPositionDifference(xc, xg);
   // The same passes in the same order, differing only in how the residual norms are summed (the
   // GPU's workgroup tree in float, the CPU's chunks in double) and in rounding of the 3x3
   // inverses: a check can fall on the other side of the tolerance and stop a solve one interval

@@ -273,8 +273,7 @@ TEST_F(NonlinearCgAgreeTest, GpuMatchesCpuOverAShortHorizon) {
   std::vector<glm::vec4> xc, vc, xg, vg;
   cpu->readState(xc, vc);
   gpu->readState(xg, vg);
-  float worst = 0;
-  for (size_t i = 0; i < xc.size(); ++i) worst = std::max(worst, glm::distance(glm::vec3(xc[i]), glm::vec3(xg[i])));
+  float worst = maxPositionDifference(xc, xg);
   // Each backend's accepted step is within its tolerance of the exact implicit Euler step: a
   // velocity error below tol and a position error below (h + k) tol. Two backends differ by at
   // most twice that per step, and implicit Euler on this damped cloth does not amplify a

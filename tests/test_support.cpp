@@ -46,6 +46,12 @@ ClothModel pinnedSpring(float mass, float stiffness, float restLength, float str
   return m;
 }
 
+float maxPositionDifference(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b) {
+  float worst = 0.f;
+  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, glm::distance(glm::vec3(a[i]), glm::vec3(b[i])));
+  return worst;
+}
+
 double kineticEnergy(const ClothModel& model, const std::vector<glm::vec4>& velocities) {
   double energy = 0;
   for (size_t i = 0; i < velocities.size(); ++i)

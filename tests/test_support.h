@@ -33,6 +33,9 @@ ClothModel freeParticles(const std::vector<glm::vec3>& positions, float mass);
 // Particle 0 pinned at the origin, particle 1 of mass `mass` at (restLength + stretch, 0, 0).
 ClothModel pinnedSpring(float mass, float stiffness, float restLength, float stretch, float damping = 0.f);
 
+// Largest distance (m) between the same particle's positions in two states.
+float maxPositionDifference(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b);
+
 // Kinetic energy (J) of every particle, pinned ones included (their velocity is zero).
 double kineticEnergy(const ClothModel& model, const std::vector<glm::vec4>& velocities);
 
