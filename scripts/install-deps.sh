@@ -8,6 +8,7 @@ packages=(
   libshaderc-dev glslc glslang-tools spirv-tools
   libglfw3-dev libglm-dev libstb-dev nlohmann-json3-dev libcli11-dev libtinyobjloader-dev
   libgtest-dev libgmock-dev
+  libimgui-dev
   xvfb xauth
 )
 
