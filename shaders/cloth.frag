@@ -1,5 +1,6 @@
 #version 450
-// Two-sided Lambert shading: the back face gets the flipped normal and a darker tint.
+// Two-sided Lambert shading: the back face gets the flipped normal and a darker tint. A fill light
+// from the key light's side but from below keeps an underside turned to the camera from going black.
 #include "shared.h"
 
 layout(push_constant) uniform Push { RenderParams params; };
@@ -14,7 +15,10 @@ void main() {
     n = -n;
     base *= vec3(0.75, 0.8, 0.9);
   }
-  float diffuse = max(dot(n, params.lightDir.xyz), 0.0);
+  vec3 key = params.lightDir.xyz;
+  vec3 fill = normalize(vec3(key.x, -0.6, key.z));
+  float diffuse = max(dot(n, key), 0.0);
+  float fillDiffuse = max(dot(n, fill), 0.0);
   float rim = 0.15 * max(n.y, 0.0);
-  outColor = vec4(base * (0.25 + 0.75 * diffuse + rim), 1.0);
+  outColor = vec4(base * (0.25 + 0.75 * diffuse + 0.35 * fillDiffuse + rim), 1.0);
 }

@@ -135,4 +135,15 @@ std::vector<glm::vec4> RecordingReader::frame(uint32_t k) const {
   return positions;
 }
 
+ClothModel recordedCloth(const RecordingReader& recording, const std::vector<glm::vec4>& positions) {
+  const uint32_t n = recording.header().particleCount;
+  ClothModel model;
+  model.positions.resize(n);
+  for (size_t i = 0; i < positions.size() && i < n; ++i) model.positions[i] = glm::vec3(positions[i]);
+  model.triangles = recording.triangles();
+  model.masses.assign(n, 1.f);
+  model.pinned.assign(n, 0);
+  return model;
+}
+
 }  // namespace weft

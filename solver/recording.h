@@ -10,6 +10,8 @@
 
 #include <glm/glm.hpp>
 
+#include "solver/cloth_model.h"
+
 namespace weft {
 
 struct RecordingHeader {
@@ -65,5 +67,9 @@ class RecordingReader {
   std::vector<glm::uvec3> triangles_;
   uint64_t framesOffset_ = 0;
 };
+
+// What drawing a recording needs of a cloth: its particles (at `positions`, one recorded frame) and
+// triangles. No springs: nothing simulates it.
+ClothModel recordedCloth(const RecordingReader& recording, const std::vector<glm::vec4>& positions);
 
 }  // namespace weft

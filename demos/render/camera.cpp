@@ -42,4 +42,18 @@ glm::vec3 lightDirection(const CameraDesc& camera) {
   return glm::normalize(kUp + 0.7f * towardsViewer + 0.3f * right);
 }
 
+CameraDesc fitCamera(const std::vector<glm::vec4>& positions) {
+  glm::vec3 lo(positions.empty() ? glm::vec4(0.f) : positions[0]), hi = lo;
+  for (const glm::vec4& p : positions) {
+    lo = glm::min(lo, glm::vec3(p));
+    hi = glm::max(hi, glm::vec3(p));
+  }
+  glm::vec3 center = 0.5f * (lo + hi);
+  float extent = std::max(glm::length(hi - lo), 0.1f);
+  CameraDesc camera;
+  camera.target = center;
+  camera.eye = center + extent * glm::vec3(0.7f, 0.45f, 1.1f);
+  return camera;
+}
+
 }  // namespace weft

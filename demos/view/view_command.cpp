@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "demos/render/camera.h"
 #include "demos/view/viewer.h"
 #include "demos/view/window.h"
 #include "engine/context.h"
@@ -11,19 +12,66 @@
 #include "solver/scene.h"
 
 namespace weft {
+namespace {
+
+// "A,B" into two integrators; anything else is a clear error.
+std::vector<Integrator> parseCompare(const std::string& text) {
+  const size_t comma = text.find(',');
+  if (comma == std::string::npos || text.find(',', comma + 1) != std::string::npos)
+    throw InputError("--compare takes two integrators separated by a comma, such as explicit-euler,implicit-cg (got '" +
+                     text + "')");
+  return {parseIntegrator(text.substr(0, comma)), parseIntegrator(text.substr(comma + 1))};
+}
+
+void checkOptions(const ViewOptions& options) {
+  if (options.frames && *options.frames < 1)
+    throw InputError("--frames must be at least 1 (got " + std::to_string(*options.frames) + ")");
+  for (const std::string* path : {&options.screenshotPath, &options.recordPath}) {
+    if (path->empty()) continue;
+    auto parent = std::filesystem::path(*path).parent_path();
+    if (!parent.empty() && !std::filesystem::is_directory(parent))
+      throw InputError("cannot write '" + *path + "': its folder does not exist");
+  }
+  if (!options.replayPath.empty() && (!options.compare.empty() || options.integrator || options.grid ||
+                                      options.recordFromStart || options.backend))
+    throw InputError("--replay plays a recording back without a solver: it takes no --compare, --integrator, "
+                     "--grid, --backend or --record-now");
+  if (!options.compare.empty() && options.integrator)
+    throw InputError("--compare names both integrators; leave out --integrator");
+  if (options.replayPath.empty() && options.scenePath.empty())
+    throw InputError("weft view needs a scene file (or --replay FILE)");
+}
+
+ViewContent loadContent(const ViewOptions& options) {
+  ViewContent content;
+  if (!options.replayPath.empty()) {
+    content.recording = std::make_unique<RecordingReader>(options.replayPath);
+    if (content.recording->header().frameCount == 0)
+      throw InputError("recording '" + options.replayPath + "' holds no frames");
+    if (!options.scenePath.empty()) {  // its camera and colliders
+      content.scene = loadScene(options.scenePath);
+    } else {
+      content.scene.camera = fitCamera(content.recording->frame(0));
+      content.scene.colliders = {ColliderDesc{}};  // the ground every scene stands on
+    }
+    return content;
+  }
+  content.scene = loadScene(options.scenePath);
+  content.backend = options.backend ? parseBackend(*options.backend) : Backend::Gpu;
+  if (!options.compare.empty())
+    content.integrators = parseCompare(options.compare);
+  else
+    content.integrators = {options.integrator ? parseIntegrator(*options.integrator)
+                                              : content.scene.solver.integrator};
+  return content;
+}
+
+}  // namespace
 
 int viewCommand(const ViewOptions& options) {
   // Bad input first: a typo is reported whether or not a display exists.
-  Scene scene = loadScene(options.scenePath);
-  if (options.integrator) scene.solver.integrator = parseIntegrator(*options.integrator);
-  Backend backend = options.backend ? parseBackend(*options.backend) : Backend::Gpu;
-  if (options.frames && *options.frames < 1)
-    throw InputError("--frames must be at least 1 (got " + std::to_string(*options.frames) + ")");
-  if (!options.screenshotPath.empty()) {
-    auto parent = std::filesystem::path(options.screenshotPath).parent_path();
-    if (!parent.empty() && !std::filesystem::is_directory(parent))
-      throw InputError("cannot write PNG '" + options.screenshotPath + "': its folder does not exist");
-  }
+  checkOptions(options);
+  ViewContent content = loadContent(options);
 
   if (!Window::initGlfw()) {
     std::fprintf(stderr, "%s\n", kNoDisplayMessage);
@@ -35,7 +83,7 @@ int viewCommand(const ViewOptions& options) {
   engine::Context context(contextOptions);
   std::printf("weft: Vulkan device %s (%s)\n", context.deviceName().c_str(), context.deviceType().c_str());
   engine::ShaderLibrary shaders;
-  Viewer viewer(context, shaders, std::move(scene), backend, options);
+  Viewer viewer(context, shaders, std::move(content), options);
   return viewer.run();
 }
 

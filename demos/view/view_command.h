@@ -1,20 +1,28 @@
 #pragma once
 // `weft view`: a window on a scene, simulated live (GPU solver recorded into the frame's own
-// command buffer, or the CPU solver uploaded once per frame), with mouse camera and grab.
+// command buffer, or the CPU solver uploaded once per frame), with mouse camera, grab and a panel of
+// live parameters; or two integrators side by side (--compare); or a recording played back (--replay).
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace weft {
 
 struct ViewOptions {
-  std::string scenePath;
+  std::string scenePath;       // live and compare modes; with --replay only its camera and colliders
+  std::string replayPath;      // play this recording back instead of simulating
+  std::string compare;         // "A,B": two integrators side by side
   std::optional<std::string> backend;
   std::optional<std::string> integrator;
+  std::optional<int> grid;     // N: an N x N grid instead of the scene's (grid scenes only)
+  std::string recordPath;      // where the record button writes (default weft-view-K.weftrec)
   std::string device;
   bool validate = false;
   std::optional<int> frames;   // render this many frames, then exit (unattended); else until closed
   std::string screenshotPath;  // PNG of the last frame (with --frames) or of each P press
   bool wireframe = false;      // start in wireframe (the W key toggles it)
+  bool panel = true;           // show the panel (H toggles it)
+  bool recordFromStart = false;  // start recording on the first frame (--record-now)
   int width = 1280;
   int height = 720;
 };

@@ -16,31 +16,62 @@
 #include "solver/gpu_solver.h"
 
 namespace weft {
+namespace {
+// Timestamps per frame and pane: a frame of the heaviest in-frame integrator (Newton-Chebyshev at
+// its iteration cap) records more passes than this; the timer then keeps the first ones only.
+constexpr uint32_t kTimedPassesPerFrame = 2048;
 
-Viewer::Viewer(engine::Context& context, const engine::ShaderLibrary& shaders, Scene scene, Backend backend,
+std::string windowTitle(const ViewOptions& options) {
+  const std::string& shown = options.replayPath.empty() ? options.scenePath : options.replayPath;
+  return "weft view - " + std::filesystem::path(shown).filename().string();
+}
+}  // namespace
+
+Viewer::Viewer(engine::Context& context, const engine::ShaderLibrary& shaders, ViewContent content,
                const ViewOptions& options)
     : context_(context),
-      scene_(std::move(scene)),
-      backend_(backend),
+      shaders_(shaders),
+      content_(std::move(content)),
       options_(options),
-      solver_(makeSolver(scene_.cloth, solverParams(scene_), backend, &context, &shaders)),
-      gpuSolver_(dynamic_cast<GpuSolver*>(solver_.get())),
-      window_(context.instance(), options.width, options.height,
-              "weft view - " + std::filesystem::path(options.scenePath).filename().string()),
+      window_(context.instance(), options.width, options.height, windowTitle(options)),
       swapchain_(context, window_.surface(), window_.framebufferSize()),
-      drawer_(context, shaders, scene_.cloth, swapchain_.renderPass(), VK_SAMPLE_COUNT_1_BIT),
       frames_(context),
-      camera_(scene_.camera),
-      wireframe_(options.wireframe) {
-  solver_->readState(initialPositions_, initialVelocities_);
-  if (!gpuSolver_)
-    for (engine::Buffer& upload : uploads_)
-      upload = engine::Buffer(context, initialPositions_.size() * sizeof(glm::vec4),
-                              VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::Upload, "view.hostPositions");
-  installCallbacks();
+      camera_(content_.scene.camera),
+      wireframe_(options.wireframe),
+      showPanel_(options.panel) {
+  if (replaying()) {
+    const RecordingHeader& h = content_.recording->header();
+    clock_.emplace(h.frameCount, h.frameDt);
+    Pane& pane = panes_.emplace_back();
+    std::vector<glm::vec4> first = content_.recording->frame(0);
+    pane.drawer = SceneDrawer(context, shaders, recordedCloth(*content_.recording, first), swapchain_.renderPass(),
+                              VK_SAMPLE_COUNT_1_BIT);
+    for (auto& upload : pane.uploads)
+      upload = engine::Buffer(context, first.size() * sizeof(glm::vec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                              engine::MemoryUsage::Upload, "view.replayPositions");
+  }
+  for (Integrator integrator : content_.integrators) {
+    Scene scene = content_.scene;
+    scene.solver.integrator = integrator;
+    Pane& pane = panes_.emplace_back();
+    pane.sim = std::make_unique<LiveSimulation>(std::move(scene), content_.backend, &context, &shaders);
+    pane.drawer = SceneDrawer(context, shaders, content_.scene.cloth, swapchain_.renderPass(), VK_SAMPLE_COUNT_1_BIT);
+    if (!pane.sim->gpuSolver())
+      for (auto& upload : pane.uploads)
+        upload = engine::Buffer(context, content_.scene.cloth.particleCount() * sizeof(glm::vec4),
+                                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::Upload, "view.hostPositions");
+  }
+  for (Pane& pane : panes_)
+    for (auto& timer : pane.timers) timer = engine::GpuTimer(context, kTimedPassesPerFrame);
+  installCallbacks();  // before ImGui's, which chain to them
+  imgui_ = std::make_unique<ImguiLayer>(context, window_.handle(), swapchain_.renderPass(), swapchain_.imageCount());
+  if (options.recordFromStart) startRecording();
 }
 
-Viewer::~Viewer() { vkDeviceWaitIdle(context_.device()); }
+Viewer::~Viewer() {
+  vkDeviceWaitIdle(context_.device());
+  imgui_.reset();
+}
 
 int Viewer::run() {
   auto last = std::chrono::steady_clock::now();
@@ -54,7 +85,7 @@ int Viewer::run() {
     }
     const bool lastFrame = options_.frames && int(frame_) + 1 >= *options_.frames;
     const bool capture = (lastFrame && !options_.screenshotPath.empty()) || screenshotRequested_;
-    if (!drawFrame(capture)) continue;
+    if (!drawFrame(capture, frameMs)) continue;
     if (capture) {
       // The captured frame's slot: wait for it, then its readback holds the image.
       vkWaitForFences(context_.device(), 1, &frames_[frame_ - 1].done, VK_TRUE, UINT64_MAX);
@@ -63,15 +94,16 @@ int Viewer::run() {
         path = "weft-view-" + std::to_string(++screenshotCount_) + ".png";
       saveCapture(path);
       std::printf("weft: wrote %s\n", path.c_str());
+      status_ = "wrote " + path;
       screenshotRequested_ = false;
     }
     auto now = std::chrono::steady_clock::now();
-    frameMs = 0.9 * frameMs + 0.1 * std::chrono::duration<double, std::milli>(now - last).count();
+    frameMs = std::chrono::duration<double, std::milli>(now - last).count();
     last = now;
-    if (frame_ % 30 == 0) updateTitle(frameMs);
     if (lastFrame) break;
   }
   vkDeviceWaitIdle(context_.device());
+  if (recorder_) stopRecording();
   if (context_.validationMessageCount() > 0) {
     std::fprintf(stderr, "weft: the validation layer reported %zu message(s)\n", context_.validationMessageCount());
     return 4;
@@ -79,10 +111,21 @@ int Viewer::run() {
   return 0;
 }
 
-bool Viewer::drawFrame(bool capture) {
+void Viewer::collectSlot(uint64_t frame, double frameMs) {
+  const size_t slot = frame % kFramesInFlight;
+  for (Pane& pane : panes_) {
+    PassTimes passes = pane.hostPasses[slot];
+    for (auto& pass : pane.timers[slot].read()) passes.push_back(std::move(pass));
+    if (frame >= kFramesInFlight) pane.history.push(frameMs, passes);
+  }
+  if (recorder_) recorder_->collect(frame);
+}
+
+bool Viewer::drawFrame(bool capture, double frameMs) {
   VkDevice device = context_.device();
   FrameSlot& slot = frames_[frame_];
   VK_CHECK(vkWaitForFences(device, 1, &slot.done, VK_TRUE, UINT64_MAX));
+  collectSlot(frame_, frameMs);
   uint32_t image = 0;
   VkResult acquired = vkAcquireNextImageKHR(device, swapchain_.handle(), UINT64_MAX, slot.acquired, VK_NULL_HANDLE,
                                             &image);
@@ -93,21 +136,20 @@ bool Viewer::drawFrame(bool capture) {
   if (acquired != VK_SUBOPTIMAL_KHR) VK_CHECK(acquired);
   VK_CHECK(vkResetFences(device, 1, &slot.done));
 
-  const bool advance = running_ || stepOnce_;
-  stepOnce_ = false;
-  const SolverSettings& s = scene_.solver;
-  if (advance && (!gpuSolver_ || s.integrator == Integrator::ImplicitCg)) {
-    if (gpuSolver_)  // implicit CG submits its own chunks: they overwrite what earlier frames drew from
-      engine::submitAndWait(context_, [](VkCommandBuffer cmd) { engine::barrier::graphicsToCompute(cmd); });
-    solver_->advance(s.dt, s.substeps);
-  }
+  if (replaying()) replayFrame_ = clock_->tick(frameMs / 1000.0);
+  imgui_->beginFrame();
+  if (showPanel_) drawPanel();
+  if (replaying()) replayFrame_ = clock_->frame();  // the panel may have scrubbed
+  drawPaneLabels();  // after the panel: its edits may have rebuilt a solver
+  advanceOnHost();
 
   VK_CHECK(vkResetCommandBuffer(slot.cmd, 0));
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   VK_CHECK(vkBeginCommandBuffer(slot.cmd, &begin));
-  recordFrame(slot.cmd, image, advance && gpuSolver_ && s.integrator != Integrator::ImplicitCg, capture);
+  recordFrame(slot.cmd, image, capture);
   VK_CHECK(vkEndCommandBuffer(slot.cmd));
+  stepOnce_ = false;
 
   VkSemaphore renderDone = swapchain_.renderDone(image);
   VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
@@ -140,32 +182,85 @@ bool Viewer::drawFrame(bool capture) {
   return true;
 }
 
-const engine::Buffer& Viewer::positionsFor(uint64_t frame) {
-  if (gpuSolver_) return gpuSolver_->positionBuffer();  // drawn in place, no copy
+// The simulations that cannot record their frame into the command buffer step here, before it is
+// recorded: the CPU backend, and GPU integrators whose host decides between submissions.
+void Viewer::advanceOnHost() {
+  const size_t slot = frame_ % kFramesInFlight;
+  for (Pane& pane : panes_) {
+    pane.hostPasses[slot].clear();
+    pane.advanced[slot] = simulating();
+    if (!pane.sim || !simulating() || pane.sim->recordsIntoFrame()) continue;
+    if (pane.sim->gpuSolver())  // its own submissions overwrite what frames in flight draw from
+      engine::submitAndWait(context_, [](VkCommandBuffer cmd) { engine::barrier::graphicsToCompute(cmd); });
+    const SolverSettings& s = pane.sim->scene().solver;
+    pane.sim->solver().advance(s.dt, s.substeps);
+    pane.hostPasses[slot] = pane.sim->solver().lastPassTimes();
+  }
+}
+
+const engine::Buffer& Viewer::positionsFor(Pane& pane, uint64_t frame) {
+  const engine::Buffer& upload = pane.uploads[frame % kFramesInFlight];
+  if (!pane.sim) {  // replay: the clock's frame, read from the file
+    std::vector<glm::vec4> positions = content_.recording->frame(replayFrame_);
+    std::memcpy(upload.mapped(), positions.data(), positions.size() * sizeof(glm::vec4));
+    return upload;
+  }
+  if (GpuSolver* gpu = pane.sim->gpuSolver()) return gpu->positionBuffer();  // drawn in place, no copy
   // CPU backend: the slot's own upload buffer, free again since its fence was waited on.
-  const engine::Buffer& upload = uploads_[frame % kFramesInFlight];
-  solver_->readState(hostPositions_, hostVelocities_);
-  std::memcpy(upload.mapped(), hostPositions_.data(), hostPositions_.size() * sizeof(glm::vec4));
+  pane.sim->solver().readState(pane.hostPositions, pane.hostVelocities);
+  std::memcpy(upload.mapped(), pane.hostPositions.data(), pane.hostPositions.size() * sizeof(glm::vec4));
   return upload;  // the submission makes the host writes visible to the device
 }
 
-void Viewer::recordFrame(VkCommandBuffer cmd, uint32_t image, bool advance, bool capture) {
-  if (gpuSolver_) {
-    // The solver's passes overwrite positions that the previous frame's draw (maybe still in flight)
-    // read: write-after-read across submissions, ordered by this barrier.
-    engine::barrier::graphicsToCompute(cmd);
-    if (advance)
-      gpuSolver_->recordAdvance(cmd, scene_.solver.dt, scene_.solver.substeps);
-    else
-      gpuSolver_->recordHandle(cmd);  // paused: a drag still moves the held particle
+glm::vec4 Viewer::paneRect(size_t p) const {
+  VkExtent2D e = swapchain_.extent();
+  const float width = float(e.width) / float(panes_.size());
+  return {width * float(p), 0.f, width, float(e.height)};
+}
+
+void Viewer::recordFrame(VkCommandBuffer cmd, uint32_t image, bool capture) {
+  const size_t slot = frame_ % kFramesInFlight;
+  std::vector<const engine::Buffer*> positions;
+  for (size_t p = 0; p < panes_.size(); ++p) {
+    Pane& pane = panes_[p];
+    engine::GpuTimer& timer = pane.timers[slot];
+    timer.reset(cmd);
+    if (GpuSolver* gpu = pane.sim ? pane.sim->gpuSolver() : nullptr) {
+      // The solver's passes overwrite positions that the previous frame's draw (maybe still in
+      // flight) read: write-after-read across submissions, ordered by this barrier.
+      engine::barrier::graphicsToCompute(cmd);
+      const SolverSettings& s = pane.sim->scene().solver;
+      if (simulating() && pane.sim->recordsIntoFrame())
+        gpu->recordAdvance(cmd, s.dt, s.substeps, &timer);
+      else
+        gpu->recordHandle(cmd);  // paused (or stepped on the host): a drag still moves the held particle
+    }
+    positions.push_back(&positionsFor(pane, frame_));
+    if (p == 0 && recorder_ && pane.advanced[slot]) {
+      if (pane.sim->gpuSolver())
+        recorder_->recordCopy(cmd, frame_, *positions.back());
+      else
+        recorder_->add(pane.hostPositions);
+    }
+    engine::timed(&timer, cmd, "view.normals", [&] { pane.drawer.recordNormals(cmd, *positions.back()); });
   }
-  const engine::Buffer& positions = positionsFor(frame_);
-  drawer_.recordNormals(cmd, positions);
-  VkExtent2D extent = swapchain_.extent();
-  CameraDesc camera = camera_.desc();
+
   swapchain_.begin(cmd, image, palette::kSky);
-  drawer_.recordDraw(cmd, positions, scene_.colliders, camera,
-                     viewProjection(camera, float(extent.width) / float(extent.height)), wireframe_);
+  const CameraDesc camera = camera_.desc();
+  for (size_t p = 0; p < panes_.size(); ++p) {
+    const glm::vec4 r = paneRect(p);
+    VkViewport viewport{r.x, r.y, r.z, r.w, 0.f, 1.f};
+    VkRect2D scissor{{int32_t(r.x), int32_t(r.y)}, {uint32_t(r.z), uint32_t(r.w)}};
+    vkCmdSetViewport(cmd, 0, 1, &viewport);
+    vkCmdSetScissor(cmd, 0, 1, &scissor);
+    const std::vector<ColliderDesc>& colliders =
+        panes_[p].sim ? panes_[p].sim->scene().colliders : content_.scene.colliders;
+    engine::timed(&panes_[p].timers[slot], cmd, "view.draw", [&] {
+      panes_[p].drawer.recordDraw(cmd, *positions[p], colliders, camera, viewProjection(camera, r.z / r.w),
+                                  wireframe_);
+    });
+  }
+  imgui_->record(cmd);  // sets its own viewport and scissor
   vkCmdEndRenderPass(cmd);
   if (capture) recordCapture(cmd, image);
 }
@@ -215,18 +310,41 @@ void Viewer::saveCapture(const std::string& path) const {
 }
 
 void Viewer::reset() {
-  vkDeviceWaitIdle(context_.device());  // writeState uploads over buffers frames in flight read
-  solver_->clearHandle();
+  if (replaying()) {
+    clock_->scrub(0);
+    clock_->play();
+    return;
+  }
+  vkDeviceWaitIdle(context_.device());  // the rebuilt solvers replace buffers frames in flight read
   drag_ = Drag::None;
-  solver_->writeState(initialPositions_, initialVelocities_);
+  for (Pane& pane : panes_) {
+    pane.sim->reset();
+    pane.history.clear();
+  }
 }
 
-void Viewer::updateTitle(double frameMs) {
-  char title[256];
-  std::snprintf(title, sizeof title, "weft view - %s - %s %s - %s - %.1f ms/frame",
-                std::filesystem::path(options_.scenePath).filename().c_str(), backendName(backend_),
-                integratorName(scene_.solver.integrator), running_ ? "running" : "paused", frameMs);
-  glfwSetWindowTitle(window_.handle(), title);
+void Viewer::startRecording() {
+  if (replaying() || recorder_) return;
+  std::string path = options_.recordPath;
+  if (path.empty() || recordingCount_ > 0) {
+    const std::string stem = path.empty() ? "weft-view" : std::filesystem::path(path).stem().string();
+    path = stem + "-" + std::to_string(++recordingCount_) + ".weftrec";
+  } else {
+    ++recordingCount_;
+  }
+  const Scene& scene = panes_[0].sim->scene();
+  recorder_ = std::make_unique<FrameRecorder>(context_, path, uint32_t(scene.cloth.particleCount()),
+                                              scene.cloth.triangles, scene.solver.dt, uint32_t(scene.solver.substeps));
+  status_ = "recording to " + path;
+}
+
+void Viewer::stopRecording() {
+  if (!recorder_) return;
+  vkDeviceWaitIdle(context_.device());
+  recorder_->finish(frame_);
+  std::printf("weft: wrote %s (%u frames)\n", recorder_->path().c_str(), recorder_->frameCount());
+  status_ = "wrote " + recorder_->path() + " (" + std::to_string(recorder_->frameCount()) + " frames)";
+  recorder_.reset();
 }
 
 }  // namespace weft

@@ -1,6 +1,7 @@
 #pragma once
-// The windowed viewer: owns the window, swapchain, frame ring, solver and scene drawer, runs the
-// frame loop and turns input into camera moves, solver control and particle grabs.
+// The windowed viewer: owns the window, swapchain, frame ring, ImGui and the panes (one live
+// simulation, two side by side, or a recording played back), runs the frame loop and turns input
+// into camera moves, solver control and particle grabs.
 #include <array>
 #include <memory>
 #include <optional>
@@ -10,25 +11,50 @@
 #include <glm/glm.hpp>
 
 #include "demos/render/scene_drawer.h"
+#include "demos/view/frame_recorder.h"
 #include "demos/view/frame_ring.h"
+#include "demos/view/imgui_layer.h"
+#include "demos/view/live_simulation.h"
 #include "demos/view/orbit_camera.h"
+#include "demos/view/perf_history.h"
+#include "demos/view/replay_clock.h"
 #include "demos/view/swapchain.h"
 #include "demos/view/view_command.h"
 #include "demos/view/window.h"
 #include "engine/buffer.h"
 #include "engine/context.h"
+#include "engine/gpu_timer.h"
 #include "engine/shader_library.h"
+#include "solver/recording.h"
 #include "solver/scene.h"
-#include "solver/solver.h"
 
 namespace weft {
 
-class GpuSolver;
+// One image region of the window and what it shows.
+struct Pane {
+  std::unique_ptr<LiveSimulation> sim;  // null when replaying
+  SceneDrawer drawer;
+  std::array<engine::Buffer, kFramesInFlight> uploads;  // host positions drawn: CPU backend, replay
+  std::array<engine::GpuTimer, kFramesInFlight> timers;
+  std::array<PassTimes, kFramesInFlight> hostPasses;  // passes of a host advance() in that slot's frame
+  std::array<bool, kFramesInFlight> advanced{};       // the slot's frame stepped the simulation
+  PerfHistory history;
+  std::vector<glm::vec4> hostPositions, hostVelocities;
+};
+
+// What the viewer shows, decided by the command line.
+struct ViewContent {
+  Scene scene;                                  // live scene, or camera and colliders for a replay
+  Backend backend = Backend::Gpu;
+  std::vector<Integrator> integrators;          // one per pane (live: one; compare: two)
+  std::unique_ptr<RecordingReader> recording;   // replay mode
+  std::string gridNote;                         // how the grid size was chosen, for the panel
+};
 
 class Viewer {
  public:
   // The context must have been made with the window's instance extensions and VK_KHR_swapchain.
-  Viewer(engine::Context& context, const engine::ShaderLibrary& shaders, Scene scene, Backend backend,
+  Viewer(engine::Context& context, const engine::ShaderLibrary& shaders, ViewContent content,
          const ViewOptions& options);
   ~Viewer();
   Viewer(const Viewer&) = delete;
@@ -40,16 +66,32 @@ class Viewer {
  private:
   enum class Drag { None, Orbit, Pan, Grab };
 
-  // One frame: simulate (if running), record, submit, present. False when the swapchain had to be
-  // recreated before anything was drawn.
-  bool drawFrame(bool capture);
-  void recordFrame(VkCommandBuffer cmd, uint32_t image, bool advance, bool capture);
+  // One frame: gather the finished slot's timings, build the panel, simulate (if running), record,
+  // submit, present. False when the swapchain had to be recreated before anything was drawn.
+  bool drawFrame(bool capture, double frameMs);
+  void collectSlot(uint64_t frame, double frameMs);
+  void advanceOnHost();
+  void recordFrame(VkCommandBuffer cmd, uint32_t image, bool capture);
   void recordCapture(VkCommandBuffer cmd, uint32_t image);
   void saveCapture(const std::string& path) const;
-  // What this frame draws from: the GPU solver's buffer, or the CPU state copied into the slot's upload buffer.
-  const engine::Buffer& positionsFor(uint64_t frame);
+  // What pane `p` draws from this frame: the GPU solver's buffer, or the slot's upload buffer
+  // holding the CPU state or the replayed frame.
+  const engine::Buffer& positionsFor(Pane& pane, uint64_t frame);
+  glm::vec4 paneRect(size_t p) const;  // x, y, width, height in framebuffer pixels
+  bool replaying() const { return content_.recording != nullptr; }
+  bool simulating() const { return (running_ || stepOnce_) && !replaying(); }
   void reset();
-  void updateTitle(double frameMs);
+  void startRecording();
+  void stopRecording();
+
+  // The panel and the labels (viewer_panel.cpp).
+  void drawPanel();
+  void drawSimulationControls();
+  void drawParameters();
+  void drawReplayControls();
+  void drawTimings();
+  void drawPaneLabels();
+  std::string paneTitle(size_t p) const;
 
   // Input (viewer_input.cpp).
   void installCallbacks();
@@ -58,32 +100,38 @@ class Viewer {
   void onCursor(glm::vec2 pixel);
   void onScroll(double steps);
   glm::vec2 cursorPixel() const;  // framebuffer pixels, which may differ from window coordinates
-  glm::vec2 viewport() const;
+  std::optional<size_t> paneAt(glm::vec2 pixel) const;
 
   engine::Context& context_;
-  Scene scene_;
-  Backend backend_;
+  const engine::ShaderLibrary& shaders_;
+  ViewContent content_;
   ViewOptions options_;
-  std::unique_ptr<Solver> solver_;
-  GpuSolver* gpuSolver_ = nullptr;  // solver_ when on the GPU backend
-  std::vector<glm::vec4> initialPositions_, initialVelocities_, hostPositions_, hostVelocities_;
   Window window_;
   Swapchain swapchain_;
-  SceneDrawer drawer_;  // after the swapchain: its pipelines are made for the swapchain's render pass
+  std::vector<Pane> panes_;  // after the swapchain: their pipelines are made for its render pass
   FrameRing frames_;
-  std::array<engine::Buffer, kFramesInFlight> uploads_;  // CPU backend: one per slot in flight
-  engine::Buffer capture_;                              // screenshot readback
+  std::unique_ptr<ImguiLayer> imgui_;
+  std::optional<ReplayClock> clock_;
+  std::unique_ptr<FrameRecorder> recorder_;
+  engine::Buffer capture_;  // screenshot readback
   OrbitCamera camera_;
   bool wireframe_ = false;
+  bool showPanel_ = true;
   uint64_t frame_ = 0;
+  uint32_t replayFrame_ = 0;
   bool running_ = true;
   bool stepOnce_ = false;
   bool screenshotRequested_ = false;
   bool resized_ = false;
   Drag drag_ = Drag::None;
+  size_t dragPane_ = 0;
   glm::vec2 lastCursor_{0.f};
   glm::vec3 grabAnchor_{0.f};
   int screenshotCount_ = 0;
+  int recordingCount_ = 0;
+  SpringMaterial editingMaterial_;  // the spring sliders' values until let go
+  bool editingMaterialActive_ = false;
+  std::string status_;  // last message for the panel (recording written, ...)
 
   friend struct ViewerCallbacks;
 };

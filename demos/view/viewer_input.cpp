@@ -1,6 +1,8 @@
 // The viewer's input: mouse camera (orbit, pan, zoom), particle grab, and the keys.
 #include <cstdio>
 
+#include <imgui.h>
+
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
@@ -31,9 +33,12 @@ void Viewer::installCallbacks() {
   glfwSetFramebufferSizeCallback(w, ViewerCallbacks::resize);
 }
 
-glm::vec2 Viewer::viewport() const {
-  VkExtent2D e = swapchain_.extent();
-  return {float(e.width), float(e.height)};
+std::optional<size_t> Viewer::paneAt(glm::vec2 pixel) const {
+  for (size_t p = 0; p < panes_.size(); ++p) {
+    const glm::vec4 r = paneRect(p);
+    if (pixel.x >= r.x && pixel.x < r.x + r.z && pixel.y >= r.y && pixel.y < r.y + r.w) return p;
+  }
+  return std::nullopt;
 }
 
 glm::vec2 Viewer::cursorPixel() const {
@@ -47,14 +52,23 @@ glm::vec2 Viewer::cursorPixel() const {
 }
 
 void Viewer::onKey(int key, int action, int) {
-  if (action != GLFW_PRESS) return;
+  if ((action != GLFW_PRESS && action != GLFW_REPEAT) || imgui_->wantsKeyboard()) return;
+  if (action == GLFW_REPEAT && key != GLFW_KEY_LEFT && key != GLFW_KEY_RIGHT) return;
   switch (key) {
     case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(window_.handle(), GLFW_TRUE); break;
-    case GLFW_KEY_SPACE: running_ = !running_; break;
+    case GLFW_KEY_SPACE:
+      if (replaying()) clock_->toggle();
+      else running_ = !running_;
+      break;
     case GLFW_KEY_N:
       running_ = false;
       stepOnce_ = true;
       break;
+    case GLFW_KEY_LEFT:
+    case GLFW_KEY_RIGHT:
+      if (replaying()) clock_->step(key == GLFW_KEY_LEFT ? -1 : 1);
+      break;
+    case GLFW_KEY_H: showPanel_ = !showPanel_; break;
     case GLFW_KEY_R: reset(); break;
     case GLFW_KEY_W: wireframe_ = !wireframe_; break;
     case GLFW_KEY_P: screenshotRequested_ = true; break;
@@ -65,25 +79,35 @@ void Viewer::onKey(int key, int action, int) {
 void Viewer::onMouseButton(int button, int action, int mods) {
   lastCursor_ = cursorPixel();
   if (action == GLFW_RELEASE) {
-    if (drag_ == Drag::Grab) solver_->clearHandle();
+    if (drag_ == Drag::Grab) panes_[dragPane_].sim->solver().clearHandle();
     drag_ = Drag::None;
     return;
   }
+  if (imgui_->wantsMouse()) return;  // a click on the panel
   if (button == GLFW_MOUSE_BUTTON_MIDDLE || (button == GLFW_MOUSE_BUTTON_LEFT && (mods & GLFW_MOD_SHIFT))) {
     drag_ = Drag::Pan;
     return;
   }
   if (button != GLFW_MOUSE_BUTTON_LEFT) return;
+  std::optional<size_t> pane = paneAt(lastCursor_);
+  if (!pane || !panes_[*pane].sim) {  // a replay cannot be grabbed
+    drag_ = Drag::Orbit;
+    return;
+  }
   // Positions are read back on a click only, never per frame.
   vkDeviceWaitIdle(context_.device());
-  solver_->readState(hostPositions_, hostVelocities_);
-  std::optional<uint32_t> picked = pickParticle(hostPositions_, camera_.desc(), viewport(), lastCursor_);
+  Pane& target = panes_[*pane];
+  target.sim->solver().readState(target.hostPositions, target.hostVelocities);
+  const glm::vec4 r = paneRect(*pane);
+  std::optional<uint32_t> picked = pickParticle(target.hostPositions, camera_.desc(), {r.z, r.w},
+                                                lastCursor_ - glm::vec2(r.x, r.y));
   if (!picked) {
     drag_ = Drag::Orbit;
     return;
   }
-  grabAnchor_ = glm::vec3(hostPositions_[*picked]);
-  solver_->setHandle(*picked, grabAnchor_);
+  grabAnchor_ = glm::vec3(target.hostPositions[*picked]);
+  target.sim->solver().setHandle(*picked, grabAnchor_);
+  dragPane_ = *pane;
   drag_ = Drag::Grab;
 }
 
@@ -92,18 +116,22 @@ void Viewer::onCursor(glm::vec2 pixel) {
   lastCursor_ = pixel;
   switch (drag_) {
     case Drag::Orbit: camera_.orbit(delta); break;
-    case Drag::Pan: camera_.pan(delta, viewport().y); break;
+    case Drag::Pan: camera_.pan(delta, paneRect(0).w); break;
     case Drag::Grab: {
       // The particle moves in the plane through where it was grabbed, facing the camera.
-      CameraDesc camera = camera_.desc();
-      glm::vec3 target = dragTarget(camera, pixelRay(camera, viewport(), pixel), grabAnchor_);
-      solver_->setHandle(*solver_->handle(), target);
+      const CameraDesc camera = camera_.desc();
+      const glm::vec4 r = paneRect(dragPane_);
+      const Ray ray = pixelRay(camera, {r.z, r.w}, pixel - glm::vec2(r.x, r.y));
+      Solver& solver = panes_[dragPane_].sim->solver();
+      if (solver.handle()) solver.setHandle(*solver.handle(), dragTarget(camera, ray, grabAnchor_));
       break;
     }
     case Drag::None: break;
   }
 }
 
-void Viewer::onScroll(double steps) { camera_.zoom(float(steps)); }
+void Viewer::onScroll(double steps) {
+  if (!imgui_->wantsMouse()) camera_.zoom(float(steps));
+}
 
 }  // namespace weft

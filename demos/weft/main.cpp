@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
 
   weft::ViewOptions view;
   CLI::App* viewCmd = app.add_subcommand("view", "a window on a scene: live solver, mouse camera, grab the cloth");
-  viewCmd->add_option("scene", view.scenePath, "scene file (JSON, see docs/scene-format.md)")->required();
+  viewCmd->add_option("scene", view.scenePath, "scene file (JSON, see docs/scene-format.md); with --replay, optional");
   viewCmd->add_option("--backend", view.backend, "gpu (default) or cpu");
   viewCmd->add_option("--integrator", view.integrator, "one of: " + integratorList());
   viewCmd->add_option("--device", view.device, "Vulkan device name (substring); default $WEFT_DEVICE or the best");
@@ -77,6 +77,11 @@ int main(int argc, char** argv) {
   viewCmd->add_option("--frames", view.frames, "render this many frames, then exit");
   viewCmd->add_option("--screenshot", view.screenshotPath, "write the last frame to this PNG");
   viewCmd->add_flag("--wireframe", view.wireframe, "start in wireframe (W toggles)");
+  viewCmd->add_option("--compare", view.compare, "two integrators side by side, as A,B (e.g. explicit-euler,implicit-cg)");
+  viewCmd->add_option("--replay", view.replayPath, "play this recording back (weft run --record) instead of simulating");
+  viewCmd->add_option("--record", view.recordPath, "file the record button writes (default weft-view-K.weftrec)");
+  viewCmd->add_flag("--record-now", view.recordFromStart, "start recording on the first frame");
+  viewCmd->add_flag("!--no-panel", view.panel, "hide the panel (H toggles it)");
 
   CLI::App* devicesCmd = app.add_subcommand("devices", "list the Vulkan devices weft can use");
 

@@ -1,0 +1,83 @@
+#include "demos/view/imgui_layer.h"
+
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_vulkan.h>
+
+#include <stdexcept>
+
+#include "engine/commands.h"
+#include "engine/context.h"
+#include "engine/vk_check.h"
+
+namespace weft {
+namespace {
+PFN_vkVoidFunction loadVulkan(const char* name, void* instance) {
+  return vkGetInstanceProcAddr(static_cast<VkInstance>(instance), name);
+}
+void checkVk(VkResult result) {
+  if (result != VK_SUCCESS) throw std::runtime_error("ImGui's Vulkan backend failed: " + std::to_string(result));
+}
+}  // namespace
+
+ImguiLayer::ImguiLayer(const engine::Context& context, GLFWwindow* window, VkRenderPass renderPass,
+                       uint32_t imageCount)
+    : device_(context.device()) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini left in the user's folder
+  ImGui::StyleColorsDark();
+  ImGui::GetStyle().Alpha = 0.92f;
+  if (!ImGui_ImplVulkan_LoadFunctions(loadVulkan, context.instance()))
+    throw std::runtime_error("ImGui's Vulkan backend could not load its Vulkan functions");
+  ImGui_ImplGlfw_InitForVulkan(window, true);
+
+  // The font atlas is ImGui's only descriptor set.
+  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
+  VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  poolInfo.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
+  poolInfo.maxSets = 1;
+  poolInfo.poolSizeCount = 1;
+  poolInfo.pPoolSizes = &size;
+  VK_CHECK(vkCreateDescriptorPool(device_, &poolInfo, nullptr, &pool_));
+
+  ImGui_ImplVulkan_InitInfo info{};
+  info.Instance = context.instance();
+  info.PhysicalDevice = context.physicalDevice();
+  info.Device = device_;
+  info.QueueFamily = context.queueFamily();
+  info.Queue = context.queue();
+  info.DescriptorPool = pool_;
+  info.MinImageCount = std::max(imageCount, 2u);
+  info.ImageCount = std::max(imageCount, 2u);
+  info.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
+  info.CheckVkResultFn = checkVk;
+  ImGui_ImplVulkan_Init(&info, renderPass);
+
+  engine::submitAndWait(context, [](VkCommandBuffer cmd) { ImGui_ImplVulkan_CreateFontsTexture(cmd); });
+  ImGui_ImplVulkan_DestroyFontUploadObjects();
+}
+
+ImguiLayer::~ImguiLayer() {
+  vkDeviceWaitIdle(device_);
+  ImGui_ImplVulkan_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  vkDestroyDescriptorPool(device_, pool_, nullptr);
+}
+
+void ImguiLayer::beginFrame() {
+  ImGui_ImplVulkan_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+}
+
+void ImguiLayer::record(VkCommandBuffer cmd) {
+  ImGui::Render();
+  ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
+}
+
+bool ImguiLayer::wantsMouse() const { return ImGui::GetIO().WantCaptureMouse; }
+bool ImguiLayer::wantsKeyboard() const { return ImGui::GetIO().WantCaptureKeyboard; }
+
+}  // namespace weft

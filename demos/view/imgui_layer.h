@@ -1,0 +1,36 @@
+#pragma once
+// Dear ImGui on the viewer's window and swapchain: the GLFW input backend, the Vulkan renderer
+// backend loaded through volk, the descriptor pool it draws its font from, and the font upload.
+// The panel's widgets are drawn between beginFrame() and record(); record() goes inside the
+// swapchain's render pass, after the scene.
+#include <volk.h>
+
+struct GLFWwindow;
+
+namespace weft {
+
+namespace engine {
+class Context;
+}
+
+class ImguiLayer {
+ public:
+  // Installs ImGui's GLFW callbacks, which chain to the ones the window already had.
+  ImguiLayer(const engine::Context& context, GLFWwindow* window, VkRenderPass renderPass, uint32_t imageCount);
+  ~ImguiLayer();
+  ImguiLayer(const ImguiLayer&) = delete;
+  ImguiLayer& operator=(const ImguiLayer&) = delete;
+
+  void beginFrame();
+  // Finishes the frame's widgets and records their draw into the render pass begun on `cmd`.
+  void record(VkCommandBuffer cmd);
+  // The pointer or the keyboard is over a widget: the viewer's own mouse and keys stand aside.
+  bool wantsMouse() const;
+  bool wantsKeyboard() const;
+
+ private:
+  VkDevice device_;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+};
+
+}  // namespace weft

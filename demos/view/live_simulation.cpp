@@ -1,0 +1,92 @@
+#include "demos/view/live_simulation.h"
+
+#include "solver/gpu_solver.h"
+
+namespace weft {
+
+LiveSimulation::LiveSimulation(Scene scene, Backend backend, engine::Context* context,
+                               const engine::ShaderLibrary* shaders)
+    : scene_(std::move(scene)), backend_(backend), context_(context), shaders_(shaders),
+      scenePins_(scene_.cloth.pinned) {
+  rebuild(false);
+}
+
+LiveSimulation::~LiveSimulation() = default;
+
+bool LiveSimulation::recordsIntoFrame() const {
+  const Integrator i = scene_.solver.integrator;
+  return gpuSolver_ && i != Integrator::ImplicitCg && i != Integrator::NonlinearCg;
+}
+
+void LiveSimulation::setSettings(const SolverSettings& settings, const Environment& environment) {
+  const Integrator integrator = scene_.solver.integrator;  // changes through setIntegrator only
+  scene_.solver = settings;
+  scene_.solver.integrator = integrator;
+  scene_.environment = environment;
+  solver_->setParams(solverParams(scene_));
+}
+
+void LiveSimulation::setIntegrator(Integrator integrator) {
+  if (integrator == scene_.solver.integrator) return;
+  scene_.solver.integrator = integrator;
+  rebuild(true);
+}
+
+SpringMaterial LiveSimulation::material() const {
+  SpringMaterial m;
+  // Scenes give each family one stiffness and every spring one damping: the first of each says it.
+  for (auto it = scene_.cloth.springs.rbegin(); it != scene_.cloth.springs.rend(); ++it) {
+    if (it->kind == SpringKind::Structural) m.structural = it->stiffness;
+    if (it->kind == SpringKind::Shear) m.shear = it->stiffness;
+    if (it->kind == SpringKind::Bend) m.bend = it->stiffness;
+    m.damping = it->damping;
+  }
+  return m;
+}
+
+void LiveSimulation::setMaterial(const SpringMaterial& material) {
+  if (material == this->material()) return;
+  for (Spring& spring : scene_.cloth.springs) {
+    spring.stiffness = spring.kind == SpringKind::Structural ? material.structural
+                       : spring.kind == SpringKind::Shear    ? material.shear
+                                                             : material.bend;
+    spring.damping = material.damping;
+  }
+  rebuild(true);
+}
+
+void LiveSimulation::setPins(PinChoice pins) {
+  if (pins == pins_ || (pins != PinChoice::Scene && !canChoosePins())) return;
+  pins_ = pins;
+  if (pins == PinChoice::Scene) {
+    scene_.cloth.pinned = scenePins_;
+  } else {
+    scene_.cloth.pinned.assign(scene_.cloth.particleCount(), 0);
+    const auto preset = static_cast<CornerPreset>(static_cast<int>(pins) - static_cast<int>(PinChoice::None));
+    pinParticles(scene_.cloth, gridCorners(scene_.cloth, preset));
+  }
+  rebuild(true);
+}
+
+void LiveSimulation::reset() { rebuild(false); }
+
+void LiveSimulation::rebuild(bool keepState) {
+  std::vector<glm::vec4> positions, velocities;
+  if (keepState && solver_) {
+    solver_->clearHandle();
+    solver_->readState(positions, velocities);
+  }
+  solver_.reset();  // the old solver's buffers go before the new one allocates its own
+  solver_ = makeSolver(scene_.cloth, solverParams(scene_), backend_, context_, shaders_);
+  gpuSolver_ = dynamic_cast<GpuSolver*>(solver_.get());
+  if (!keepState) return;
+  // The carried state takes the new model's inverse masses: a newly pinned particle stays where
+  // it is now, a released one falls from there.
+  for (size_t i = 0; i < positions.size(); ++i) {
+    positions[i].w = scene_.cloth.inverseMass(i);
+    if (positions[i].w == 0.f) velocities[i] = glm::vec4(0.f);
+  }
+  solver_->writeState(positions, velocities);
+}
+
+}  // namespace weft
