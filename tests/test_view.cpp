@@ -18,6 +18,7 @@
 #include "demos/render/palette.h"
 #include "demos/view/orbit_camera.h"
 #include "demos/view/view_command.h"
+#include "solver/recording.h"
 
 namespace weft {
 namespace {
@@ -107,16 +108,21 @@ TEST(Picking, RayThroughAProjectedPointHitsItAndPickPrefersTheNearerParticle) {
 // Cloth-coloured: clearly red, unlike the sky (blue-grey) and the ground (neutral grey).
 bool isCloth(const unsigned char* p) { return p[0] > p[1] + 25 && p[0] > p[2] + 25; }
 
+// The share of cloth-coloured pixels in the 64 x 64 box centred on (cx, cy).
+double clothShare(const unsigned char* pixels, int w, int cx, int cy) {
+  int cloth = 0, total = 0;
+  for (int y = cy - 32; y < cy + 32; ++y)
+    for (int x = cx - 32; x < cx + 32; ++x, ++total) cloth += isCloth(&pixels[(size_t(y) * w + x) * 4]);
+  return double(cloth) / total;
+}
+
 void expectClothInTheMiddle(const fs::path& png) {
   int w = 0, h = 0, channels = 0;
   unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
   ASSERT_NE(pixels, nullptr) << "cannot read " << png;
   EXPECT_EQ(w, 1280);
   EXPECT_EQ(h, 720);
-  int cloth = 0, total = 0;
-  for (int y = h / 2 - 32; y < h / 2 + 32; ++y)
-    for (int x = w / 2 - 32; x < w / 2 + 32; ++x, ++total) cloth += isCloth(&pixels[(size_t(y) * w + x) * 4]);
-  EXPECT_GT(cloth, total * 9 / 10) << cloth << " of " << total << " centre pixels are cloth-coloured";
+  EXPECT_GT(clothShare(pixels, w, w / 2, h / 2), 0.9) << "centre pixels are not cloth-coloured";
   // The top-left corner is sky, in the same colour as the offscreen renderer's.
   glm::ivec3 sky = glm::ivec3(glm::round(palette::kSky * 255.f));
   const unsigned char* corner = &pixels[(size_t(4) * w + 4) * 4];
@@ -143,6 +149,82 @@ TEST_P(ViewUnderXvfb, UnattendedRunWritesAScreenshotWithTheClothAndNoValidationM
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ViewUnderXvfb, ::testing::Values("gpu", "cpu"));
+
+void expectNoValidationMessage(const Result& r) {
+  EXPECT_THAT(r.output, Not(HasSubstr("VUID")));
+  EXPECT_THAT(r.output, Not(HasSubstr("SYNC-")));
+  EXPECT_THAT(r.output, Not(HasSubstr("alidation")));
+}
+
+TEST(View, CompareDrawsBothIntegratorsSideBySide) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  fs::path png = tempPath("view_compare.png");
+  fs::remove(png);
+  Result r = shell(underXvfb("view " + scene("hanging.json") + " --compare verlet,implicit-cg --no-panel "
+                             "--frames 30 --validate --screenshot " + png.string()));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  expectNoValidationMessage(r);
+  int w = 0, h = 0, channels = 0;
+  unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
+  ASSERT_NE(pixels, nullptr) << r.output;
+  // Each half is a full view of the scene: the cloth lies in the middle of both.
+  EXPECT_GT(clothShare(pixels, w, w / 4, h / 2), 0.9);
+  EXPECT_GT(clothShare(pixels, w, 3 * w / 4, h / 2), 0.9);
+  // Between the halves, at the bottom: ground, not cloth.
+  EXPECT_LT(clothShare(pixels, w, w / 2, h - 40), 0.05);
+  stbi_image_free(pixels);
+}
+
+TEST(View, RecordNowWritesTheFramesWeftRunComputesBitForBit) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  fs::path viewed = tempPath("viewed.weftrec"), ran = tempPath("ran.weftrec");
+  fs::remove(viewed);
+  Result v = shell(underXvfb("view " + scene("hanging.json") + " --record-now --record " + viewed.string() +
+                             " --frames 12 --validate"));
+  ASSERT_EQ(v.exitCode, 0) << v.output;
+  expectNoValidationMessage(v);
+  Result run = shell(std::string(WEFT_BINARY) + " run " + scene("hanging.json") + " --frames 12 --record " + ran.string());
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  RecordingReader a(viewed.string()), b(ran.string());
+  ASSERT_EQ(a.header().frameCount, 12u);  // every simulated frame, the last ones collected at exit
+  ASSERT_EQ(b.header().frameCount, 13u);  // weft run also keeps the start
+  EXPECT_EQ(a.header().particleCount, b.header().particleCount);
+  EXPECT_EQ(a.triangles(), b.triangles());
+  for (uint32_t k = 0; k < 12; ++k) EXPECT_EQ(a.frame(k), b.frame(k + 1)) << "frame " << k;
+}
+
+TEST(View, ReplayPlaysARecordingWithoutASolver) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  fs::path recording = tempPath("replayed.weftrec"), png = tempPath("view_replay.png");
+  fs::remove(png);
+  Result run = shell(std::string(WEFT_BINARY) + " run " + scene("hanging.json") + " --frames 20 --record " +
+                     recording.string());
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  Result r = shell(underXvfb("view --replay " + recording.string() + " --no-panel --frames 6 --validate --screenshot " +
+                             png.string()));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  expectNoValidationMessage(r);
+  int w = 0, h = 0, channels = 0;
+  unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
+  ASSERT_NE(pixels, nullptr) << r.output;
+  EXPECT_GT(clothShare(pixels, w, w / 2, h / 2), 0.5);  // the camera frames the recorded cloth
+  stbi_image_free(pixels);
+}
+
+TEST(View, BadCompareAndReplayArgumentsAreOneSentenceAndExitOne) {
+  Result r = shell("env -u DISPLAY " + std::string(WEFT_BINARY) + " view " + scene("hanging.json") + " --compare verlet");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_THAT(r.output, HasSubstr("--compare takes two integrators"));
+  r = shell("env -u DISPLAY " + std::string(WEFT_BINARY) + " view " + scene("hanging.json") + " --compare verlet,leapfrog");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_THAT(r.output, HasSubstr("leapfrog"));
+  r = shell("env -u DISPLAY " + std::string(WEFT_BINARY) + " view --replay " + tempPath("absent.weftrec").string());
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_THAT(r.output, HasSubstr("absent.weftrec"));
+  r = shell("env -u DISPLAY " + std::string(WEFT_BINARY) + " view --replay x.weftrec --compare verlet,rk4");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_THAT(r.output, HasSubstr("--replay plays a recording back"));
+}
 
 TEST(View, WireframeDrawsTheEdgesCleanly) {
   if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";

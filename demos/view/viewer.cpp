@@ -1,6 +1,7 @@
 #include "demos/view/viewer.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -218,6 +219,17 @@ glm::vec4 Viewer::paneRect(size_t p) const {
   return {width * float(p), 0.f, width, float(e.height)};
 }
 
+CameraDesc Viewer::paneCamera(size_t p) const {
+  CameraDesc camera = camera_.desc();
+  const glm::vec4 r = paneRect(p);
+  const float aspect = r.z / r.w;
+  if (aspect < 1.f) {  // a tall pane (side by side): widen the view so it is as wide as the scene's was tall
+    const float halfFov = glm::radians(camera.fovYDegrees) * 0.5f;
+    camera.fovYDegrees = glm::degrees(2.f * std::atan(std::tan(halfFov) / aspect));
+  }
+  return camera;
+}
+
 void Viewer::recordFrame(VkCommandBuffer cmd, uint32_t image, bool capture) {
   const size_t slot = frame_ % kFramesInFlight;
   std::vector<const engine::Buffer*> positions;
@@ -246,9 +258,9 @@ void Viewer::recordFrame(VkCommandBuffer cmd, uint32_t image, bool capture) {
   }
 
   swapchain_.begin(cmd, image, palette::kSky);
-  const CameraDesc camera = camera_.desc();
   for (size_t p = 0; p < panes_.size(); ++p) {
     const glm::vec4 r = paneRect(p);
+    const CameraDesc camera = paneCamera(p);
     VkViewport viewport{r.x, r.y, r.z, r.w, 0.f, 1.f};
     VkRect2D scissor{{int32_t(r.x), int32_t(r.y)}, {uint32_t(r.z), uint32_t(r.w)}};
     vkCmdSetViewport(cmd, 0, 1, &viewport);

@@ -78,6 +78,7 @@ class Viewer {
   // holding the CPU state or the replayed frame.
   const engine::Buffer& positionsFor(Pane& pane, uint64_t frame);
   glm::vec4 paneRect(size_t p) const;  // x, y, width, height in framebuffer pixels
+  CameraDesc paneCamera(size_t p) const;
   bool replaying() const { return content_.recording != nullptr; }
   bool simulating() const { return (running_ || stepOnce_) && !replaying(); }
   void reset();

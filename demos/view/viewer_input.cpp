@@ -99,7 +99,7 @@ void Viewer::onMouseButton(int button, int action, int mods) {
   Pane& target = panes_[*pane];
   target.sim->solver().readState(target.hostPositions, target.hostVelocities);
   const glm::vec4 r = paneRect(*pane);
-  std::optional<uint32_t> picked = pickParticle(target.hostPositions, camera_.desc(), {r.z, r.w},
+  std::optional<uint32_t> picked = pickParticle(target.hostPositions, paneCamera(*pane), {r.z, r.w},
                                                 lastCursor_ - glm::vec2(r.x, r.y));
   if (!picked) {
     drag_ = Drag::Orbit;
@@ -119,7 +119,7 @@ void Viewer::onCursor(glm::vec2 pixel) {
     case Drag::Pan: camera_.pan(delta, paneRect(0).w); break;
     case Drag::Grab: {
       // The particle moves in the plane through where it was grabbed, facing the camera.
-      const CameraDesc camera = camera_.desc();
+      const CameraDesc camera = paneCamera(dragPane_);
       const glm::vec4 r = paneRect(dragPane_);
       const Ray ray = pixelRay(camera, {r.z, r.w}, pixel - glm::vec2(r.x, r.y));
       Solver& solver = panes_[dragPane_].sim->solver();
