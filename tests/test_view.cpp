@@ -156,6 +156,34 @@ void expectNoValidationMessage(const Result& r) {
   EXPECT_THAT(r.output, Not(HasSubstr("alidation")));
 }
 
+TEST(View, SpringsDrawModeShowsEachFamilyAndTheParticlesInTheirColours) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  fs::path png = tempPath("view_springs.png");
+  fs::remove(png);
+  Result r = shell(underXvfb("view " + scene("hanging.json") + " --draw springs --no-panel --frames 20 --validate "
+                             "--screenshot " + png.string()));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  expectNoValidationMessage(r);
+  int w = 0, h = 0, channels = 0;
+  unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
+  ASSERT_NE(pixels, nullptr) << r.output;
+  // Flat colours, no multisampling: the overlay's pixels carry the palette's values exactly.
+  auto count = [&](glm::vec3 colour) {
+    glm::ivec3 c = glm::ivec3(glm::round(colour * 255.f));
+    int n = 0;
+    for (int i = 0; i < w * h; ++i)
+      n += std::abs(pixels[4 * i] - c.r) <= 1 && std::abs(pixels[4 * i + 1] - c.g) <= 1 &&
+           std::abs(pixels[4 * i + 2] - c.b) <= 1;
+    return n;
+  };
+  EXPECT_GT(count(palette::kStructural), 500);
+  EXPECT_GT(count(palette::kShear), 500);
+  EXPECT_GT(count(palette::kBend), 100);
+  EXPECT_GT(count(palette::kParticle), 500);
+  EXPECT_LT(clothShare(pixels, w, w / 2, h / 2), 0.2);  // no shaded surface under the diagram
+  stbi_image_free(pixels);
+}
+
 TEST(View, CompareDrawsBothIntegratorsSideBySide) {
   if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
   fs::path png = tempPath("view_compare.png");

@@ -87,6 +87,8 @@ SceneDrawer::SceneDrawer(const engine::Context& context, const engine::ShaderLib
   engine::GraphicsState lines = state;
   lines.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
   wireProgram_ = engine::GraphicsProgram(context, shaders, "cloth.vert", "cloth.frag", renderPass, lines);
+  springProgram_ = engine::GraphicsProgram(context, shaders, "cloth.vert", "flat.frag", renderPass, lines);
+  particleProgram_ = engine::GraphicsProgram(context, shaders, "particles.vert", "flat.frag", renderPass, state);
 
   std::vector<uint32_t> corners;
   corners.reserve(model.triangles.size() * 3);
@@ -96,6 +98,15 @@ SceneDrawer::SceneDrawer(const engine::Context& context, const engine::ShaderLib
   edgeCount_ = static_cast<uint32_t>(edges.size() / 2);
   triangles_ = uploadStorage(context, corners.data(), corners.size() * 4, "render.triangles");
   edges_ = uploadStorage(context, edges.data(), edges.size() * 4, "render.edges");
+  std::vector<uint32_t> springEnds;
+  springEnds.reserve(model.springs.size() * 2);
+  for (SpringKind kind : {SpringKind::Structural, SpringKind::Shear, SpringKind::Bend})
+    for (const Spring& spring : model.springs)
+      if (spring.kind == kind) {
+        springEnds.insert(springEnds.end(), {spring.a, spring.b});
+        ++springCounts_[static_cast<size_t>(kind)];
+      }
+  springs_ = uploadStorage(context, springEnds.data(), springEnds.size() * 4, "render.springs");
   vertexTriRows_ = uploadStorage(context, around.rows.data(), around.rows.size() * 4, "render.vertexTriRows");
   vertexTris_ = uploadStorage(context, around.triangles.data(), around.triangles.size() * 4, "render.vertexTris");
   normals_ = engine::Buffer(context, std::max<VkDeviceSize>(VkDeviceSize(particleCount_) * sizeof(glm::vec4), 16),
@@ -124,9 +135,14 @@ void SceneDrawer::recordNormals(VkCommandBuffer cmd, const engine::Buffer& posit
 
 void SceneDrawer::recordDraw(VkCommandBuffer cmd, const engine::Buffer& positions,
                              const std::vector<ColliderDesc>& colliders, const CameraDesc& camera,
-                             const glm::mat4& viewProjection, bool wireframe) const {
+                             const glm::mat4& viewProjection, DrawMode mode, glm::vec2 viewportPixels) const {
   glm::vec3 light = lightDirection(camera);
   recordColliders(cmd, colliders, camera, viewProjection, light);
+  if (mode == DrawMode::Springs) {
+    recordSprings(cmd, positions, viewProjection, viewportPixels);
+    return;
+  }
+  const bool wireframe = mode == DrawMode::Wireframe;
   uint32_t indices = wireframe ? 2 * edgeCount_ : 3 * triangleCount_;
   if (indices == 0) return;
   gpu::RenderParams params = renderParams(viewProjection, palette::kCloth, light);
@@ -135,6 +151,39 @@ void SceneDrawer::recordDraw(VkCommandBuffer cmd, const engine::Buffer& position
                                            {WEFT_BIND_RENDER_TRIANGLES, wireframe ? &edges_ : &triangles_}};
   (wireframe ? wireProgram_ : clothProgram_).bind(cmd, buffers, &params, sizeof(params));
   vkCmdDraw(cmd, indices, 1, 0, 0);  // cloth.vert pulls triangles[gl_VertexIndex]
+}
+
+void SceneDrawer::recordSprings(VkCommandBuffer cmd, const engine::Buffer& positions,
+                                const glm::mat4& viewProjection, glm::vec2 viewportPixels) const {
+  const engine::BufferBinding springs[] = {{WEFT_BIND_RENDER_POSITIONS, &positions},
+                                           {WEFT_BIND_RENDER_NORMALS, &normals_},
+                                           {WEFT_BIND_RENDER_TRIANGLES, &springs_}};
+  const glm::vec3 colours[3] = {palette::kStructural, palette::kShear, palette::kBend};
+  uint32_t first = 0;
+  for (size_t kind = 0; kind < 3; ++kind) {
+    if (springCounts_[kind] > 0) {
+      gpu::RenderParams params = renderParams(viewProjection, colours[kind], glm::vec3(0.f, 1.f, 0.f));
+      springProgram_.bind(cmd, springs, &params, sizeof(params));
+      vkCmdDraw(cmd, 2 * springCounts_[kind], 1, 2 * first, 0);  // cloth.vert pulls springs[gl_VertexIndex]
+    }
+    first += springCounts_[kind];
+  }
+  if (particleCount_ == 0) return;
+  constexpr float kParticlePixels = 1.5f;  // half size of a particle's square
+  gpu::RenderParams params = renderParams(viewProjection, palette::kParticle, glm::vec3(0.f, 1.f, 0.f));
+  params.shape = glm::vec4(2.f * kParticlePixels / glm::max(viewportPixels, glm::vec2(1.f)), 0.f, 0.f);
+  const engine::BufferBinding particles[] = {{WEFT_BIND_RENDER_POSITIONS, &positions}};
+  particleProgram_.bind(cmd, particles, &params, sizeof(params));
+  vkCmdDraw(cmd, 6 * particleCount_, 1, 0, 0);
+}
+
+const char* drawModeName(DrawMode mode) {
+  switch (mode) {
+    case DrawMode::Shaded: return "shaded";
+    case DrawMode::Wireframe: return "wireframe";
+    case DrawMode::Springs: return "springs and particles";
+  }
+  return "?";
 }
 
 void SceneDrawer::recordColliders(VkCommandBuffer cmd, const std::vector<ColliderDesc>& colliders,

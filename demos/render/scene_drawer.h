@@ -3,6 +3,7 @@
 // normals from a position buffer (recorded outside any render pass), then the colliders and the
 // cloth (recorded inside a render pass the caller began). The offscreen ClothRenderer and the
 // windowed viewer's swapchain are two users of it; a host application could be a third.
+#include <array>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -20,6 +21,11 @@ class Context;
 class ShaderLibrary;
 }  // namespace engine
 
+// How the cloth is drawn: its shaded surface, its triangle edges, or a diagram of its springs
+// (one colour per family) and particles.
+enum class DrawMode : uint8_t { Shaded, Wireframe, Springs };
+const char* drawModeName(DrawMode mode);
+
 class SceneDrawer {
  public:
   SceneDrawer() = default;
@@ -33,14 +39,18 @@ class SceneDrawer {
   // previous frame's draw (which read the normals this overwrites), whatever submission those were in.
   void recordNormals(VkCommandBuffer cmd, const engine::Buffer& positions) const;
 
-  // Inside a render pass with the viewport set: colliders, then the cloth (triangles, or its edges
-  // when `wireframe`). `viewProjection` from camera.h's viewProjection(camera, aspect).
+  // Inside a render pass with the viewport set: colliders, then the cloth as `mode` says.
+  // `viewProjection` from camera.h's viewProjection(camera, aspect); `viewportPixels` sizes the
+  // particle squares of the springs diagram.
   void recordDraw(VkCommandBuffer cmd, const engine::Buffer& positions, const std::vector<ColliderDesc>& colliders,
-                  const CameraDesc& camera, const glm::mat4& viewProjection, bool wireframe = false) const;
+                  const CameraDesc& camera, const glm::mat4& viewProjection, DrawMode mode = DrawMode::Shaded,
+                  glm::vec2 viewportPixels = {1280.f, 720.f}) const;
 
   uint32_t particleCount() const { return particleCount_; }
 
  private:
+  void recordSprings(VkCommandBuffer cmd, const engine::Buffer& positions, const glm::mat4& viewProjection,
+                     glm::vec2 viewportPixels) const;
   void recordColliders(VkCommandBuffer cmd, const std::vector<ColliderDesc>& colliders, const CameraDesc& camera,
                        const glm::mat4& viewProjection, glm::vec3 lightDir) const;
 
@@ -51,8 +61,12 @@ class SceneDrawer {
   engine::GraphicsProgram clothProgram_;
   engine::GraphicsProgram wireProgram_;  // the same shaders on a line list of edge endpoints
   engine::GraphicsProgram solidProgram_;
+  engine::GraphicsProgram springProgram_;    // cloth.vert on spring endpoints, flat colour
+  engine::GraphicsProgram particleProgram_;  // particles.vert squares, flat colour
   engine::Buffer triangles_;      // uint[3T]
   engine::Buffer edges_;          // uint[2E], each edge once
+  engine::Buffer springs_;        // uint[2S] spring endpoints, structural then shear then bend
+  std::array<uint32_t, 3> springCounts_{};  // per family, in that order
   engine::Buffer vertexTriRows_;  // uint[N+1]
   engine::Buffer vertexTris_;     // uint[3T]
   engine::Buffer normals_;        // vec4[N]

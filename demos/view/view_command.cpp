@@ -36,6 +36,8 @@ void checkOptions(const ViewOptions& options) {
                                       options.recordFromStart || options.backend))
     throw InputError("--replay plays a recording back without a solver: it takes no --compare, --integrator, "
                      "--grid, --backend or --record-now");
+  if (!options.draw.empty() && options.draw != "shaded" && options.draw != "wireframe" && options.draw != "springs")
+    throw InputError("unknown --draw mode '" + options.draw + "' (known: shaded, wireframe, springs)");
   if (!options.compare.empty() && options.integrator)
     throw InputError("--compare names both integrators; leave out --integrator");
   if (options.replayPath.empty() && options.scenePath.empty())

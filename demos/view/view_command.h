@@ -20,7 +20,8 @@ struct ViewOptions {
   bool validate = false;
   std::optional<int> frames;   // render this many frames, then exit (unattended); else until closed
   std::string screenshotPath;  // PNG of the last frame (with --frames) or of each P press
-  bool wireframe = false;      // start in wireframe (the W key toggles it)
+  bool wireframe = false;      // start in wireframe (the W key cycles the draw modes)
+  std::string draw;            // start in this draw mode: shaded, wireframe or springs
   bool panel = true;           // show the panel (H toggles it)
   bool recordFromStart = false;  // start recording on the first frame (--record-now)
   int width = 1280;

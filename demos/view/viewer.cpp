@@ -38,7 +38,9 @@ Viewer::Viewer(engine::Context& context, const engine::ShaderLibrary& shaders, V
       swapchain_(context, window_.surface(), window_.framebufferSize()),
       frames_(context),
       camera_(content_.scene.camera),
-      wireframe_(options.wireframe),
+      drawMode_(options.draw == "springs"                           ? DrawMode::Springs
+                : options.wireframe || options.draw == "wireframe" ? DrawMode::Wireframe
+                                                                   : DrawMode::Shaded),
       showPanel_(options.panel) {
   if (replaying()) {
     const RecordingHeader& h = content_.recording->header();
@@ -269,7 +271,7 @@ void Viewer::recordFrame(VkCommandBuffer cmd, uint32_t image, bool capture) {
         panes_[p].sim ? panes_[p].sim->scene().colliders : content_.scene.colliders;
     engine::timed(&panes_[p].timers[slot], cmd, "view.draw", [&] {
       panes_[p].drawer.recordDraw(cmd, *positions[p], colliders, camera, viewProjection(camera, r.z / r.w),
-                                  wireframe_);
+                                  drawMode_, {r.z, r.w});
     });
   }
   imgui_->record(cmd);  // sets its own viewport and scissor

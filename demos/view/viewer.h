@@ -116,7 +116,7 @@ class Viewer {
   std::unique_ptr<FrameRecorder> recorder_;
   engine::Buffer capture_;  // screenshot readback
   OrbitCamera camera_;
-  bool wireframe_ = false;
+  DrawMode drawMode_ = DrawMode::Shaded;
   bool showPanel_ = true;
   uint64_t frame_ = 0;
   uint32_t replayFrame_ = 0;

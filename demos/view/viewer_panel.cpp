@@ -92,9 +92,13 @@ void Viewer::drawPanel() {
   }
   drawTimings();
   ImGui::Separator();
-  ImGui::Checkbox("wireframe (W)", &wireframe_);
+  if (ImGui::BeginCombo("draw (W)", drawModeName(drawMode_))) {
+    for (DrawMode mode : {DrawMode::Shaded, DrawMode::Wireframe, DrawMode::Springs})
+      if (ImGui::Selectable(drawModeName(mode), mode == drawMode_)) drawMode_ = mode;
+    ImGui::EndCombo();
+  }
   if (!status_.empty()) ImGui::TextWrapped("%s", status_.c_str());
-  ImGui::TextDisabled("drag: orbit / grab  shift-drag: pan  wheel: zoom\nP: screenshot  H: hide panel  Esc: quit");
+  ImGui::TextDisabled("drag: orbit or grab  shift: pan  wheel: zoom\nP: screenshot  H: hide panel  Esc: quit");
   ImGui::End();
 }
 

@@ -76,7 +76,8 @@ int main(int argc, char** argv) {
   viewCmd->add_flag("--validate", view.validate, "enable the Vulkan validation layer");
   viewCmd->add_option("--frames", view.frames, "render this many frames, then exit");
   viewCmd->add_option("--screenshot", view.screenshotPath, "write the last frame to this PNG");
-  viewCmd->add_flag("--wireframe", view.wireframe, "start in wireframe (W toggles)");
+  viewCmd->add_flag("--wireframe", view.wireframe, "start in wireframe (same as --draw wireframe)");
+  viewCmd->add_option("--draw", view.draw, "start drawing the cloth shaded, as a wireframe, or as springs (W cycles)");
   viewCmd->add_option("--compare", view.compare, "two integrators side by side, as A,B (e.g. explicit-euler,implicit-cg)");
   viewCmd->add_option("--replay", view.replayPath, "play this recording back (weft run --record) instead of simulating");
   viewCmd->add_option("--record", view.recordPath, "file the record button writes (default weft-view-K.weftrec)");
