@@ -246,6 +246,10 @@ TEST(View, BadCompareAndReplayArgumentsAreOneSentenceAndExitOne) {
   r = shell("env -u DISPLAY " + std::string(WEFT_BINARY) + " view " + scene("hanging.json") + " --compare verlet,leapfrog");
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_THAT(r.output, HasSubstr("leapfrog"));
+  r = shell("env -u DISPLAY " + std::string(WEFT_BINARY) + " view " + scene("hanging.json") +
+            " --compare explicit-euler:0,implicit-cg");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_THAT(r.output, HasSubstr("number of substeps from 1 to 4096"));
   r = shell("env -u DISPLAY " + std::string(WEFT_BINARY) + " view --replay " + tempPath("absent.weftrec").string());
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_THAT(r.output, HasSubstr("absent.weftrec"));

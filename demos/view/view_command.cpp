@@ -14,13 +14,33 @@
 namespace weft {
 namespace {
 
-// "A,B" into two integrators; anything else is a clear error.
-std::vector<Integrator> parseCompare(const std::string& text) {
+// "NAME" or "NAME:SUBSTEPS" (the scene's substeps when left out).
+ViewContent::PaneSolver parsePaneSolver(const std::string& text, int sceneSubsteps) {
+  const size_t colon = text.find(':');
+  ViewContent::PaneSolver solver{parseIntegrator(text.substr(0, colon)), sceneSubsteps};
+  if (colon == std::string::npos) return solver;
+  const std::string count = text.substr(colon + 1);
+  size_t used = 0;
+  int substeps = 0;
+  try {
+    substeps = std::stoi(count, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != count.size() || count.empty() || substeps < 1 || substeps > 4096)
+    throw InputError("--compare: '" + count + "' after '" + text.substr(0, colon) +
+                     ":' must be a number of substeps from 1 to 4096");
+  solver.substeps = substeps;
+  return solver;
+}
+
+// "A,B" (each optionally A:SUBSTEPS) into two pane solvers; anything else is a clear error.
+std::vector<ViewContent::PaneSolver> parseCompare(const std::string& text, int sceneSubsteps) {
   const size_t comma = text.find(',');
   if (comma == std::string::npos || text.find(',', comma + 1) != std::string::npos)
-    throw InputError("--compare takes two integrators separated by a comma, such as explicit-euler,implicit-cg (got '" +
-                     text + "')");
-  return {parseIntegrator(text.substr(0, comma)), parseIntegrator(text.substr(comma + 1))};
+    throw InputError("--compare takes two integrators separated by a comma, such as explicit-euler:128,implicit-cg "
+                     "(got '" + text + "')");
+  return {parsePaneSolver(text.substr(0, comma), sceneSubsteps), parsePaneSolver(text.substr(comma + 1), sceneSubsteps)};
 }
 
 void checkOptions(const ViewOptions& options) {
@@ -60,11 +80,12 @@ ViewContent loadContent(const ViewOptions& options) {
   }
   content.scene = loadScene(options.scenePath);
   content.backend = options.backend ? parseBackend(*options.backend) : Backend::Gpu;
+  const int substeps = content.scene.solver.substeps;
   if (!options.compare.empty())
-    content.integrators = parseCompare(options.compare);
+    content.solvers = parseCompare(options.compare, substeps);
   else
-    content.integrators = {options.integrator ? parseIntegrator(*options.integrator)
-                                              : content.scene.solver.integrator};
+    content.solvers = {{options.integrator ? parseIntegrator(*options.integrator) : content.scene.solver.integrator,
+                        substeps}};
   return content;
 }
 

@@ -11,7 +11,7 @@ namespace weft {
 struct ViewOptions {
   std::string scenePath;       // live and compare modes; with --replay only its camera and colliders
   std::string replayPath;      // play this recording back instead of simulating
-  std::string compare;         // "A,B": two integrators side by side
+  std::string compare;         // "A,B": two integrators side by side; "A:128,B:2" with their own substeps
   std::optional<std::string> backend;
   std::optional<std::string> integrator;
   std::optional<int> grid;     // N: an N x N grid instead of the scene's (grid scenes only)

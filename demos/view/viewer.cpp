@@ -53,9 +53,10 @@ Viewer::Viewer(engine::Context& context, const engine::ShaderLibrary& shaders, V
       upload = engine::Buffer(context, first.size() * sizeof(glm::vec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                               engine::MemoryUsage::Upload, "view.replayPositions");
   }
-  for (Integrator integrator : content_.integrators) {
+  for (const ViewContent::PaneSolver& solver : content_.solvers) {
     Scene scene = content_.scene;
-    scene.solver.integrator = integrator;
+    scene.solver.integrator = solver.integrator;
+    scene.solver.substeps = solver.substeps;
     Pane& pane = panes_.emplace_back();
     pane.sim = std::make_unique<LiveSimulation>(std::move(scene), content_.backend, &context, &shaders);
     pane.drawer = SceneDrawer(context, shaders, content_.scene.cloth, swapchain_.renderPass(), VK_SAMPLE_COUNT_1_BIT);
@@ -217,8 +218,10 @@ const engine::Buffer& Viewer::positionsFor(Pane& pane, uint64_t frame) {
 
 glm::vec4 Viewer::paneRect(size_t p) const {
   VkExtent2D e = swapchain_.extent();
-  const float width = float(e.width) / float(panes_.size());
-  return {width * float(p), 0.f, width, float(e.height)};
+  // Side by side, the panel gets a column of its own so it hides neither pane.
+  const float left = panes_.size() > 1 && showPanel_ ? std::min(kPanelColumn, 0.5f * float(e.width)) : 0.f;
+  const float width = (float(e.width) - left) / float(panes_.size());
+  return {left + width * float(p), 0.f, width, float(e.height)};
 }
 
 CameraDesc Viewer::paneCamera(size_t p) const {

@@ -30,6 +30,9 @@
 
 namespace weft {
 
+constexpr float kPanelWidth = 340.f;               // pixels
+constexpr float kPanelColumn = kPanelWidth + 20.f;  // the panel with its margins
+
 // One image region of the window and what it shows.
 struct Pane {
   std::unique_ptr<LiveSimulation> sim;  // null when replaying
@@ -46,7 +49,11 @@ struct Pane {
 struct ViewContent {
   Scene scene;                                  // live scene, or camera and colliders for a replay
   Backend backend = Backend::Gpu;
-  std::vector<Integrator> integrators;          // one per pane (live: one; compare: two)
+  struct PaneSolver {
+    Integrator integrator;
+    int substeps;  // per frame
+  };
+  std::vector<PaneSolver> solvers;              // one per pane (live: one; compare: two)
   std::unique_ptr<RecordingReader> recording;   // replay mode
   std::string gridNote;                         // how the grid size was chosen, for the panel
 };

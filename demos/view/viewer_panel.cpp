@@ -11,7 +11,6 @@
 
 namespace weft {
 namespace {
-constexpr float kPanelWidth = 340.f;
 constexpr const char* kPinLabels[] = {"scene", "none", "1", "2", "3", "4"};
 
 // Solver time of a frame: every pass but the viewer's own (normals, draw).
@@ -46,9 +45,9 @@ std::string Viewer::paneTitle(size_t p) const {
     return text;
   }
   const SolverSettings& s = pane.sim->scene().solver;
-  const double perStep = solverMs(pane.history.medianPasses()) / std::max(s.substeps, 1);
-  std::snprintf(text, sizeof text, "%s  %.3f ms/step (%s)", integratorName(s.integrator), perStep,
-                backendName(pane.sim->backend()));
+  const double perFrame = solverMs(pane.history.medianPasses());
+  std::snprintf(text, sizeof text, "%s x%d  %.3f ms/step, %.2f ms/frame (%s)", integratorName(s.integrator),
+                s.substeps, perFrame / std::max(s.substeps, 1), perFrame, backendName(pane.sim->backend()));
   return text;
 }
 
@@ -59,10 +58,7 @@ void Viewer::drawPaneLabels() {
                                  ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoInputs;
   for (size_t p = 0; p < panes_.size(); ++p) {
     const glm::vec4 r = paneRect(p);
-    // Top centre of the pane, clear of the panel on the left one.
-    const float left = r.x + (p == 0 && showPanel_ ? kPanelWidth + 20.f : 0.f);
-    const float centre = 0.5f * (left + r.x + r.z);
-    ImGui::SetNextWindowPos(ImVec2(centre, r.y + 10.f), ImGuiCond_Always, ImVec2(0.5f, 0.f));
+    ImGui::SetNextWindowPos(ImVec2(r.x + 0.5f * r.z, r.y + 10.f), ImGuiCond_Always, ImVec2(0.5f, 0.f));
     ImGui::SetNextWindowBgAlpha(0.65f);
     const std::string id = "##pane" + std::to_string(p);
     ImGui::Begin(id.c_str(), nullptr, flags);
@@ -149,7 +145,13 @@ void Viewer::drawParameters() {
       s.dt = dtMs / 1000.f;
       changed = true;
     }
-    changed |= ImGui::SliderInt("substeps", &s.substeps, 1, 64);
+    // Substeps are each pane's own: side by side, an explicit integrator may need many more.
+    std::vector<int> substeps;
+    for (const Pane& pane : panes_) substeps.push_back(pane.sim->scene().solver.substeps);
+    for (size_t p = 0; p < panes_.size(); ++p) {
+      const char* label = panes_.size() == 1 ? "substeps" : (p == 0 ? "left substeps" : "right substeps");
+      changed |= ImGui::SliderInt(label, &substeps[p], 1, 256, "%d", ImGuiSliderFlags_Logarithmic);
+    }
     changed |= ImGui::SliderInt("iterations", &s.iterations, 1, 100);
     changed |= ImGui::SliderFloat("tolerance", &s.tolerance, 1e-6f, 1e-1f, "%.1e", ImGuiSliderFlags_Logarithmic);
     changed |= ImGui::SliderInt("max iterations", &s.maxIterations, 1, 2000, "%d", ImGuiSliderFlags_Logarithmic);
@@ -159,10 +161,12 @@ void Viewer::drawParameters() {
       changed |= ImGui::SliderFloat("drag", &env.airDrag, 0.f, 0.1f, "%.5f", ImGuiSliderFlags_Logarithmic);
     }
     if (changed) {
-      s.substeps = std::max(s.substeps, 1);
       s.iterations = std::max(s.iterations, 1);
       s.maxIterations = std::max(s.maxIterations, 1);
-      for (Pane& pane : panes_) pane.sim->setSettings(s, env);
+      for (size_t p = 0; p < panes_.size(); ++p) {
+        s.substeps = std::max(substeps[p], 1);
+        panes_[p].sim->setSettings(s, env);
+      }
     }
   }
 
@@ -227,7 +231,7 @@ void Viewer::drawTimings() {
                      std::max(33.4f, *std::max_element(frames.begin(), frames.end())), ImVec2(kPanelWidth - 20.f, 50.f));
   for (size_t p = 0; p < panes_.size(); ++p) {
     const PerfHistory& history = panes_[p].history;
-    if (panes_.size() > 1) ImGui::TextUnformatted(paneTitle(p).c_str());
+    if (panes_.size() > 1) ImGui::TextWrapped("%s", paneTitle(p).c_str());
     ImGui::Text("GPU %.3f ms per frame", history.medianGpuMs());
     const std::vector<float> gpu = history.gpuTimes();
     if (!gpu.empty()) {
