@@ -156,17 +156,37 @@ void expectNoValidationMessage(const Result& r) {
   EXPECT_THAT(r.output, Not(HasSubstr("alidation")));
 }
 
+// The pixels of `weft view ARGS --validate --screenshot NAME` under Xvfb; empty (with the failure
+// recorded) when the run failed or reported a validation message.
+struct Screenshot {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgba;
+  const unsigned char* pixels() const { return rgba.data(); }
+  explicit operator bool() const { return !rgba.empty(); }
+};
+
+Screenshot viewScreenshot(const std::string& args, const std::string& name) {
+  fs::path png = tempPath(name);
+  fs::remove(png);
+  Result r = shell(underXvfb("view " + args + " --validate --screenshot " + png.string()));
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  expectNoValidationMessage(r);
+  Screenshot shot;
+  int channels = 0;
+  unsigned char* pixels = stbi_load(png.c_str(), &shot.width, &shot.height, &channels, 4);
+  EXPECT_NE(pixels, nullptr) << "no screenshot: " << r.output;
+  if (!pixels || r.exitCode != 0) return {};
+  shot.rgba.assign(pixels, pixels + size_t(shot.width) * shot.height * 4);
+  stbi_image_free(pixels);
+  return shot;
+}
+
 TEST(View, SpringsDrawModeShowsEachFamilyAndTheParticlesInTheirColours) {
   if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
-  fs::path png = tempPath("view_springs.png");
-  fs::remove(png);
-  Result r = shell(underXvfb("view " + scene("hanging.json") + " --draw springs --no-panel --frames 20 --validate "
-                             "--screenshot " + png.string()));
-  ASSERT_EQ(r.exitCode, 0) << r.output;
-  expectNoValidationMessage(r);
-  int w = 0, h = 0, channels = 0;
-  unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
-  ASSERT_NE(pixels, nullptr) << r.output;
+  Screenshot shot = viewScreenshot(scene("hanging.json") + " --draw springs --no-panel --frames 20", "view_springs.png");
+  ASSERT_TRUE(shot);
+  const unsigned char* pixels = shot.pixels();
+  const int w = shot.width, h = shot.height;
   // Flat colours, no multisampling: the overlay's pixels carry the palette's values exactly.
   auto count = [&](glm::vec3 colour) {
     glm::ivec3 c = glm::ivec3(glm::round(colour * 255.f));
@@ -181,26 +201,20 @@ TEST(View, SpringsDrawModeShowsEachFamilyAndTheParticlesInTheirColours) {
   EXPECT_GT(count(palette::kBend), 100);
   EXPECT_GT(count(palette::kParticle), 500);
   EXPECT_LT(clothShare(pixels, w, w / 2, h / 2), 0.2);  // no shaded surface under the diagram
-  stbi_image_free(pixels);
 }
 
 TEST(View, CompareDrawsBothIntegratorsSideBySide) {
   if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
-  fs::path png = tempPath("view_compare.png");
-  fs::remove(png);
-  Result r = shell(underXvfb("view " + scene("hanging.json") + " --compare verlet,implicit-cg --no-panel "
-                             "--frames 30 --validate --screenshot " + png.string()));
-  ASSERT_EQ(r.exitCode, 0) << r.output;
-  expectNoValidationMessage(r);
-  int w = 0, h = 0, channels = 0;
-  unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
-  ASSERT_NE(pixels, nullptr) << r.output;
+  Screenshot shot =
+      viewScreenshot(scene("hanging.json") + " --compare verlet,implicit-cg --no-panel --frames 30", "view_compare.png");
+  ASSERT_TRUE(shot);
+  const unsigned char* pixels = shot.pixels();
+  const int w = shot.width, h = shot.height;
   // Each half is a full view of the scene: the cloth lies in the middle of both.
   EXPECT_GT(clothShare(pixels, w, w / 4, h / 2), 0.9);
   EXPECT_GT(clothShare(pixels, w, 3 * w / 4, h / 2), 0.9);
   // Between the halves, at the bottom: ground, not cloth.
   EXPECT_LT(clothShare(pixels, w, w / 2, h - 40), 0.05);
-  stbi_image_free(pixels);
 }
 
 TEST(View, RecordNowWritesTheFramesWeftRunComputesBitForBit) {
@@ -223,20 +237,13 @@ TEST(View, RecordNowWritesTheFramesWeftRunComputesBitForBit) {
 
 TEST(View, ReplayPlaysARecordingWithoutASolver) {
   if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
-  fs::path recording = tempPath("replayed.weftrec"), png = tempPath("view_replay.png");
-  fs::remove(png);
+  fs::path recording = tempPath("replayed.weftrec");
   Result run = shell(std::string(WEFT_BINARY) + " run " + scene("hanging.json") + " --frames 20 --record " +
                      recording.string());
   ASSERT_EQ(run.exitCode, 0) << run.output;
-  Result r = shell(underXvfb("view --replay " + recording.string() + " --no-panel --frames 6 --validate --screenshot " +
-                             png.string()));
-  ASSERT_EQ(r.exitCode, 0) << r.output;
-  expectNoValidationMessage(r);
-  int w = 0, h = 0, channels = 0;
-  unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
-  ASSERT_NE(pixels, nullptr) << r.output;
-  EXPECT_GT(clothShare(pixels, w, w / 2, h / 2), 0.5);  // the camera frames the recorded cloth
-  stbi_image_free(pixels);
+  Screenshot shot = viewScreenshot("--replay " + recording.string() + " --no-panel --frames 6", "view_replay.png");
+  ASSERT_TRUE(shot);
+  EXPECT_GT(clothShare(shot.pixels(), shot.width, shot.width / 2, shot.height / 2), 0.5);  // framed by the camera
 }
 
 TEST(View, BadCompareAndReplayArgumentsAreOneSentenceAndExitOne) {
