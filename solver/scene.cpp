@@ -153,8 +153,8 @@ Material parseMaterial(const Section& s) {
   return m;
 }
 
-ClothModel parseCloth(const Section& s, const Material& material, const std::string& baseDir,
-                      const std::string& source) {
+// Builds scene.cloth and keeps its recipe (scene.grid, scene.initialVelocity) beside it.
+void parseCloth(const Section& s, Scene& scene, const std::string& baseDir, const std::string& source) {
   s.allowKeys({"grid", "mesh", "totalMass", "arealDensity", "velocity"});
   if (s.has("grid") == s.has("mesh")) s.fail("", "must have exactly one of 'grid' and 'mesh'");
   if (s.has("totalMass") && s.has("arealDensity")) {
@@ -191,7 +191,8 @@ ClothModel parseCloth(const Section& s, const Material& material, const std::str
     spec.plane = plane == "horizontal" ? GridPlane::Horizontal : GridPlane::Vertical;
     spec.totalMass = totalMass;
     spec.arealDensity = arealDensity;
-    model = build("grid", [&] { return buildGrid(spec, material); });
+    model = build("grid", [&] { return buildGrid(spec, scene.material); });
+    scene.grid = spec;
   } else {
     const Section m = s.child("mesh");
     m.allowKeys({"path", "scale", "offset"});
@@ -205,13 +206,14 @@ ClothModel parseCloth(const Section& s, const Material& material, const std::str
     spec.offset = m.vec3("offset", spec.offset);
     spec.totalMass = totalMass;
     spec.arealDensity = arealDensity;
-    model = build("mesh", [&] { return loadMesh(spec, material); });
+    model = build("mesh", [&] { return loadMesh(spec, scene.material); });
   }
-  model.velocities.assign(model.particleCount(), s.vec3("velocity", glm::vec3(0.f)));
-  return model;
+  scene.initialVelocity = s.vec3("velocity", glm::vec3(0.f));
+  model.velocities.assign(model.particleCount(), scene.initialVelocity);
+  scene.cloth = std::move(model);
 }
 
-void parsePins(const Section& s, ClothModel& model) {
+void parsePins(const Section& s, ClothModel& model, PinSpec& spec) {
   s.allowKeys({"corners", "indices"});
   const int corners = s.integer("corners", 0, 0);
   if (corners > 4)
@@ -236,8 +238,10 @@ void parsePins(const Section& s, ClothModel& model) {
                         " particles (got " + shown(item) + ")");
       }
       pins.push_back(static_cast<uint32_t>(x));
+      spec.indices.push_back(static_cast<uint32_t>(x));
     }
   }
+  spec.corners = static_cast<CornerPreset>(corners);
   pinParticles(model, pins);
 }
 
@@ -389,9 +393,9 @@ Scene parseScene(const std::string& jsonText, const std::string& baseDir,
 
   Scene scene;
   scene.name = top.string("name", std::filesystem::path(source).stem().string());
-  const Material material = top.has("material") ? parseMaterial(top.child("material")) : Material{};
-  scene.cloth = parseCloth(top.child("cloth"), material, baseDir, source);
-  if (top.has("pins")) parsePins(top.child("pins"), scene.cloth);
+  if (top.has("material")) scene.material = parseMaterial(top.child("material"));
+  parseCloth(top.child("cloth"), scene, baseDir, source);
+  if (top.has("pins")) parsePins(top.child("pins"), scene.cloth, scene.pins);
   if (top.has("environment")) scene.environment = parseEnvironment(top.child("environment"));
   if (top.has("colliders")) {
     const Json& list = top.at("colliders");
