@@ -318,6 +318,24 @@ SolverSettings parseSolver(const Section& s) {
   return out;
 }
 
+CalibrationSpec parseCalibration(const Section& s, const Scene& scene) {
+  s.allowKeys({"targetFps", "minGrid", "maxGrid"});
+  if (!scene.grid) s.fail("", "needs a grid cloth (this one is a mesh)");
+  CalibrationSpec c;
+  c.targetFps = s.number("targetFps", c.targetFps, Bound::Positive);
+  c.minGrid = static_cast<uint32_t>(s.integer("minGrid", static_cast<int>(c.minGrid), 2));
+  c.maxGrid = static_cast<uint32_t>(s.integer("maxGrid", static_cast<int>(c.maxGrid), 2));
+  if (c.maxGrid > kMaxGridSide) {
+    s.fail("maxGrid", "must be at most " + std::to_string(kMaxGridSide) + " particles per side (got " +
+                          std::to_string(c.maxGrid) + ")");
+  }
+  if (c.minGrid > c.maxGrid) {
+    s.fail("minGrid", "must not exceed maxGrid (got " + std::to_string(c.minGrid) + " > " +
+                          std::to_string(c.maxGrid) + ")");
+  }
+  return c;
+}
+
 CameraDesc parseCamera(const Section& s) {
   s.allowKeys({"eye", "target", "fovY"});
   CameraDesc cam;
@@ -387,8 +405,8 @@ Scene parseScene(const std::string& jsonText, const std::string& baseDir,
   }
   if (!root.is_object()) throw InputError(source + ": the top level must be a JSON object");
   const Section top(source, root, "");
-  top.allowKeys(
-      {"name", "cloth", "material", "pins", "environment", "colliders", "solver", "camera"});
+  top.allowKeys({"name", "cloth", "material", "pins", "environment", "colliders", "solver", "camera",
+                 "calibration"});
   if (!top.has("cloth")) top.fail("cloth", "is required");
 
   Scene scene;
@@ -410,6 +428,7 @@ Scene parseScene(const std::string& jsonText, const std::string& baseDir,
   }
   if (top.has("solver")) scene.solver = parseSolver(top.child("solver"));
   if (top.has("camera")) scene.camera = parseCamera(top.child("camera"));
+  if (top.has("calibration")) scene.calibration = parseCalibration(top.child("calibration"), scene);
   return scene;
 }
 

@@ -74,6 +74,13 @@ struct PinSpec {
 // model's limit of 2^24 particles.
 constexpr uint32_t kMaxGridSide = 4096;
 
+// How the viewer picks a grid size for this machine (solver/grid_calibration.h).
+struct CalibrationSpec {
+  float targetFps = 60.f;  // frames per second the simulation should keep up with, > 0
+  uint32_t minGrid = 32;   // particles per side, 2 <= minGrid <= maxGrid
+  uint32_t maxGrid = 2048; // particles per side, <= kMaxGridSide
+};
+
 struct Scene {
   std::string name;
   ClothModel cloth;
@@ -82,6 +89,7 @@ struct Scene {
   std::optional<GridSpec> grid;  // set when the cloth is a grid (with the file's mass rule)
   PinSpec pins;
   glm::vec3 initialVelocity{0.f};  // m/s, every particle
+  std::optional<CalibrationSpec> calibration;
   Environment environment;
   std::vector<ColliderDesc> colliders;
   SolverSettings solver;
