@@ -348,6 +348,23 @@ TEST(ShippedScenes, MeshFlag) {
   EXPECT_NEAR(s.cloth.totalMass(), 0.3f, 1e-6f);
 }
 
+TEST(ShippedScenes, LargeGrid) {
+  const Scene s = loadScene(sceneDir() + "/large_grid.json");
+  EXPECT_EQ(s.cloth.particleCount(), 256u * 256u);
+  EXPECT_EQ(pinnedCount(s.cloth), 2u);
+  EXPECT_EQ(s.cloth.pinned[255], 1);
+  EXPECT_FLOAT_EQ(s.cloth.positions[255].x - s.cloth.positions[0].x, 2.f);  // 2 m wide
+  EXPECT_NEAR(s.cloth.totalMass(), 0.3f * 4.f, 1e-4f);                      // 0.3 kg/m^2 over 4 m^2
+  EXPECT_EQ(s.solver.integrator, Integrator::Verlet);
+  EXPECT_FLOAT_EQ(s.solver.relaxationRho, 0.95f);
+  ASSERT_EQ(s.colliders.size(), 1u);
+  EXPECT_EQ(s.colliders[0].kind, ColliderDesc::Kind::Plane);
+  ASSERT_TRUE(s.calibration.has_value());
+  EXPECT_FLOAT_EQ(s.calibration->targetFps, 60.f);
+  EXPECT_EQ(s.calibration->minGrid, 32u);
+  EXPECT_EQ(s.calibration->maxGrid, 2048u);
+}
+
 TEST(ShippedScenes, EverySceneInTheFolderParses) {
   size_t count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(sceneDir())) {
@@ -358,7 +375,7 @@ TEST(ShippedScenes, EverySceneInTheFolderParses) {
       EXPECT_GT(s.cloth.particleCount(), 0u);
     }) << entry.path();
   }
-  EXPECT_GE(count, 3u);
+  EXPECT_GE(count, 4u);
 }
 
 }  // namespace
