@@ -153,8 +153,8 @@ Material parseMaterial(const Section& s) {
   return m;
 }
 
-ClothModel parseCloth(const Section& s, const Material& material, const std::string& baseDir,
-                      const std::string& source) {
+// Builds scene.cloth and keeps its recipe (scene.grid, scene.initialVelocity) beside it.
+void parseCloth(const Section& s, Scene& scene, const std::string& baseDir, const std::string& source) {
   s.allowKeys({"grid", "mesh", "totalMass", "arealDensity", "velocity"});
   if (s.has("grid") == s.has("mesh")) s.fail("", "must have exactly one of 'grid' and 'mesh'");
   if (s.has("totalMass") && s.has("arealDensity")) {
@@ -191,7 +191,8 @@ ClothModel parseCloth(const Section& s, const Material& material, const std::str
     spec.plane = plane == "horizontal" ? GridPlane::Horizontal : GridPlane::Vertical;
     spec.totalMass = totalMass;
     spec.arealDensity = arealDensity;
-    model = build("grid", [&] { return buildGrid(spec, material); });
+    model = build("grid", [&] { return buildGrid(spec, scene.material); });
+    scene.grid = spec;
   } else {
     const Section m = s.child("mesh");
     m.allowKeys({"path", "scale", "offset"});
@@ -205,13 +206,14 @@ ClothModel parseCloth(const Section& s, const Material& material, const std::str
     spec.offset = m.vec3("offset", spec.offset);
     spec.totalMass = totalMass;
     spec.arealDensity = arealDensity;
-    model = build("mesh", [&] { return loadMesh(spec, material); });
+    model = build("mesh", [&] { return loadMesh(spec, scene.material); });
   }
-  model.velocities.assign(model.particleCount(), s.vec3("velocity", glm::vec3(0.f)));
-  return model;
+  scene.initialVelocity = s.vec3("velocity", glm::vec3(0.f));
+  model.velocities.assign(model.particleCount(), scene.initialVelocity);
+  scene.cloth = std::move(model);
 }
 
-void parsePins(const Section& s, ClothModel& model) {
+void parsePins(const Section& s, ClothModel& model, PinSpec& spec) {
   s.allowKeys({"corners", "indices"});
   const int corners = s.integer("corners", 0, 0);
   if (corners > 4)
@@ -236,8 +238,10 @@ void parsePins(const Section& s, ClothModel& model) {
                         " particles (got " + shown(item) + ")");
       }
       pins.push_back(static_cast<uint32_t>(x));
+      spec.indices.push_back(static_cast<uint32_t>(x));
     }
   }
+  spec.corners = static_cast<CornerPreset>(corners);
   pinParticles(model, pins);
 }
 
@@ -314,6 +318,24 @@ SolverSettings parseSolver(const Section& s) {
   return out;
 }
 
+CalibrationSpec parseCalibration(const Section& s, const Scene& scene) {
+  s.allowKeys({"targetFps", "minGrid", "maxGrid"});
+  if (!scene.grid) s.fail("", "needs a grid cloth (this one is a mesh)");
+  CalibrationSpec c;
+  c.targetFps = s.number("targetFps", c.targetFps, Bound::Positive);
+  c.minGrid = static_cast<uint32_t>(s.integer("minGrid", static_cast<int>(c.minGrid), 2));
+  c.maxGrid = static_cast<uint32_t>(s.integer("maxGrid", static_cast<int>(c.maxGrid), 2));
+  if (c.maxGrid > kMaxGridSide) {
+    s.fail("maxGrid", "must be at most " + std::to_string(kMaxGridSide) + " particles per side (got " +
+                          std::to_string(c.maxGrid) + ")");
+  }
+  if (c.minGrid > c.maxGrid) {
+    s.fail("minGrid", "must not exceed maxGrid (got " + std::to_string(c.minGrid) + " > " +
+                          std::to_string(c.maxGrid) + ")");
+  }
+  return c;
+}
+
 CameraDesc parseCamera(const Section& s) {
   s.allowKeys({"eye", "target", "fovY"});
   CameraDesc cam;
@@ -383,15 +405,15 @@ Scene parseScene(const std::string& jsonText, const std::string& baseDir,
   }
   if (!root.is_object()) throw InputError(source + ": the top level must be a JSON object");
   const Section top(source, root, "");
-  top.allowKeys(
-      {"name", "cloth", "material", "pins", "environment", "colliders", "solver", "camera"});
+  top.allowKeys({"name", "cloth", "material", "pins", "environment", "colliders", "solver", "camera",
+                 "calibration"});
   if (!top.has("cloth")) top.fail("cloth", "is required");
 
   Scene scene;
   scene.name = top.string("name", std::filesystem::path(source).stem().string());
-  const Material material = top.has("material") ? parseMaterial(top.child("material")) : Material{};
-  scene.cloth = parseCloth(top.child("cloth"), material, baseDir, source);
-  if (top.has("pins")) parsePins(top.child("pins"), scene.cloth);
+  if (top.has("material")) scene.material = parseMaterial(top.child("material"));
+  parseCloth(top.child("cloth"), scene, baseDir, source);
+  if (top.has("pins")) parsePins(top.child("pins"), scene.cloth, scene.pins);
   if (top.has("environment")) scene.environment = parseEnvironment(top.child("environment"));
   if (top.has("colliders")) {
     const Json& list = top.at("colliders");
@@ -406,6 +428,7 @@ Scene parseScene(const std::string& jsonText, const std::string& baseDir,
   }
   if (top.has("solver")) scene.solver = parseSolver(top.child("solver"));
   if (top.has("camera")) scene.camera = parseCamera(top.child("camera"));
+  if (top.has("calibration")) scene.calibration = parseCalibration(top.child("calibration"), scene);
   return scene;
 }
 

@@ -64,9 +64,32 @@ struct CameraDesc {
   float fovYDegrees = 45.f;
 };
 
+// The pins as the scene file gave them, kept so withGridSize can pin the same places again.
+struct PinSpec {
+  CornerPreset corners = CornerPreset::None;
+  std::vector<uint32_t> indices;  // particle indices of the scene's cloth
+};
+
+// Largest side of the square grids withGridSize builds and calibration tries: 4096^2 is the
+// model's limit of 2^24 particles.
+constexpr uint32_t kMaxGridSide = 4096;
+
+// How the viewer picks a grid size for this machine (solver/grid_calibration.h).
+struct CalibrationSpec {
+  float targetFps = 60.f;  // frames per second the simulation should keep up with, > 0
+  uint32_t minGrid = 32;   // particles per side, 2 <= minGrid <= maxGrid
+  uint32_t maxGrid = 2048; // particles per side, <= kMaxGridSide
+};
+
 struct Scene {
   std::string name;
   ClothModel cloth;
+  // The cloth's recipe, so it can be rebuilt at another resolution (withGridSize).
+  Material material;
+  std::optional<GridSpec> grid;  // set when the cloth is a grid (with the file's mass rule)
+  PinSpec pins;
+  glm::vec3 initialVelocity{0.f};  // m/s, every particle
+  std::optional<CalibrationSpec> calibration;
   Environment environment;
   std::vector<ColliderDesc> colliders;
   SolverSettings solver;

@@ -109,6 +109,32 @@ TEST(Cli, RecordThenReplay) {
   EXPECT_THAT(past.output, HasSubstr("past the recording's last frame (5)"));
 }
 
+TEST(Cli, GridOverridesTheSceneGridSize) {
+  fs::path stats = tempDir() / "grid_stats.json";
+  Result r = weft("run " + scene("large_grid.json") + " --backend cpu --quiet --frames 2 --grid 20 --stats " +
+                  stats.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(stats));
+  EXPECT_EQ(j["particles"], 400);
+  EXPECT_EQ(j["gridWidth"], 20);
+  EXPECT_EQ(j["gridHeight"], 20);
+  // 20 x 20: 2 * 20 * 19 structural, 2 * 19^2 shear, 2 * 20 * 18 bend springs
+  EXPECT_EQ(j["springs"], 760 + 722 + 720);
+  // The same 2 m sheet, held at the first row's ends (x = -1 and 1 m, y = 2.4 m) as it falls.
+  EXPECT_NEAR(j["positionMin"][0].get<double>(), -1.0, 1e-3);
+  EXPECT_NEAR(j["positionMax"][0].get<double>(), 1.0, 1e-3);
+  EXPECT_NEAR(j["positionMax"][1].get<double>(), 2.4, 1e-3);
+
+  Result mesh = weft("run " + scene("mesh_flag.json") + " --backend cpu --grid 20");
+  EXPECT_EQ(mesh.exitCode, 1);
+  EXPECT_THAT(mesh.output, HasSubstr("--grid: cannot change the grid size of scene 'mesh_flag': its cloth is a mesh"));
+  for (const char* n : {"1", "5000", "-4"}) {
+    Result bad = weft("run " + scene("hanging.json") + " --backend cpu --grid " + n);
+    EXPECT_EQ(bad.exitCode, 1) << n;
+    EXPECT_THAT(bad.output, HasSubstr("--grid")) << n;
+  }
+}
+
 TEST(Cli, MissingSceneFile) {
   Result r = weft("run /nonexistent/scene.json");
   EXPECT_EQ(r.exitCode, 1);

@@ -117,6 +117,20 @@ TEST(SceneParse, EveryFieldIsRead) {
   EXPECT_FLOAT_EQ(s.camera.fovYDegrees, 60.f);
 }
 
+TEST(SceneParse, CalibrationIsOptionalAndTakesTheHeaderDefaults) {
+  EXPECT_FALSE(parse(R"({"cloth": {"grid": {}}})").calibration.has_value());
+  const Scene defaults = parse(R"({"cloth": {"grid": {}}, "calibration": {}})");
+  ASSERT_TRUE(defaults.calibration.has_value());
+  EXPECT_FLOAT_EQ(defaults.calibration->targetFps, 60.f);
+  EXPECT_EQ(defaults.calibration->minGrid, 32u);
+  EXPECT_EQ(defaults.calibration->maxGrid, 2048u);
+  const Scene s = parse(
+      R"({"cloth": {"grid": {}}, "calibration": {"targetFps": 30, "minGrid": 2, "maxGrid": 4096}})");
+  EXPECT_FLOAT_EQ(s.calibration->targetFps, 30.f);
+  EXPECT_EQ(s.calibration->minGrid, 2u);
+  EXPECT_EQ(s.calibration->maxGrid, 4096u);
+}
+
 TEST(SceneParse, MeshPathResolvesAgainstTheSceneFolder) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(testing::TempDir()) / "weft_scene_test";
@@ -238,6 +252,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{R"({)" GRID R"(, "camera": {"fovY": 0}})", {"camera.fovY", "180"}},
         BadScene{R"({)" GRID R"(, "camera": {"eye": [1, 1, 1], "target": [1, 1, 1]}})",
                  {"camera", "differ"}},
+        BadScene{R"({)" GRID R"(, "calibration": {"targetFps": 0}})",
+                 {"calibration.targetFps", "positive", "got 0"}},
+        BadScene{R"({)" GRID R"(, "calibration": {"minGrid": 1}})", {"calibration.minGrid", ">= 2", "got 1"}},
+        BadScene{R"({)" GRID R"(, "calibration": {"maxGrid": 5000}})",
+                 {"calibration.maxGrid", "at most 4096", "got 5000"}},
+        BadScene{R"({)" GRID R"(, "calibration": {"minGrid": 64, "maxGrid": 32}})",
+                 {"calibration.minGrid", "must not exceed maxGrid", "64 > 32"}},
+        BadScene{R"({)" GRID R"(, "calibration": {"fps": 60}})", {"unknown key 'calibration.fps'"}},
         BadScene{R"([1, 2])", {"top level", "object"}},
         BadScene{R"({)" GRID R"(, "solver": {"dt": 1e400}})", {"malformed JSON", "1e400"}},
         BadScene{"{\n  \"cloth\": {\n    \"grid\": {,}\n  }\n}",
@@ -258,6 +280,16 @@ TEST(SceneErrors, CornerPinsOnAMeshAreAnError) {
                  testing::TempDir(), "pins.json")
           .cloth.particleCount(),
       3u);
+}
+
+TEST(SceneErrors, CalibrationOfAMeshIsAnError) {
+  const std::filesystem::path obj = std::filesystem::path(testing::TempDir()) / "weft_calib_tri.obj";
+  std::ofstream(obj) << "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+  EXPECT_THAT(inputErrorOf([&] {
+                parseScene(R"({"cloth": {"mesh": {"path": "weft_calib_tri.obj"}}, "calibration": {}})",
+                           testing::TempDir(), "calib.json");
+              }),
+              HasSubstr("calib.json: calibration needs a grid cloth (this one is a mesh)"));
 }
 
 TEST(SceneErrors, MissingFile) {
@@ -316,6 +348,23 @@ TEST(ShippedScenes, MeshFlag) {
   EXPECT_NEAR(s.cloth.totalMass(), 0.3f, 1e-6f);
 }
 
+TEST(ShippedScenes, LargeGrid) {
+  const Scene s = loadScene(sceneDir() + "/large_grid.json");
+  EXPECT_EQ(s.cloth.particleCount(), 256u * 256u);
+  EXPECT_EQ(pinnedCount(s.cloth), 2u);
+  EXPECT_EQ(s.cloth.pinned[255], 1);
+  EXPECT_FLOAT_EQ(s.cloth.positions[255].x - s.cloth.positions[0].x, 2.f);  // 2 m wide
+  EXPECT_NEAR(s.cloth.totalMass(), 0.3f * 4.f, 1e-4f);                      // 0.3 kg/m^2 over 4 m^2
+  EXPECT_EQ(s.solver.integrator, Integrator::Verlet);
+  EXPECT_FLOAT_EQ(s.solver.relaxationRho, 0.95f);
+  ASSERT_EQ(s.colliders.size(), 1u);
+  EXPECT_EQ(s.colliders[0].kind, ColliderDesc::Kind::Plane);
+  ASSERT_TRUE(s.calibration.has_value());
+  EXPECT_FLOAT_EQ(s.calibration->targetFps, 60.f);
+  EXPECT_EQ(s.calibration->minGrid, 32u);
+  EXPECT_EQ(s.calibration->maxGrid, 2048u);
+}
+
 TEST(ShippedScenes, EverySceneInTheFolderParses) {
   size_t count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(sceneDir())) {
@@ -326,7 +375,7 @@ TEST(ShippedScenes, EverySceneInTheFolderParses) {
       EXPECT_GT(s.cloth.particleCount(), 0u);
     }) << entry.path();
   }
-  EXPECT_GE(count, 3u);
+  EXPECT_GE(count, 4u);
 }
 
 }  // namespace

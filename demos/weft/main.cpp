@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   runCmd->add_option("--iterations", run.iterations, "constraint iterations per step (verlet)");
   runCmd->add_option("--tolerance", run.tolerance, "implicit solves: relative residual to reach");
   runCmd->add_option("--max-iterations", run.maxIterations, "implicit solves: iteration cap per step");
+  runCmd->add_option("--grid", run.grid, "rebuild the scene's grid cloth with N x N particles, same size and mass");
   runCmd->add_option("--png", run.pngPath, "render the final frame to this PNG");
   runCmd->add_option("--obj-dir", run.objDir, "write one OBJ per frame into this folder");
   runCmd->add_option("--record", run.recordPath, "record every frame's positions to this file (docs/recording-format.md)");

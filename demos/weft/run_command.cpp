@@ -16,6 +16,7 @@
 #include "engine/error.h"
 #include "engine/shader_library.h"
 #include "solver/gpu_solver.h"
+#include "solver/grid_resize.h"
 #include "solver/recording.h"
 #include "solver/scene.h"
 #include "solver/solver.h"
@@ -27,6 +28,17 @@ constexpr uint32_t kPngWidth = 1280;
 constexpr uint32_t kPngHeight = 720;
 
 void applyOverrides(Scene& scene, const RunOptions& o) {
+  if (o.grid) {
+    if (*o.grid < 0) {  // withGridSize takes an unsigned size and says the same for the others
+      throw InputError("--grid: a grid size must be from 2 to " + std::to_string(kMaxGridSide) +
+                       " particles per side (got " + std::to_string(*o.grid) + ")");
+    }
+    try {
+      scene = withGridSize(scene, static_cast<uint32_t>(*o.grid));
+    } catch (const InputError& e) {
+      throw InputError(std::string("--grid: ") + e.what());
+    }
+  }
   if (o.integrator) scene.solver.integrator = parseIntegrator(*o.integrator);
   if (o.frames) {
     if (*o.frames < 1) throw InputError("--frames must be at least 1 (got " + std::to_string(*o.frames) + ")");
@@ -131,6 +143,8 @@ int runCommand(const RunOptions& options) {
   report.backend = backendName(backend);
   report.integrator = integratorName(settings.integrator);
   report.particles = scene.cloth.particleCount();
+  report.gridWidth = scene.cloth.gridWidth;
+  report.gridHeight = scene.cloth.gridHeight;
   report.springs = scene.cloth.springs.size();
   report.triangles = scene.cloth.triangles.size();
   report.substeps = settings.substeps;

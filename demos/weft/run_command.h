@@ -15,6 +15,7 @@ struct RunOptions {
   std::optional<int> iterations;
   std::optional<float> tolerance;
   std::optional<int> maxIterations;
+  std::optional<int> grid;  // particles per side of the scene's grid cloth (withGridSize)
   std::string pngPath;
   std::string objDir;
   std::string statsPath;

@@ -54,6 +54,8 @@ void writeStatsJson(const RunReport& r, const std::string& path) {
   j["backend"] = r.backend;
   j["integrator"] = r.integrator;
   j["particles"] = r.particles;
+  j["gridWidth"] = r.gridWidth > 0 ? nlohmann::ordered_json(r.gridWidth) : nullptr;
+  j["gridHeight"] = r.gridHeight > 0 ? nlohmann::ordered_json(r.gridHeight) : nullptr;
   j["springs"] = r.springs;
   j["triangles"] = r.triangles;
   j["frames"] = r.frames;

@@ -22,6 +22,7 @@ StateSummary summarizeState(const std::vector<glm::vec4>& positions, const std::
 struct RunReport {
   std::string scene, device, backend, integrator;
   size_t particles = 0, springs = 0, triangles = 0;
+  uint32_t gridWidth = 0, gridHeight = 0;  // particles per row and rows of a grid cloth; 0 for a mesh
   int frames = 0, substeps = 0, steps = 0, iterations = 0;
   double frameDt = 0, stepDt = 0;
   std::vector<double> wallMsPerStep;                          // one sample per frame
