@@ -156,7 +156,9 @@ TEST(GridResolution, BendEnergyOfACurvedSheetFallsAsTheFourthPowerOfTheParticleC
     const double h = 1.0 / (n - 1), deficit = 2.0 * h - 2.0 * radius * std::sin(h / radius);
     const double expected = 0.5 * 50.0 * deficit * deficit * n * (n - 2.0);  // N rows of N-2
     EXPECT_NEAR(springEnergy(s.cloth, x, SpringKind::Bend), expected, 0.02 * expected) << n;
-    if (previous > 0.0) EXPECT_LT(springEnergy(s.cloth, x, SpringKind::Bend), previous / 15.0);
+    if (previous > 0.0) {
+      EXPECT_LT(springEnergy(s.cloth, x, SpringKind::Bend), previous / 15.0);
+    }
     previous = springEnergy(s.cloth, x, SpringKind::Bend);
   }
 }

@@ -351,14 +351,16 @@ TEST(ShippedScenes, MeshFlag) {
 TEST(ShippedScenes, LargeGrid) {
   const Scene s = loadScene(sceneDir() + "/large_grid.json");
   EXPECT_EQ(s.cloth.particleCount(), 256u * 256u);
-  EXPECT_EQ(pinnedCount(s.cloth), 2u);
-  EXPECT_EQ(s.cloth.pinned[255], 1);
-  EXPECT_FLOAT_EQ(s.cloth.positions[255].x - s.cloth.positions[0].x, 2.f);  // 2 m wide
-  EXPECT_NEAR(s.cloth.totalMass(), 0.3f * 4.f, 1e-4f);                      // 0.3 kg/m^2 over 4 m^2
+  EXPECT_EQ(pinnedCount(s.cloth), 0u);  // it falls freely onto its colliders
+  EXPECT_FLOAT_EQ(s.cloth.positions[255].x - s.cloth.positions[0].x, 2.4f);  // 2.4 m wide
+  EXPECT_NEAR(s.cloth.totalMass(), 0.3f * 2.4f * 2.4f, 1e-4f);                // 0.3 kg/m^2
   EXPECT_EQ(s.solver.integrator, Integrator::Verlet);
   EXPECT_FLOAT_EQ(s.solver.relaxationRho, 0.95f);
-  ASSERT_EQ(s.colliders.size(), 1u);
+  ASSERT_EQ(s.colliders.size(), 3u);
   EXPECT_EQ(s.colliders[0].kind, ColliderDesc::Kind::Plane);
+  EXPECT_EQ(s.colliders[1].kind, ColliderDesc::Kind::Sphere);
+  // The cloth starts above both spheres.
+  for (size_t c = 1; c < 3; ++c) EXPECT_GT(s.cloth.positions[0].y, s.colliders[c].center.y + s.colliders[c].radius);
   ASSERT_TRUE(s.calibration.has_value());
   EXPECT_FLOAT_EQ(s.calibration->targetFps, 60.f);
   EXPECT_EQ(s.calibration->minGrid, 32u);

@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb/stb_image.h>
@@ -244,6 +246,41 @@ TEST(View, ReplayPlaysARecordingWithoutASolver) {
   Screenshot shot = viewScreenshot("--replay " + recording.string() + " --no-panel --frames 6", "view_replay.png");
   ASSERT_TRUE(shot);
   EXPECT_GT(clothShare(shot.pixels(), shot.width, shot.width / 2, shot.height / 2), 0.5);  // framed by the camera
+}
+
+// A calibrated scene: the viewer measures grid sizes on this device and simulates the largest whose
+// frame fits the budget (a low frame rate here, so lavapipe has sizes on both sides of it).
+TEST(View, CalibrationSimulatesTheLargestGridItMeasuredWithinTheBudget) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  fs::path file = tempPath("calibrated.json");
+  {
+    std::ofstream out(file);
+    out << R"({"cloth": {"grid": {"width": 64, "height": 64, "size": [1.0, 1.0], "origin": [-0.5, 1.0, -0.5]},
+                         "arealDensity": 0.3},
+              "colliders": [{"type": "plane", "normal": [0, 1, 0], "offset": 0}],
+              "solver": {"integrator": "verlet", "substeps": 8, "iterations": 10},
+              "calibration": {"targetFps": 10, "minGrid": 16, "maxGrid": 512}})";
+  }
+  Result r = shell(underXvfb("view " + file.string() + " --frames 2 --no-panel --validate"));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  expectNoValidationMessage(r);
+  const double budget = 1000.0 / 10.0 * 0.8;  // kCalibrationHeadroom of the frame
+  std::istringstream lines(r.output);
+  std::string line;
+  unsigned chosen = 0, largestWithin = 0, n = 0;
+  double ms = 0.0;
+  int measured = 0;
+  while (std::getline(lines, line)) {
+    if (std::sscanf(line.c_str(), "weft:   %u x %*u: %lf ms per frame", &n, &ms) == 2) {
+      ++measured;
+      if (ms <= budget) largestWithin = std::max(largestWithin, n);
+    }
+    std::sscanf(line.c_str(), "weft: grid %u x", &chosen);
+  }
+  ASSERT_GT(measured, 0) << r.output;
+  EXPECT_LE(measured, 12);
+  EXPECT_EQ(chosen, largestWithin == 0 ? 16u : largestWithin) << r.output;
+  EXPECT_EQ(chosen % 8, 0u);
 }
 
 TEST(View, BadCompareAndReplayArgumentsAreOneSentenceAndExitOne) {

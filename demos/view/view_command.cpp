@@ -9,6 +9,9 @@
 #include "engine/context.h"
 #include "engine/error.h"
 #include "engine/shader_library.h"
+#include "solver/frame_timing.h"
+#include "solver/grid_calibration.h"
+#include "solver/grid_resize.h"
 #include "solver/scene.h"
 
 namespace weft {
@@ -79,6 +82,11 @@ ViewContent loadContent(const ViewOptions& options) {
     return content;
   }
   content.scene = loadScene(options.scenePath);
+  if (options.grid) {
+    if (*options.grid < 2) throw InputError("--grid must be at least 2 (got " + std::to_string(*options.grid) + ")");
+    content.scene = withGridSize(content.scene, static_cast<uint32_t>(*options.grid));
+    content.gridNote = "grid size from --grid";
+  }
   content.backend = options.backend ? parseBackend(*options.backend) : Backend::Gpu;
   const int substeps = content.scene.solver.substeps;
   if (!options.compare.empty())
@@ -87,6 +95,38 @@ ViewContent loadContent(const ViewOptions& options) {
     content.solvers = {{options.integrator ? parseIntegrator(*options.integrator) : content.scene.solver.integrator,
                         substeps}};
   return content;
+}
+
+// Frames timed per grid size: enough for a median, few enough that calibration takes seconds.
+constexpr int kCalibrationFrames = 5;
+
+// The scene's calibration section asks for the largest grid that keeps its frame rate on this
+// device: measure, then rebuild the scene at that size. Timed with the first pane's integrator.
+void calibrate(ViewContent& content, engine::Context& context, const engine::ShaderLibrary& shaders) {
+  const CalibrationSpec& spec = *content.scene.calibration;
+  Scene timed = content.scene;
+  timed.solver.integrator = content.solvers[0].integrator;
+  timed.solver.substeps = content.solvers[0].substeps;
+  std::printf("weft: calibrating the grid size for %g frames per second (%s, %s backend)\n", spec.targetFps,
+              integratorName(timed.solver.integrator), backendName(content.backend));
+  CalibrationResult result = calibrateGrid(
+      spec,
+      [&](uint32_t n) { return measureFrameMs(timed, n, content.backend, &context, &shaders, kCalibrationFrames); },
+      [](uint32_t n, double ms) {
+        std::printf("weft:   %u x %u: %.2f ms per frame\n", n, n, ms);
+        std::fflush(stdout);
+      });
+  content.scene = withGridSize(content.scene, result.grid);
+  char note[256];
+  if (result.withinBudget)
+    std::snprintf(note, sizeof note, "grid %u x %u by calibration: the largest tried whose simulation fits %.1f ms "
+                  "(%.2f ms per frame), %zu sizes tried", result.grid, result.grid, result.budgetMs, result.msPerFrame,
+                  result.tried.size());
+  else
+    std::snprintf(note, sizeof note, "grid %u x %u, the smallest allowed: it needs %.2f ms per frame, over the "
+                  "%.1f ms this frame rate leaves", result.grid, result.grid, result.msPerFrame, result.budgetMs);
+  content.gridNote = note;
+  std::printf("weft: %s\n", note);
 }
 
 }  // namespace
@@ -106,6 +146,7 @@ int viewCommand(const ViewOptions& options) {
   engine::Context context(contextOptions);
   std::printf("weft: Vulkan device %s (%s)\n", context.deviceName().c_str(), context.deviceType().c_str());
   engine::ShaderLibrary shaders;
+  if (!content.recording && !options.grid && content.scene.calibration) calibrate(content, context, shaders);
   Viewer viewer(context, shaders, std::move(content), options);
   return viewer.run();
 }

@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
   viewCmd->add_option("--screenshot", view.screenshotPath, "write the last frame to this PNG");
   viewCmd->add_flag("--wireframe", view.wireframe, "start in wireframe (same as --draw wireframe)");
   viewCmd->add_option("--draw", view.draw, "start drawing the cloth shaded, as a wireframe, or as springs (W cycles)");
+  viewCmd->add_option("--grid", view.grid, "simulate an N x N grid instead of the scene's (skips the calibration)");
   viewCmd->add_option("--compare", view.compare, "two integrators side by side, as A,B, each optionally with its substeps (explicit-euler:128,implicit-cg:1)");
   viewCmd->add_option("--replay", view.replayPath, "play this recording back (weft run --record) instead of simulating");
   viewCmd->add_option("--record", view.recordPath, "file the record button writes (default weft-view-K.weftrec)");
