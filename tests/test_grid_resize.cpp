@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "input_error.h"
+#include "scene_helpers.h"
 #include "solver/grid_resize.h"
 
 namespace weft {
@@ -17,13 +18,8 @@ using ::testing::AllOf;
 using ::testing::HasSubstr;
 using test::inputErrorOf;
 
-Scene parse(const std::string& json) { return parseScene(json, "", "test.json"); }
-
-size_t pinnedCount(const ClothModel& m) {
-  size_t n = 0;
-  for (uint8_t p : m.pinned) n += p;
-  return n;
-}
+Scene parse(const std::string& json) { return test::parseInline(json); }
+using test::pinnedCount;
 
 // 6 x 5, vertical, 2 m x 1 m: every part of the recipe differs from the defaults.
 const char* kRecipe = R"({

@@ -9,6 +9,7 @@
 
 #include "engine/error.h"
 #include "input_error.h"
+#include "scene_helpers.h"
 #include "solver/scene.h"
 
 #ifndef WEFT_SOURCE_DIR
@@ -23,13 +24,8 @@ using ::testing::HasSubstr;
 
 using test::inputErrorOf;
 
-Scene parse(const std::string& json) { return parseScene(json, "", "test.json"); }
-
-size_t pinnedCount(const ClothModel& m) {
-  size_t n = 0;
-  for (uint8_t p : m.pinned) n += p;
-  return n;
-}
+Scene parse(const std::string& json) { return test::parseInline(json); }
+using test::pinnedCount;
 
 std::string sceneDir() { return std::string(WEFT_SOURCE_DIR) + "/demos/scenes"; }
 
