@@ -17,16 +17,6 @@ constexpr VkImageUsageFlags kDepthUsage =
     VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
 constexpr VkImageUsageFlags kCopySource = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
 
-// D16 is the one depth format every device must support; the others give more precision.
-VkFormat chooseDepthFormat(VkPhysicalDevice device) {
-  for (VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D16_UNORM}) {
-    VkFormatProperties props;
-    vkGetPhysicalDeviceFormatProperties(device, format, &props);
-    if (props.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) return format;
-  }
-  return VK_FORMAT_D16_UNORM;
-}
-
 VkSampleCountFlags imageSampleCounts(VkPhysicalDevice device, VkFormat format, VkImageUsageFlags usage) {
   VkImageFormatProperties props;
   if (vkGetPhysicalDeviceImageFormatProperties(device, format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL, usage, 0,
@@ -55,18 +45,20 @@ RenderTarget::RenderTarget(const engine::Context& context, uint32_t width, uint3
     : device_(context.device()), width_(width), height_(height) {
   if (width == 0 || height == 0) throw std::invalid_argument("RenderTarget needs a non-empty image");
   try {
-    depthFormat_ = chooseDepthFormat(context.physicalDevice());
+    depthFormat_ = engine::chooseDepthFormat(context.physicalDevice());
     samples_ = maxSamples >= VK_SAMPLE_COUNT_4_BIT ? chooseSamples(context, depthFormat_) : VK_SAMPLE_COUNT_1_BIT;
     bool msaa = samples_ != VK_SAMPLE_COUNT_1_BIT;
-    color_ = createImage(context, kColorFormat, msaa ? kAttachmentOnly : kCopySource, samples_,
-                         VK_IMAGE_ASPECT_COLOR_BIT, msaa ? "render.colorMsaa" : "render.color");
-    depth_ = createImage(context, depthFormat_, kDepthUsage, samples_, VK_IMAGE_ASPECT_DEPTH_BIT, "render.depth");
+    const VkExtent2D extent{width_, height_};
+    color_ = engine::Image(context, extent, kColorFormat, msaa ? kAttachmentOnly : kCopySource, samples_,
+                           VK_IMAGE_ASPECT_COLOR_BIT, msaa ? "render.colorMsaa" : "render.color");
+    depth_ = engine::Image(context, extent, depthFormat_, kDepthUsage, samples_, VK_IMAGE_ASPECT_DEPTH_BIT,
+                           "render.depth");
     if (msaa)
-      resolve_ = createImage(context, kColorFormat, kCopySource, VK_SAMPLE_COUNT_1_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
-                             "render.color");
+      resolve_ = engine::Image(context, extent, kColorFormat, kCopySource, VK_SAMPLE_COUNT_1_BIT,
+                               VK_IMAGE_ASPECT_COLOR_BIT, "render.color");
     createRenderPass(context);
 
-    std::array<VkImageView, 3> views = {color_.view, depth_.view, resolve_.view};
+    std::array<VkImageView, 3> views = {color_.view(), depth_.view(), resolve_.view()};
     VkFramebufferCreateInfo info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
     info.renderPass = renderPass_;
     info.attachmentCount = msaa ? 3 : 2;
@@ -83,49 +75,6 @@ RenderTarget::RenderTarget(const engine::Context& context, uint32_t width, uint3
     release();  // the destructor does not run for a constructor that throws
     throw;
   }
-}
-
-RenderTarget::Image RenderTarget::createImage(const engine::Context& context, VkFormat format,
-                                              VkImageUsageFlags usage, VkSampleCountFlagBits samples,
-                                              VkImageAspectFlags aspect, const char* label) const {
-  Image out;
-  VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-  info.imageType = VK_IMAGE_TYPE_2D;
-  info.format = format;
-  info.extent = {width_, height_, 1};
-  info.mipLevels = 1;
-  info.arrayLayers = 1;
-  info.samples = samples;
-  info.tiling = VK_IMAGE_TILING_OPTIMAL;
-  info.usage = usage;
-  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  VK_CHECK(vkCreateImage(device_, &info, nullptr, &out.image));
-  name(context, VK_OBJECT_TYPE_IMAGE, out.image, label);
-
-  VkMemoryRequirements req;
-  vkGetImageMemoryRequirements(device_, out.image, &req);
-  uint32_t type = context.findMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  if (type == UINT32_MAX) type = context.findMemoryType(req.memoryTypeBits, 0);
-  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  alloc.allocationSize = req.size;
-  alloc.memoryTypeIndex = type;
-  VkResult result = vkAllocateMemory(device_, &alloc, nullptr, &out.memory);
-  if (result != VK_SUCCESS) {
-    vkDestroyImage(device_, out.image, nullptr);
-    VK_CHECK(result);
-  }
-  name(context, VK_OBJECT_TYPE_DEVICE_MEMORY, out.memory, std::string(label) + ".memory");
-  VK_CHECK(vkBindImageMemory(device_, out.image, out.memory, 0));
-
-  VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-  view.image = out.image;
-  view.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  view.format = format;
-  view.subresourceRange = {aspect, 0, 1, 0, 1};
-  VK_CHECK(vkCreateImageView(device_, &view, nullptr, &out.view));
-  name(context, VK_OBJECT_TYPE_IMAGE_VIEW, out.view, std::string(label) + ".view");
-  return out;
 }
 
 void RenderTarget::createRenderPass(const engine::Context& context) {
@@ -207,20 +156,7 @@ void RenderTarget::createRenderPass(const engine::Context& context) {
 }
 
 void RenderTarget::begin(VkCommandBuffer cmd, glm::vec3 clear) const {
-  std::array<VkClearValue, 2> clears{};
-  clears[0].color = {{clear.r, clear.g, clear.b, 1.f}};
-  clears[1].depthStencil = {1.f, 0};
-  VkRenderPassBeginInfo info{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-  info.renderPass = renderPass_;
-  info.framebuffer = framebuffer_;
-  info.renderArea = {{0, 0}, {width_, height_}};
-  info.clearValueCount = static_cast<uint32_t>(clears.size());
-  info.pClearValues = clears.data();
-  vkCmdBeginRenderPass(cmd, &info, VK_SUBPASS_CONTENTS_INLINE);
-  VkViewport viewport{0.f, 0.f, float(width_), float(height_), 0.f, 1.f};
-  VkRect2D scissor{{0, 0}, {width_, height_}};
-  vkCmdSetViewport(cmd, 0, 1, &viewport);
-  vkCmdSetScissor(cmd, 0, 1, &scissor);
+  engine::beginRenderPass(cmd, renderPass_, framebuffer_, {width_, height_}, clear);
 }
 
 void RenderTarget::endAndCopy(VkCommandBuffer cmd) const {
@@ -228,15 +164,8 @@ void RenderTarget::endAndCopy(VkCommandBuffer cmd) const {
   VkBufferImageCopy region{};
   region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
   region.imageExtent = {width_, height_, 1};
-  VkImage source = samples_ != VK_SAMPLE_COUNT_1_BIT ? resolve_.image : color_.image;
+  VkImage source = samples_ != VK_SAMPLE_COUNT_1_BIT ? resolve_.handle() : color_.handle();
   vkCmdCopyImageToBuffer(cmd, source, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback_.handle(), 1, &region);
-}
-
-void RenderTarget::destroyImage(Image& image) const {
-  if (image.view) vkDestroyImageView(device_, image.view, nullptr);
-  if (image.image) vkDestroyImage(device_, image.image, nullptr);
-  if (image.memory) vkFreeMemory(device_, image.memory, nullptr);
-  image = {};
 }
 
 void RenderTarget::release() {
@@ -246,9 +175,9 @@ void RenderTarget::release() {
   if (renderPass_) vkDestroyRenderPass(device_, renderPass_, nullptr);
   framebuffer_ = VK_NULL_HANDLE;
   renderPass_ = VK_NULL_HANDLE;
-  destroyImage(resolve_);
-  destroyImage(depth_);
-  destroyImage(color_);
+  resolve_ = engine::Image();
+  depth_ = engine::Image();
+  color_ = engine::Image();
   device_ = VK_NULL_HANDLE;
 }
 
@@ -264,9 +193,9 @@ RenderTarget& RenderTarget::operator=(RenderTarget&& other) noexcept {
     height_ = other.height_;
     samples_ = other.samples_;
     depthFormat_ = other.depthFormat_;
-    color_ = std::exchange(other.color_, {});
-    depth_ = std::exchange(other.depth_, {});
-    resolve_ = std::exchange(other.resolve_, {});
+    color_ = std::move(other.color_);
+    depth_ = std::move(other.depth_);
+    resolve_ = std::move(other.resolve_);
     renderPass_ = std::exchange(other.renderPass_, VK_NULL_HANDLE);
     framebuffer_ = std::exchange(other.framebuffer_, VK_NULL_HANDLE);
     readback_ = std::move(other.readback_);

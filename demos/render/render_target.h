@@ -8,6 +8,7 @@
 #include <glm/glm.hpp>
 
 #include "engine/buffer.h"
+#include "engine/image.h"
 
 namespace weft {
 
@@ -42,15 +43,7 @@ class RenderTarget {
   const uint8_t* readback() const { return static_cast<const uint8_t*>(readback_.mapped()); }
 
  private:
-  struct Image {
-    VkImage image = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    VkImageView view = VK_NULL_HANDLE;
-  };
-  Image createImage(const engine::Context& context, VkFormat format, VkImageUsageFlags usage,
-                    VkSampleCountFlagBits samples, VkImageAspectFlags aspect, const char* name) const;
   void createRenderPass(const engine::Context& context);
-  void destroyImage(Image& image) const;
   void release();
 
   VkDevice device_ = VK_NULL_HANDLE;
@@ -58,9 +51,9 @@ class RenderTarget {
   uint32_t height_ = 0;
   VkSampleCountFlagBits samples_ = VK_SAMPLE_COUNT_1_BIT;
   VkFormat depthFormat_ = VK_FORMAT_UNDEFINED;
-  Image color_;    // what the pass draws into: multisampled, or the final image when samples_ is 1
-  Image depth_;
-  Image resolve_;  // single-sampled copy source; unused when samples_ is 1
+  engine::Image color_;    // what the pass draws into: multisampled, or the final image when samples_ is 1
+  engine::Image depth_;
+  engine::Image resolve_;  // single-sampled copy source; unused when samples_ is 1
   VkRenderPass renderPass_ = VK_NULL_HANDLE;
   VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
   engine::Buffer readback_;

@@ -24,15 +24,6 @@ VkSurfaceFormatKHR chooseFormat(VkPhysicalDevice device, VkSurfaceKHR surface) {
   return formats[0];
 }
 
-VkFormat chooseDepthFormat(VkPhysicalDevice device) {
-  for (VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D16_UNORM}) {
-    VkFormatProperties props;
-    vkGetPhysicalDeviceFormatProperties(device, format, &props);
-    if (props.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) return format;
-  }
-  return VK_FORMAT_D16_UNORM;
-}
-
 }  // namespace
 
 Swapchain::Swapchain(const engine::Context& context, VkSurfaceKHR surface, VkExtent2D wanted)
@@ -40,7 +31,7 @@ Swapchain::Swapchain(const engine::Context& context, VkSurfaceKHR surface, VkExt
   VkSurfaceFormatKHR format = chooseFormat(context.physicalDevice(), surface);
   format_ = format.format;
   colorSpace_ = format.colorSpace;
-  depthFormat_ = chooseDepthFormat(context.physicalDevice());
+  depthFormat_ = engine::chooseDepthFormat(context.physicalDevice());
   createRenderPass();
   create(wanted, VK_NULL_HANDLE);
 }
@@ -99,40 +90,18 @@ void Swapchain::create(VkExtent2D wanted, VkSwapchainKHR old) {
 
   // Depth: one image for all frames; the render pass's external dependency orders each frame's
   // depth clear after the previous frame's depth tests.
-  VkImageCreateInfo depth{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-  depth.imageType = VK_IMAGE_TYPE_2D;
-  depth.format = depthFormat_;
-  depth.extent = {extent_.width, extent_.height, 1};
-  depth.mipLevels = 1;
-  depth.arrayLayers = 1;
-  depth.samples = VK_SAMPLE_COUNT_1_BIT;
-  depth.tiling = VK_IMAGE_TILING_OPTIMAL;
-  depth.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
-  VK_CHECK(vkCreateImage(device, &depth, nullptr, &depth_));
-  context_.setName(VK_OBJECT_TYPE_IMAGE, reinterpret_cast<uint64_t>(depth_), "view.depth");
-  VkMemoryRequirements req;
-  vkGetImageMemoryRequirements(device, depth_, &req);
-  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  alloc.allocationSize = req.size;
-  alloc.memoryTypeIndex = context_.findMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  if (alloc.memoryTypeIndex == UINT32_MAX) alloc.memoryTypeIndex = context_.findMemoryType(req.memoryTypeBits, 0);
-  VK_CHECK(vkAllocateMemory(device, &alloc, nullptr, &depthMemory_));
-  VK_CHECK(vkBindImageMemory(device, depth_, depthMemory_, 0));
+  depth_ = engine::Image(context_, extent_, depthFormat_, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                         VK_SAMPLE_COUNT_1_BIT, VK_IMAGE_ASPECT_DEPTH_BIT, "view.depth");
   VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
   view.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  view.image = depth_;
-  view.format = depthFormat_;
-  view.subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1};
-  VK_CHECK(vkCreateImageView(device, &view, nullptr, &depthView_));
-
+  view.format = format_;
+  view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
   for (VkImage image : images_) {
     view.image = image;
-    view.format = format_;
-    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     VkImageView colorView;
     VK_CHECK(vkCreateImageView(device, &view, nullptr, &colorView));
     views_.push_back(colorView);
-    std::array<VkImageView, 2> attachments = {colorView, depthView_};
+    std::array<VkImageView, 2> attachments = {colorView, depth_.view()};
     VkFramebufferCreateInfo fb{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
     fb.renderPass = renderPass_;
     fb.attachmentCount = 2;
@@ -159,12 +128,7 @@ void Swapchain::destroyImages() {
   framebuffers_.clear();
   views_.clear();
   images_.clear();
-  if (depthView_) vkDestroyImageView(device, depthView_, nullptr);
-  if (depth_) vkDestroyImage(device, depth_, nullptr);
-  if (depthMemory_) vkFreeMemory(device, depthMemory_, nullptr);
-  depthView_ = VK_NULL_HANDLE;
-  depth_ = VK_NULL_HANDLE;
-  depthMemory_ = VK_NULL_HANDLE;
+  depth_ = engine::Image();
 }
 
 void Swapchain::createRenderPass() {
@@ -220,20 +184,7 @@ void Swapchain::createRenderPass() {
 }
 
 void Swapchain::begin(VkCommandBuffer cmd, uint32_t index, glm::vec3 clear) const {
-  std::array<VkClearValue, 2> clears{};
-  clears[0].color = {{clear.r, clear.g, clear.b, 1.f}};
-  clears[1].depthStencil = {1.f, 0};
-  VkRenderPassBeginInfo info{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-  info.renderPass = renderPass_;
-  info.framebuffer = framebuffers_[index];
-  info.renderArea = {{0, 0}, extent_};
-  info.clearValueCount = static_cast<uint32_t>(clears.size());
-  info.pClearValues = clears.data();
-  vkCmdBeginRenderPass(cmd, &info, VK_SUBPASS_CONTENTS_INLINE);
-  VkViewport viewport{0.f, 0.f, float(extent_.width), float(extent_.height), 0.f, 1.f};
-  VkRect2D scissor{{0, 0}, extent_};
-  vkCmdSetViewport(cmd, 0, 1, &viewport);
-  vkCmdSetScissor(cmd, 0, 1, &scissor);
+  engine::beginRenderPass(cmd, renderPass_, framebuffers_[index], extent_, clear);
 }
 
 }  // namespace weft

@@ -9,6 +9,8 @@
 #include <glm/glm.hpp>
 #include <volk.h>
 
+#include "engine/image.h"
+
 namespace weft {
 
 namespace engine {
@@ -57,9 +59,7 @@ class Swapchain {
   std::vector<VkImageView> views_;
   std::vector<VkFramebuffer> framebuffers_;
   std::vector<VkSemaphore> renderDone_;
-  VkImage depth_ = VK_NULL_HANDLE;
-  VkDeviceMemory depthMemory_ = VK_NULL_HANDLE;
-  VkImageView depthView_ = VK_NULL_HANDLE;
+  engine::Image depth_;
 };
 
 }  // namespace weft
