@@ -257,7 +257,7 @@ struct RenderParams {
   vec4 color;        // rgb base colour, a unused
   vec4 lightDir;     // xyz unit vector towards the light
   vec4 transform;    // xyz translation, w uniform scale (colliders drawn from a unit mesh)
-  vec4 shape;        // solid.vert: xyz plane normal, w = WEFT_SOLID_* kind
+  vec4 shape;        // solid.vert: xyz plane normal, w = WEFT_SOLID_* kind; particles.vert: xy half size (NDC)
 };
 
 // Procedural solids drawn by solid.vert (no vertex buffers).
