@@ -129,7 +129,6 @@ bool Viewer::drawFrame(bool capture, double frameMs) {
   VkDevice device = context_.device();
   FrameSlot& slot = frames_[frame_];
   VK_CHECK(vkWaitForFences(device, 1, &slot.done, VK_TRUE, UINT64_MAX));
-  collectSlot(frame_, frameMs);
   uint32_t image = 0;
   VkResult acquired = vkAcquireNextImageKHR(device, swapchain_.handle(), UINT64_MAX, slot.acquired, VK_NULL_HANDLE,
                                             &image);
@@ -139,6 +138,7 @@ bool Viewer::drawFrame(bool capture, double frameMs) {
   }
   if (acquired != VK_SUBOPTIMAL_KHR) VK_CHECK(acquired);
   VK_CHECK(vkResetFences(device, 1, &slot.done));
+  collectSlot(frame_, frameMs);  // once per submission: a failed acquire comes back to this slot
 
   if (replaying()) replayFrame_ = clock_->tick(frameMs / 1000.0);
   imgui_->beginFrame();
