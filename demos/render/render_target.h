@@ -21,7 +21,7 @@ constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_UNORM;
 class RenderTarget {
  public:
   RenderTarget() = default;
-  // 4x MSAA when maxSamples allows it and colour and depth both support it, else one sample.
+  // The most samples up to maxSamples that colour and depth both support (4x MSAA by default).
   RenderTarget(const engine::Context& context, uint32_t width, uint32_t height,
                VkSampleCountFlagBits maxSamples = VK_SAMPLE_COUNT_4_BIT);
   ~RenderTarget();
@@ -43,7 +43,6 @@ class RenderTarget {
   const uint8_t* readback() const { return static_cast<const uint8_t*>(readback_.mapped()); }
 
  private:
-  void createRenderPass(const engine::Context& context);
   void release();
 
   VkDevice device_ = VK_NULL_HANDLE;
