@@ -21,7 +21,7 @@ void checkVk(VkResult result) {
 }  // namespace
 
 ImguiLayer::ImguiLayer(const engine::Context& context, GLFWwindow* window, VkRenderPass renderPass,
-                       uint32_t imageCount)
+                       VkSampleCountFlagBits samples, uint32_t imageCount)
     : device_(context.device()) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -50,7 +50,7 @@ ImguiLayer::ImguiLayer(const engine::Context& context, GLFWwindow* window, VkRen
   info.DescriptorPool = pool_;
   info.MinImageCount = std::max(imageCount, 2u);
   info.ImageCount = std::max(imageCount, 2u);
-  info.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
+  info.MSAASamples = samples;
   info.CheckVkResultFn = checkVk;
   ImGui_ImplVulkan_Init(&info, renderPass);
 

@@ -16,7 +16,9 @@ class Context;
 class ImguiLayer {
  public:
   // Installs ImGui's GLFW callbacks, which chain to the ones the window already had.
-  ImguiLayer(const engine::Context& context, GLFWwindow* window, VkRenderPass renderPass, uint32_t imageCount);
+  // `samples`: the render pass's sample count, which ImGui's pipeline must match.
+  ImguiLayer(const engine::Context& context, GLFWwindow* window, VkRenderPass renderPass,
+             VkSampleCountFlagBits samples, uint32_t imageCount);
   ~ImguiLayer();
   ImguiLayer(const ImguiLayer&) = delete;
   ImguiLayer& operator=(const ImguiLayer&) = delete;

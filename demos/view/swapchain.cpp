@@ -6,6 +6,7 @@
 
 #include "engine/context.h"
 #include "engine/error.h"
+#include "engine/render_pass.h"
 #include "engine/vk_check.h"
 
 namespace weft {
@@ -26,13 +27,21 @@ VkSurfaceFormatKHR chooseFormat(VkPhysicalDevice device, VkSurfaceKHR surface) {
 
 }  // namespace
 
-Swapchain::Swapchain(const engine::Context& context, VkSurfaceKHR surface, VkExtent2D wanted)
+Swapchain::Swapchain(const engine::Context& context, VkSurfaceKHR surface, VkExtent2D wanted,
+                     VkSampleCountFlagBits samples)
     : context_(context), surface_(surface) {
   VkSurfaceFormatKHR format = chooseFormat(context.physicalDevice(), surface);
   format_ = format.format;
   colorSpace_ = format.colorSpace;
   depthFormat_ = engine::chooseDepthFormat(context.physicalDevice());
-  createRenderPass();
+  samples_ = engine::chooseSampleCount(context, format_, depthFormat_, samples);
+  renderPass_ = engine::createDrawPass(context,
+                                       {.colorFormat = format_,
+                                        .depthFormat = depthFormat_,
+                                        .samples = samples_,
+                                        .finalLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                                        .copiedAfter = false},
+                                       "view.pass");
   create(wanted, VK_NULL_HANDLE);
 }
 
@@ -88,10 +97,15 @@ void Swapchain::create(VkExtent2D wanted, VkSwapchainKHR old) {
   images_.resize(count);
   VK_CHECK(vkGetSwapchainImagesKHR(device, swapchain_, &count, images_.data()));
 
-  // Depth: one image for all frames; the render pass's external dependency orders each frame's
-  // depth clear after the previous frame's depth tests.
-  depth_ = engine::Image(context_, extent_, depthFormat_, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                         VK_SAMPLE_COUNT_1_BIT, VK_IMAGE_ASPECT_DEPTH_BIT, "view.depth");
+  // Depth and the multisampled colour: one image each for all frames; the render pass's external
+  // dependency orders each frame's clears after the previous frame's attachment writes. With
+  // multisampling the swapchain image is only the resolve target.
+  const bool msaa = samples_ != VK_SAMPLE_COUNT_1_BIT;
+  depth_ = engine::Image(context_, extent_, depthFormat_, engine::kTransientDepthUsage, samples_,
+                         VK_IMAGE_ASPECT_DEPTH_BIT, "view.depth");
+  if (msaa)
+    multisampled_ = engine::Image(context_, extent_, format_, engine::kTransientColorUsage, samples_,
+                                  VK_IMAGE_ASPECT_COLOR_BIT, "view.colorMsaa");
   VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
   view.viewType = VK_IMAGE_VIEW_TYPE_2D;
   view.format = format_;
@@ -101,10 +115,12 @@ void Swapchain::create(VkExtent2D wanted, VkSwapchainKHR old) {
     VkImageView colorView;
     VK_CHECK(vkCreateImageView(device, &view, nullptr, &colorView));
     views_.push_back(colorView);
-    std::array<VkImageView, 2> attachments = {colorView, depth_.view()};
+    // In engine::createDrawPass's order: colour, depth, resolve target.
+    std::array<VkImageView, 3> attachments = {colorView, depth_.view(), VK_NULL_HANDLE};
+    if (msaa) attachments = {multisampled_.view(), depth_.view(), colorView};
     VkFramebufferCreateInfo fb{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
     fb.renderPass = renderPass_;
-    fb.attachmentCount = 2;
+    fb.attachmentCount = msaa ? 3 : 2;
     fb.pAttachments = attachments.data();
     fb.width = extent_.width;
     fb.height = extent_.height;
@@ -129,58 +145,7 @@ void Swapchain::destroyImages() {
   views_.clear();
   images_.clear();
   depth_ = engine::Image();
-}
-
-void Swapchain::createRenderPass() {
-  std::array<VkAttachmentDescription, 2> attachments{};
-  VkAttachmentDescription& color = attachments[0];
-  color.format = format_;
-  color.samples = VK_SAMPLE_COUNT_1_BIT;
-  color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  color.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-  color.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-  color.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  color.finalLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
-  VkAttachmentDescription& depth = attachments[1];
-  depth = color;
-  depth.format = depthFormat_;
-  depth.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-  depth.finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
-
-  VkAttachmentReference colorRef{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-  VkAttachmentReference depthRef{1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
-  VkSubpassDescription subpass{};
-  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-  subpass.colorAttachmentCount = 1;
-  subpass.pColorAttachments = &colorRef;
-  subpass.pDepthStencilAttachment = &depthRef;
-
-  // The acquire semaphore is waited on at COLOR_ATTACHMENT_OUTPUT, so the colour image's layout
-  // transition must come after that stage; depth is shared by all frames, so this frame's clear comes
-  // after the previous frame's depth tests.
-  constexpr VkPipelineStageFlags kStages = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
-                                           VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
-                                           VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
-  VkSubpassDependency dependency{};
-  dependency.srcSubpass = VK_SUBPASS_EXTERNAL;
-  dependency.dstSubpass = 0;
-  dependency.srcStageMask = kStages;
-  dependency.srcAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
-  dependency.dstStageMask = kStages;
-  dependency.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_READ_BIT |
-                             VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
-                             VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT;
-
-  VkRenderPassCreateInfo info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
-  info.attachmentCount = static_cast<uint32_t>(attachments.size());
-  info.pAttachments = attachments.data();
-  info.subpassCount = 1;
-  info.pSubpasses = &subpass;
-  info.dependencyCount = 1;
-  info.pDependencies = &dependency;
-  VK_CHECK(vkCreateRenderPass(context_.device(), &info, nullptr, &renderPass_));
-  context_.setName(VK_OBJECT_TYPE_RENDER_PASS, reinterpret_cast<uint64_t>(renderPass_), "view.pass");
+  multisampled_ = engine::Image();
 }
 
 void Swapchain::begin(VkCommandBuffer cmd, uint32_t index, glm::vec3 clear) const {

@@ -61,6 +61,8 @@ void checkOptions(const ViewOptions& options) {
                      "--grid, --backend or --record-now");
   if (!options.draw.empty() && options.draw != "shaded" && options.draw != "wireframe" && options.draw != "springs")
     throw InputError("unknown --draw mode '" + options.draw + "' (known: shaded, wireframe, springs)");
+  if (options.msaa && *options.msaa != 1 && *options.msaa != 2 && *options.msaa != 4 && *options.msaa != 8)
+    throw InputError("--msaa takes 1 (off), 2, 4 or 8 samples per pixel (got " + std::to_string(*options.msaa) + ")");
   if (!options.compare.empty() && options.integrator)
     throw InputError("--compare names both integrators; leave out --integrator");
   if (options.replayPath.empty() && options.scenePath.empty())

@@ -26,6 +26,14 @@ std::string windowTitle(const ViewOptions& options) {
   const std::string& shown = options.replayPath.empty() ? options.scenePath : options.replayPath;
   return "weft view - " + std::filesystem::path(shown).filename().string();
 }
+
+// --msaa, or its default: 4x on a GPU; one sample on a CPU device, whose rasteriser would pay for
+// every sample (ViewOptions::msaa).
+VkSampleCountFlagBits wantedSamples(const engine::Context& context, const ViewOptions& options) {
+  const int samples = options.msaa.value_or(context.deviceType() == "CPU" ? 1 : 4);
+  return static_cast<VkSampleCountFlagBits>(samples);
+}
+
 }  // namespace
 
 Viewer::Viewer(engine::Context& context, const engine::ShaderLibrary& shaders, ViewContent content,
@@ -35,20 +43,23 @@ Viewer::Viewer(engine::Context& context, const engine::ShaderLibrary& shaders, V
       content_(std::move(content)),
       options_(options),
       window_(context.instance(), options.width, options.height, windowTitle(options)),
-      swapchain_(context, window_.surface(), window_.framebufferSize()),
+      swapchain_(context, window_.surface(), window_.framebufferSize(), wantedSamples(context, options)),
       frames_(context),
       camera_(content_.scene.camera),
       drawMode_(options.draw == "springs"                           ? DrawMode::Springs
                 : options.wireframe || options.draw == "wireframe" ? DrawMode::Wireframe
                                                                    : DrawMode::Shaded),
       showPanel_(options.panel) {
+  if (static_cast<int>(swapchain_.samples()) < wantedSamples(context, options))
+    std::printf("weft: the device draws this window with at most %d samples per pixel, not the %d asked\n",
+                static_cast<int>(swapchain_.samples()), static_cast<int>(wantedSamples(context, options)));
   if (replaying()) {
     const RecordingHeader& h = content_.recording->header();
     clock_.emplace(h.frameCount, h.frameDt);
     Pane& pane = panes_.emplace_back();
     std::vector<glm::vec4> first = content_.recording->frame(0);
     pane.drawer = SceneDrawer(context, shaders, recordedCloth(*content_.recording, first), swapchain_.renderPass(),
-                              VK_SAMPLE_COUNT_1_BIT);
+                              swapchain_.samples());
     for (auto& upload : pane.uploads)
       upload = engine::Buffer(context, first.size() * sizeof(glm::vec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                               engine::MemoryUsage::Upload, "view.replayPositions");
@@ -59,7 +70,7 @@ Viewer::Viewer(engine::Context& context, const engine::ShaderLibrary& shaders, V
     scene.solver.substeps = solver.substeps;
     Pane& pane = panes_.emplace_back();
     pane.sim = std::make_unique<LiveSimulation>(std::move(scene), content_.backend, &context, &shaders);
-    pane.drawer = SceneDrawer(context, shaders, content_.scene.cloth, swapchain_.renderPass(), VK_SAMPLE_COUNT_1_BIT);
+    pane.drawer = SceneDrawer(context, shaders, content_.scene.cloth, swapchain_.renderPass(), swapchain_.samples());
     if (!pane.sim->gpuSolver())
       for (auto& upload : pane.uploads)
         upload = engine::Buffer(context, content_.scene.cloth.particleCount() * sizeof(glm::vec4),
@@ -68,7 +79,8 @@ Viewer::Viewer(engine::Context& context, const engine::ShaderLibrary& shaders, V
   for (Pane& pane : panes_)
     for (auto& timer : pane.timers) timer = engine::GpuTimer(context, kTimedPassesPerFrame);
   installCallbacks();  // before ImGui's, which chain to them
-  imgui_ = std::make_unique<ImguiLayer>(context, window_.handle(), swapchain_.renderPass(), swapchain_.imageCount());
+  imgui_ = std::make_unique<ImguiLayer>(context, window_.handle(), swapchain_.renderPass(), swapchain_.samples(),
+                                        swapchain_.imageCount());
   if (options.recordFromStart) startRecording();
 }
 

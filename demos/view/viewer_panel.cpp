@@ -74,6 +74,8 @@ void Viewer::drawPanel() {
   ImGui::SetNextWindowSizeConstraints(ImVec2(kPanelWidth, 0.f), ImVec2(kPanelWidth, maxHeight));
   ImGui::Begin("weft", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
   ImGui::Text("%s (%s)", context_.deviceName().c_str(), context_.deviceType().c_str());
+  ImGui::Text("%ux MSAA, %u x %u", static_cast<unsigned>(swapchain_.samples()), swapchain_.extent().width,
+              swapchain_.extent().height);
   if (replaying()) {
     drawReplayControls();
   } else {
