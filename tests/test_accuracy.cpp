@@ -62,7 +62,9 @@ TEST_P(AccuracyTest, ErrorShrinksAtEachIntegratorsOrder) {
     std::string report;
     for (size_t k = 1; k < errors.size(); ++k) {
       double order = std::log2(errors[k - 1] / errors[k]);
-      report += " " + std::to_string(order).substr(0, 4);
+      char text[32];
+      std::snprintf(text, sizeof text, " %.2f", order);
+      report += text;
       EXPECT_NEAR(order, c.expectedOrder, 0.35 * c.expectedOrder)
           << integratorName(c.integrator) << " errors " << errors[k - 1] << " -> " << errors[k];
     }
