@@ -24,6 +24,7 @@ struct ViewOptions {
   std::string draw;            // start in this draw mode: shaded, wireframe or springs
   bool panel = true;           // show the panel (H toggles it)
   bool recordFromStart = false;  // start recording on the first frame (--record-now)
+  bool paused = false;           // open with the simulation paused (space starts it)
   // Samples per pixel wanted: 1 (off), 2, 4 or 8; the device may offer fewer. Unset: 4 on a GPU, 1 on
   // a CPU device such as lavapipe, where 4x nearly doubles the draw (4.7 to 9.3 ms at 1280 x 720).
   std::optional<int> msaa;

@@ -49,13 +49,15 @@ Viewer::Viewer(engine::Context& context, const engine::ShaderLibrary& shaders, V
       drawMode_(options.draw == "springs"                           ? DrawMode::Springs
                 : options.wireframe || options.draw == "wireframe" ? DrawMode::Wireframe
                                                                    : DrawMode::Shaded),
-      showPanel_(options.panel) {
+      showPanel_(options.panel),
+      running_(!options.paused) {
   if (static_cast<int>(swapchain_.samples()) < wantedSamples(context, options))
     std::printf("weft: the device draws this window with at most %d samples per pixel, not the %d asked\n",
                 static_cast<int>(swapchain_.samples()), static_cast<int>(wantedSamples(context, options)));
   if (replaying()) {
     const RecordingHeader& h = content_.recording->header();
     clock_.emplace(h.frameCount, h.frameDt);
+    if (options.paused) clock_->pause();
     Pane& pane = panes_.emplace_back();
     std::vector<glm::vec4> first = content_.recording->frame(0);
     pane.drawer = SceneDrawer(context, shaders, recordedCloth(*content_.recording, first), swapchain_.renderPass(),

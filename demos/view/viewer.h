@@ -107,7 +107,7 @@ class Viewer {
   void onMouseButton(int button, int action, int mods);
   void onCursor(glm::vec2 pixel);
   void onScroll(double steps);
-  glm::vec2 cursorPixel() const;  // framebuffer pixels, which may differ from window coordinates
+  glm::vec2 toPixel(glm::dvec2 windowPoint) const;  // window coordinates to framebuffer pixels
   std::optional<size_t> paneAt(glm::vec2 pixel) const;
 
   engine::Context& context_;

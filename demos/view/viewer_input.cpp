@@ -18,7 +18,7 @@ Viewer& viewerOf(GLFWwindow* window) { return *static_cast<Viewer*>(glfwGetWindo
 struct ViewerCallbacks {
   static void key(GLFWwindow* w, int key, int, int action, int mods) { viewerOf(w).onKey(key, action, mods); }
   static void button(GLFWwindow* w, int button, int action, int mods) { viewerOf(w).onMouseButton(button, action, mods); }
-  static void cursor(GLFWwindow* w, double, double) { Viewer& v = viewerOf(w); v.onCursor(v.cursorPixel()); }
+  static void cursor(GLFWwindow* w, double x, double y) { Viewer& v = viewerOf(w); v.onCursor(v.toPixel({x, y})); }
   static void scroll(GLFWwindow* w, double, double y) { viewerOf(w).onScroll(y); }
   static void resize(GLFWwindow* w, int, int) { viewerOf(w).resized_ = true; }
 };
@@ -31,6 +31,9 @@ void Viewer::installCallbacks() {
   glfwSetCursorPosCallback(w, ViewerCallbacks::cursor);
   glfwSetScrollCallback(w, ViewerCallbacks::scroll);
   glfwSetFramebufferSizeCallback(w, ViewerCallbacks::resize);
+  double x = 0, y = 0;  // where the pointer is before it first moves
+  glfwGetCursorPos(w, &x, &y);
+  lastCursor_ = toPixel({x, y});
 }
 
 std::optional<size_t> Viewer::paneAt(glm::vec2 pixel) const {
@@ -41,14 +44,12 @@ std::optional<size_t> Viewer::paneAt(glm::vec2 pixel) const {
   return std::nullopt;
 }
 
-glm::vec2 Viewer::cursorPixel() const {
-  double x = 0, y = 0;
+glm::vec2 Viewer::toPixel(glm::dvec2 windowPoint) const {
   int windowW = 1, windowH = 1;
-  glfwGetCursorPos(window_.handle(), &x, &y);
   glfwGetWindowSize(window_.handle(), &windowW, &windowH);
   VkExtent2D fb = window_.framebufferSize();
-  return {float(x) * float(fb.width) / float(std::max(windowW, 1)),
-          float(y) * float(fb.height) / float(std::max(windowH, 1))};
+  return {float(windowPoint.x) * float(fb.width) / float(std::max(windowW, 1)),
+          float(windowPoint.y) * float(fb.height) / float(std::max(windowH, 1))};
 }
 
 void Viewer::onKey(int key, int action, int) {
@@ -78,8 +79,9 @@ void Viewer::onKey(int key, int action, int) {
   }
 }
 
+// A press acts where the pointer was when it happened: the last position the event stream reported,
+// not where the pointer is now (glfwGetCursorPos), which is later when events queue behind a slow frame.
 void Viewer::onMouseButton(int button, int action, int mods) {
-  lastCursor_ = cursorPixel();
   if (action == GLFW_RELEASE) {
     if (drag_ == Drag::Grab) panes_[dragPane_].sim->solver().clearHandle();
     drag_ = Drag::None;

@@ -84,6 +84,7 @@ int main(int argc, char** argv) {
   viewCmd->add_option("--replay", view.replayPath, "play this recording back (weft run --record) instead of simulating");
   viewCmd->add_option("--record", view.recordPath, "file the record button writes (default weft-view-K.weftrec)");
   viewCmd->add_flag("--record-now", view.recordFromStart, "start recording on the first frame");
+  viewCmd->add_flag("--paused", view.paused, "open with the simulation paused (space starts it, N steps)");
   viewCmd->add_flag("!--no-panel", view.panel, "hide the panel (H toggles it)");
   viewCmd->add_option("--msaa", view.msaa, "samples per pixel: 1 (off), 2, 4 or 8, as the device allows (default 4, 1 on a CPU device)");
 
