@@ -9,7 +9,7 @@ packages=(
   libglfw3-dev libglm-dev libstb-dev nlohmann-json3-dev libcli11-dev libtinyobjloader-dev
   libgtest-dev libgmock-dev
   libimgui-dev
-  xvfb xauth
+  xvfb xauth xdotool
 )
 
 missing=()
