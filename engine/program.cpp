@@ -107,8 +107,9 @@ void Program::createLayout(const Context& context, const std::vector<uint32_t>& 
 
 void Program::bind(VkCommandBuffer cmd, std::span<const BufferBinding> buffers, const void* push,
                    uint32_t pushBytes) const {
-  std::array<VkDescriptorBufferInfo, 16> infos{};
-  std::array<VkWriteDescriptorSet, 16> writes{};
+  // 32: the least maxPushDescriptors a device with VK_KHR_push_descriptor may report.
+  std::array<VkDescriptorBufferInfo, 32> infos{};
+  std::array<VkWriteDescriptorSet, 32> writes{};
   uint32_t count = 0;
   for (uint32_t binding : bindings_) {
     auto it = std::find_if(buffers.begin(), buffers.end(), [&](const BufferBinding& b) { return b.binding == binding; });

@@ -5,6 +5,8 @@
 // Also the partial sums of c.q.
 // Mirrors cgProductParticle() in solver/integrators/implicit_cg.cpp.
 #include "cg_bindings.glsl"
+#define WEFT_ELEMENT_VECTOR(j) c[j].xyz
+#include "element_product.glsl"
 
 layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
 
@@ -20,6 +22,7 @@ void main() {
       product = (1.0 / xi.w + h * params.wind.w) * ci;
       for (uint s = springRows[i]; s < springRows[i + 1]; ++s)
         product += applySystemBlock(blocks[s], ci - c[springs[s].other].xyz);
+      product += elementProduct(i, h * h, h);
     }
     vec3 qi = applyFilter(constraint[i], product);
     q[i] = vec4(qi, 0.0);

@@ -4,6 +4,8 @@
 // A = M - h df/dv - h^2 df/dx as the preconditioner, and the first residual and direction.
 // Mirrors cgSetupParticle() in solver/integrators/implicit_cg.cpp.
 #include "cg_bindings.glsl"
+#define WEFT_ELEMENT_VECTOR(j) velocities[j].xyz  // K v0 for the right-hand side
+#include "element_product.glsl"
 
 layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
 
@@ -38,6 +40,9 @@ void main() {
         block += systemBlockMatrix(system);
         sv += springStiffnessBlock(xi.xyz, xj, e) * (vi - vj);
       }
+      force += elementForces(i, true);
+      block += elementDiagonal(i, h * h, h);
+      sv += elementProduct(i, 1.0, 0.0);
       b = h * (force - h * sv);
     }
     mat3 inverseBlock = inverse(block);

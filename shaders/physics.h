@@ -15,6 +15,8 @@ using glm::vec3;
 using glm::dot;
 using glm::length;
 using glm::outerProduct;
+using glm::cross;
+inline float atan(float y, float x) { return std::atan2(y, x); }  // GLSL's two-argument atan
 #define WEFT_FN inline
 #define WEFT_INOUT(T) T&
 #else
@@ -141,6 +143,8 @@ WEFT_FN void collide(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, Collider c) {
     v = vt * (keep > 0.0f ? keep : 0.0f);
   }
 }
+
+#include "elements.h"
 
 #ifdef __cplusplus
 #undef WEFT_FN

@@ -11,6 +11,7 @@ namespace weft::gpu {
 using uint = uint32_t;
 using vec4 = glm::vec4;
 using mat4 = glm::mat4;
+using uvec4 = glm::uvec4;
 #endif
 
 // Threads per workgroup of every 1-D compute pass. 256 is the measured sweet spot on lavapipe
@@ -30,6 +31,11 @@ using mat4 = glm::mat4;
 #define WEFT_BIND_BASE_VELOCITIES 8  // vec4[N]: velocities at the step's start (RK4)
 #define WEFT_BIND_ACCUM_POSITIONS 9  // vec4[N]: RK4's weighted sum of position slopes
 #define WEFT_BIND_ACCUM_VELOCITIES 10  // vec4[N]: RK4's weighted sum of velocity slopes
+// Elements (membranes, hinges, tethers, aerodynamic triangles): one table of every kind, and a
+// CSR incidence row per particle naming (element, local slot) so each particle gathers its own.
+#define WEFT_BIND_ELEMENTS 42        // Element[E]
+#define WEFT_BIND_ELEMENT_ROWS 43    // uint[N+1]: row starts into the incidence entries
+#define WEFT_BIND_ELEMENT_REFS 44    // uint[...]: element index << 2 | the particle's slot (0..3)
 
 // ---- Iterative solves (implicit integrators): scalar state and reductions stay on the GPU. ----
 #define WEFT_BIND_SOLVE_SCALARS 11  // SolveScalars: the running solve's scalars (alpha, beta, residuals)
@@ -127,6 +133,27 @@ using mat4 = glm::mat4;
 #define WEFT_MODE_RELAX 0             // verlet_relax: an inner Jacobi iteration
 #define WEFT_MODE_RELAX_FINAL 1       // verlet_relax: last iteration, also collides and derives v
 // rk4_stage: StepParams.mode is the stage, 0..3; the last one combines the slopes and collides.
+
+// Element kinds (Element.kind). Each is written once in shaders/elements/ and registered in
+// shaders/elements.h; docs/force-models.md gives the formulas and sources.
+#define WEFT_ELEMENT_MEMBRANE 0u  // Baraff-Witkin stretch (warp, weft) and shear of a triangle
+#define WEFT_ELEMENT_HINGE 1u     // bending by the dihedral (face) angle across an interior edge
+#define WEFT_ELEMENT_TETHER 2u    // long-range attachment: a one-sided distance limit to a pinned particle
+#define WEFT_ELEMENT_AERO 3u      // per-triangle aerodynamic drag and lift against the wind
+#define WEFT_ELEMENT_KIND_COUNT 4u
+#define WEFT_MAX_CONDITIONS 3     // conditions C(x) one element may hold
+
+// One element: up to four particles and its rest state. What rest, shape and the stiffnesses
+// mean is the kind's (see its header). Unused nodes repeat the first.
+struct Element {
+  uvec4 nodes;      // particle indices
+  vec4 rest;        // kind-specific rest state
+  vec4 shape;       // kind-specific rest shape
+  uint kind;        // WEFT_ELEMENT_*
+  float stiffness0; // kind-specific; every condition's energy is stiffness/2 C^2
+  float stiffness1;
+  float damping;    // s: stiffness-proportional damping, each condition damped by damping * stiffness
+};
 
 // One spring as seen from one of its endpoints (gather layout: a particle sums its own row).
 struct SpringEntry {
@@ -276,6 +303,7 @@ struct NormalsParams {
 
 #ifdef __cplusplus
 static_assert(sizeof(SpringEntry) == 16);
+static_assert(sizeof(Element) == 64);
 static_assert(sizeof(Collider) == 32);
 static_assert(sizeof(SpringLink) == 8);
 static_assert(sizeof(StepParams) == 64);

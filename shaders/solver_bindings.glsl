@@ -35,10 +35,12 @@ layout(std430, binding = WEFT_BIND_BASE_VELOCITIES) readonly buffer BaseVelociti
 layout(std430, binding = WEFT_BIND_ACCUM_POSITIONS) buffer AccumPositions { vec4 accumPositions[]; };
 layout(std430, binding = WEFT_BIND_ACCUM_VELOCITIES) buffer AccumVelocities { vec4 accumVelocities[]; };
 
-// Acceleration of particle i (not pinned) from gravity, drag and its row of springs, with the
-// state read from `positions` and `velocities`. Mirrors particleAcceleration() in the CPU backend.
+#include "element_gather.glsl"
+
+// Acceleration of particle i (not pinned) from gravity, drag, its row of springs and its elements,
+// with the state read from `positions` and `velocities`. Mirrors particleAcceleration() in the CPU backend.
 vec3 particleAcceleration(uint i, vec4 xi, vec3 v) {
-  vec3 force = dragForce(v, params.wind);
+  vec3 force = dragForce(v, params.wind) + elementForces(i, true);
   for (uint s = springRows[i]; s < springRows[i + 1]; ++s) {
     SpringEntry e = springs[s];
     force += springForce(xi.xyz, v, positions[e.other].xyz, velocities[e.other].xyz, e);

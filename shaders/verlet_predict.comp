@@ -19,7 +19,7 @@ void main() {
     positionsOut[i] = xi;
     return;
   }
-  vec3 a = params.gravity.xyz + xi.w * dragForce(v, params.wind);
+  vec3 a = params.gravity.xyz + xi.w * (dragForce(v, params.wind) + elementForces(i, false));
   float dt = params.dt;
   positionsOut[i] = vec4(xi.xyz + v * dt + a * (dt * dt), xi.w);
 }

@@ -24,6 +24,7 @@ void main() {
       sum += distanceCorrection(x, xi.w, xj.xyz, xj.w, link.restLength, params.constraintStiffness);
       ++count;
     }
+    sum += elementProjections(i, params.dt, count);
     if (count > 0) x += sum * (params.relaxation / float(count));
     // Chebyshev semi-iteration (Wang 2015): blend with the iterate before last, which this buffer
     // still holds for this particle; omega = 1 is plain Jacobi.

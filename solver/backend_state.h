@@ -12,6 +12,7 @@
 #include "engine/program.h"
 #include "shaders/shared.h"
 #include "solver/solver.h"
+#include "solver/elements.h"
 #include "solver/spring_table.h"
 
 namespace weft {
@@ -31,6 +32,7 @@ struct CpuState {
   std::vector<SolveStats> solveStats;                  // implicit integrators: one per step
   float adaptiveDt = 0.f;  // adaptive integrators: the next step to try, s (0: the requested one)
   SpringTable springs;
+  ElementTable elements;
   std::vector<gpu::Collider> colliders;
 
   void swapPositions() { std::swap(positions, positionsOut); }
@@ -53,6 +55,7 @@ struct GpuState {
   engine::Buffer positions[2], velocities[2];
   int currentPositions = 0, currentVelocities = 0;
   engine::Buffer prevPositions, springRows, springs, springLinks, colliders;
+  engine::Buffer elements, elementRows, elementRefs;  // the element table and its incidence rows
   std::vector<engine::Buffer> scratch;  // per-integrator temporaries, vec4[N] each, made on first use
   // Iterative solves: scalars, partial sums, indirect arguments, the per-step log, CG's blocks.
   engine::Buffer solveScalars, partials, indirect, stepLog, preconditioner, springBlocks;

@@ -7,6 +7,8 @@
 
 #include <glm/glm.hpp>
 
+#include "shaders/shared.h"
+
 namespace weft {
 
 enum class SpringKind : uint8_t { Structural, Shear, Bend };
@@ -44,6 +46,8 @@ struct ClothModel {
   std::vector<Spring> springs;
   std::vector<glm::uvec3> triangles;  // counter-clockwise seen from the front
   std::vector<BendPair> bendPairs;
+  // Membranes, hinges, tethers and aerodynamic triangles (solver/elements.h adds them).
+  std::vector<gpu::Element> elements;
   uint32_t gridWidth = 0;   // particles per row when built from a grid, else 0
   uint32_t gridHeight = 0;  // rows when built from a grid, else 0
 

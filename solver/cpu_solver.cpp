@@ -23,6 +23,7 @@ CpuSolver::CpuSolver(const ClothModel& model, const SolverParams& params, unsign
   state_.velocitiesOut = state_.velocities;
   state_.prevPositions = state_.positions;
   state_.springs = buildSpringTable(model);
+  state_.elements = buildElementTable(model);
   onParamsChanged();
 }
 

@@ -67,6 +67,13 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
   upload(context, state_.springs, table.entries);
   state_.springLinks = storage(context, table.links.size() * sizeof(gpu::SpringLink), "weft.springLinks");
   upload(context, state_.springLinks, table.links);
+  const ElementTable elements = buildElementTable(model);
+  state_.elements = storage(context, elements.elements.size() * sizeof(gpu::Element), "weft.elements");
+  state_.elementRows = storage(context, elements.rows.size() * sizeof(uint32_t), "weft.elementRows");
+  state_.elementRefs = storage(context, elements.refs.size() * sizeof(uint32_t), "weft.elementRefs");
+  upload(context, state_.elements, elements.elements);
+  upload(context, state_.elementRows, elements.rows);
+  upload(context, state_.elementRefs, elements.refs);
   writeState(packPositions(model), packVelocities(model));
   onParamsChanged();
 }

@@ -47,6 +47,7 @@ Scene withGridSize(const Scene& scene, uint32_t n) {
   }
   pins.insert(pins.end(), out.pins.indices.begin(), out.pins.indices.end());
   pinParticles(out.cloth, pins);
+  applyForceModels(out.cloth, scene.forces);
   return out;
 }
 

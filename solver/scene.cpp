@@ -153,6 +153,51 @@ Material parseMaterial(const Section& s) {
   return m;
 }
 
+MembraneSpec parseMembrane(const Section& s) {
+  s.allowKeys({"warp", "weft", "shear", "damping"});
+  MembraneSpec m;
+  if (!s.has("warp") && !s.has("weft")) s.fail("", "needs 'warp' or 'weft' (N/m)");
+  m.warpStiffness = s.number("warp", s.number("weft", 0.f, Bound::NonNegative), Bound::NonNegative);
+  m.weftStiffness = s.number("weft", m.warpStiffness, Bound::NonNegative);
+  m.shearStiffness = s.number("shear", 0.25f * std::min(m.warpStiffness, m.weftStiffness), Bound::NonNegative);
+  m.damping = s.number("damping", m.damping, Bound::NonNegative);
+  return m;
+}
+
+// "springs" keeps the bend springs; "dihedral" replaces them with hinges of modulus B.
+std::optional<DihedralSpec> parseBending(const Section& s) {
+  s.allowKeys({"model", "modulus", "damping"});
+  const std::string model = s.string("model", "springs");
+  if (model == "springs") {
+    if (s.has("modulus") || s.has("damping")) s.fail("model", "\"springs\" takes material.bendStiffness, not a modulus");
+    return std::nullopt;
+  }
+  if (model != "dihedral") s.fail("model", "must be \"springs\" or \"dihedral\" (got \"" + model.substr(0, 40) + "\")");
+  if (!s.has("modulus")) s.fail("modulus", "is required for dihedral bending (N m)");
+  DihedralSpec d;
+  d.modulus = s.number("modulus", d.modulus, Bound::NonNegative);
+  d.damping = s.number("damping", d.damping, Bound::NonNegative);
+  return d;
+}
+
+TetherSpec parseTethers(const Section& s) {
+  s.allowKeys({"stiffness", "maxStretch"});
+  TetherSpec t;
+  if (!s.has("stiffness")) s.fail("stiffness", "is required (N/m)");
+  t.stiffness = s.number("stiffness", t.stiffness, Bound::Positive);
+  t.maxStretch = s.number("maxStretch", t.maxStretch, Bound::NonNegative);
+  return t;
+}
+
+AeroSpec parseAerodynamics(const Section& s) {
+  s.allowKeys({"airDensity", "drag", "lift"});
+  AeroSpec a;
+  a.airDensity = s.number("airDensity", a.airDensity, Bound::NonNegative);
+  a.dragCoefficient = s.number("drag", a.dragCoefficient, Bound::NonNegative);
+  a.liftCoefficient = s.number("lift", a.liftCoefficient, Bound::NonNegative);
+  return a;
+}
+
 // Builds scene.cloth and keeps its recipe (scene.grid, scene.initialVelocity) beside it.
 void parseCloth(const Section& s, Scene& scene, const std::string& baseDir, const std::string& source) {
   s.allowKeys({"grid", "mesh", "totalMass", "arealDensity", "velocity"});
@@ -245,8 +290,9 @@ void parsePins(const Section& s, ClothModel& model, PinSpec& spec) {
   pinParticles(model, pins);
 }
 
-Environment parseEnvironment(const Section& s) {
-  s.allowKeys({"gravity", "wind", "airDrag"});
+Environment parseEnvironment(const Section& s, ForceModels& forces) {
+  s.allowKeys({"gravity", "wind", "airDrag", "aerodynamics"});
+  if (s.has("aerodynamics")) forces.aerodynamics = parseAerodynamics(s.child("aerodynamics"));
   Environment env;
   env.gravity = s.vec3("gravity", env.gravity);
   env.wind = s.vec3("wind", env.wind);
@@ -405,8 +451,8 @@ Scene parseScene(const std::string& jsonText, const std::string& baseDir,
   }
   if (!root.is_object()) throw InputError(source + ": the top level must be a JSON object");
   const Section top(source, root, "");
-  top.allowKeys({"name", "cloth", "material", "pins", "environment", "colliders", "solver", "camera",
-                 "calibration"});
+  top.allowKeys({"name", "cloth", "material", "membrane", "bending", "tethers", "pins", "environment", "colliders",
+                 "solver", "camera", "calibration"});
   if (!top.has("cloth")) top.fail("cloth", "is required");
 
   Scene scene;
@@ -414,7 +460,13 @@ Scene parseScene(const std::string& jsonText, const std::string& baseDir,
   if (top.has("material")) scene.material = parseMaterial(top.child("material"));
   parseCloth(top.child("cloth"), scene, baseDir, source);
   if (top.has("pins")) parsePins(top.child("pins"), scene.cloth, scene.pins);
-  if (top.has("environment")) scene.environment = parseEnvironment(top.child("environment"));
+  if (top.has("environment")) scene.environment = parseEnvironment(top.child("environment"), scene.forces);
+  if (top.has("membrane")) scene.forces.membrane = parseMembrane(top.child("membrane"));
+  if (top.has("bending")) scene.forces.dihedral = parseBending(top.child("bending"));
+  if (top.has("tethers")) scene.forces.tethers = parseTethers(top.child("tethers"));
+  if (scene.forces.tethers && std::count(scene.cloth.pinned.begin(), scene.cloth.pinned.end(), 1) == 0)
+    top.fail("tethers", "need pinned particles to hang from");
+  applyForceModels(scene.cloth, scene.forces);
   if (top.has("colliders")) {
     const Json& list = top.at("colliders");
     if (!list.is_array()) top.fail("colliders", "must be an array (got " + shown(list) + ")");

@@ -7,6 +7,7 @@
 #include <glm/glm.hpp>
 
 #include "solver/cloth_model.h"
+#include "solver/elements.h"
 
 namespace weft {
 
@@ -86,6 +87,7 @@ struct Scene {
   ClothModel cloth;
   // The cloth's recipe, so it can be rebuilt at another resolution (withGridSize).
   Material material;
+  ForceModels forces;            // membrane, dihedral bending, tethers, aerodynamics (applied to cloth)
   std::optional<GridSpec> grid;  // set when the cloth is a grid (with the file's mass rule)
   PinSpec pins;
   glm::vec3 initialVelocity{0.f};  // m/s, every particle

@@ -19,6 +19,11 @@ SpringTable buildSpringTable(const ClothModel& model) {
   }
   table.links.reserve(table.entries.size());
   for (const gpu::SpringEntry& e : table.entries) table.links.push_back({e.other, e.restLength});
+  // A cloth held by elements alone has no springs: one unread entry keeps the buffers non-empty.
+  if (table.entries.empty()) {
+    table.entries.push_back({0, 0.f, 0.f, 0.f});
+    table.links.push_back({0, 0.f});
+  }
   return table;
 }
 

@@ -1,17 +1,18 @@
 #pragma once
-// CPU twin of particleAcceleration() in shaders/solver_bindings.glsl: gravity, drag and the
-// particle's row of springs, read from the given position and velocity arrays.
+// CPU twin of particleAcceleration() in shaders/solver_bindings.glsl: gravity, drag, the
+// particle's row of springs and its elements, read from the given position and velocity arrays.
 #include <vector>
 
 #include "shaders/physics.h"
+#include "solver/integrators/cpu_elements.h"
 #include "solver/spring_table.h"
 
 namespace weft::integrators {
 
 inline glm::vec3 particleAcceleration(uint32_t i, glm::vec4 xi, glm::vec3 v, const std::vector<glm::vec4>& positions,
                                       const std::vector<glm::vec4>& velocities, const SpringTable& springs,
-                                      const gpu::StepParams& p) {
-  glm::vec3 force = gpu::dragForce(v, p.wind);
+                                      const ElementTable& elements, const gpu::StepParams& p) {
+  glm::vec3 force = gpu::dragForce(v, p.wind) + elementForces(i, positions, velocities, elements, p.wind, true);
   for (uint32_t k = springs.rows[i]; k < springs.rows[i + 1]; ++k) {
     const gpu::SpringEntry& e = springs.entries[k];
     force += gpu::springForce(gpu::xyz(xi), v, gpu::xyz(positions[e.other]), gpu::xyz(velocities[e.other]), e);

@@ -19,7 +19,7 @@ static void eulerStepParticle(uint32_t i, const CpuState& s, CpuState& out, cons
     out.velocitiesOut[i] = glm::vec4(0.f);
     return;
   }
-  glm::vec3 a = particleAcceleration(i, xi, v, s.positions, s.velocities, s.springs, p);
+  glm::vec3 a = particleAcceleration(i, xi, v, s.positions, s.velocities, s.springs, s.elements, p);
   float dt = p.dt;
   if (p.mode == WEFT_MODE_EXPLICIT_EULER) {  // seed 000: position advances with the old velocity
     x += v * dt;
@@ -51,6 +51,9 @@ void recordEulerStep(GpuRecorder& r, const gpu::StepParams& params) {
                                    {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
                                    {WEFT_BIND_SPRING_ROWS, &s.springRows},
                                    {WEFT_BIND_SPRINGS, &s.springs},
+                                   {WEFT_BIND_ELEMENTS, &s.elements},
+                                   {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
+                                   {WEFT_BIND_ELEMENT_REFS, &s.elementRefs},
                                    {WEFT_BIND_COLLIDERS, &s.colliders}},
                                   params);
   });

@@ -5,6 +5,7 @@
 
 #include "engine/commands.h"
 #include "shaders/physics.h"
+#include "solver/integrators/cpu_elements.h"
 #include "solver/thread_pool.h"
 
 namespace weft::integrators {
@@ -54,6 +55,9 @@ float cgSetupParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPara
       block += gpu::systemBlockMatrix(system);
       sv += gpu::springStiffnessBlock(xyz(xi), xj, e) * (vi - vj);
     }
+    force += elementForces(i, s.positions, s.velocities, s.elements, p.wind, true);
+    block += elementDiagonal(i, s.positions, s.elements, h * h, h);
+    sv += elementProduct(i, s.positions, s.velocities, s.elements, 1.f, 0.f);
     b = h * (force - h * sv);
   }
   glm::mat3 inverseBlock = glm::inverse(block);
@@ -77,6 +81,7 @@ float cgProductParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPa
     product = (1.f / xi.w + h * p.wind.w) * ci;
     for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k)
       product += gpu::applySystemBlock(s.springBlocks[k], ci - xyz(w.c[s.springs.entries[k].other]));
+    product += elementProduct(i, s.positions, w.c, s.elements, h * h, h);
   }
   glm::vec3 qi = gpu::applyFilter(w.constraint[i], product);
   w.q[i] = glm::vec4(qi, 0.f);
@@ -150,7 +155,7 @@ namespace {
 struct CgPasses {
   GpuRecorder& r;
   gpu::SolveParams solve;
-  std::array<engine::BufferBinding, 18> bindings;
+  std::array<engine::BufferBinding, 21> bindings;
 
   CgPasses(GpuRecorder& recorder, const gpu::StepParams& params, const CgSettings& settings, uint32_t substep)
       : r(recorder) {
@@ -172,6 +177,9 @@ struct CgPasses {
         {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
         {WEFT_BIND_SPRING_ROWS, &s.springRows},
         {WEFT_BIND_SPRINGS, &s.springs},
+        {WEFT_BIND_ELEMENTS, &s.elements},
+        {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
+        {WEFT_BIND_ELEMENT_REFS, &s.elementRefs},
         {WEFT_BIND_COLLIDERS, &s.colliders},
         {WEFT_BIND_SOLVE_SCALARS, &s.solveScalars},
         {WEFT_BIND_PARTIALS, &s.partials},

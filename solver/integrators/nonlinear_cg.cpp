@@ -85,7 +85,7 @@ float nlcgStartParticle(uint32_t i, CpuState& s, NlcgVectors& w, const gpu::Step
   glm::vec3 v = xyz(s.velocities[i]);
   glm::vec3 r0p(0.f), r0v(0.f);
   if (xi.w != 0.f) {
-    glm::vec3 a = particleAcceleration(i, xi, v, s.positions, s.velocities, s.springs, p);
+    glm::vec3 a = particleAcceleration(i, xi, v, s.positions, s.velocities, s.springs, s.elements, p);
     r0p = gpu::nlcgPositionResidual(xyz(xi), xyz(xi), v, p.dt);
     r0v = gpu::nlcgVelocityResidual(v, a, v, p.dt, k);
   } else {
@@ -104,7 +104,7 @@ void nlcgResidualParticle(uint32_t i, CpuState& s, NlcgVectors& w, const gpu::St
   glm::vec3 rp(0.f), rv(0.f);
   if (xi.w != 0.f) {
     glm::vec3 vi = xyz(s.velocitiesOut[i]);
-    glm::vec3 a = particleAcceleration(i, xi, vi, s.positionsOut, s.velocitiesOut, s.springs, p);
+    glm::vec3 a = particleAcceleration(i, xi, vi, s.positionsOut, s.velocitiesOut, s.springs, s.elements, p);
     rp = gpu::nlcgPositionResidual(xyz(s.positions[i]), xyz(xi), vi, p.dt);
     rv = gpu::nlcgVelocityResidual(xyz(s.velocities[i]), a, vi, p.dt, k);
   }
@@ -184,8 +184,8 @@ gpu::StepLog nonlinearCgTryStepCpu(CpuState& s, const gpu::StepParams& p, const 
 struct NlcgPasses {
   GpuRecorder& r;
   gpu::NonlinearCgParams push{};
-  std::array<engine::BufferBinding, 9> start;
-  std::array<engine::BufferBinding, 16> iterate;
+  std::array<engine::BufferBinding, 12> start;
+  std::array<engine::BufferBinding, 19> iterate;
 
   NlcgPasses(GpuRecorder& recorder, const gpu::StepParams& params, const NlcgSettings& settings) : r(recorder) {
     GpuState& s = r.state;
@@ -202,6 +202,9 @@ struct NlcgPasses {
               {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
               {WEFT_BIND_SPRING_ROWS, &s.springRows},
               {WEFT_BIND_SPRINGS, &s.springs},
+              {WEFT_BIND_ELEMENTS, &s.elements},
+              {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
+              {WEFT_BIND_ELEMENT_REFS, &s.elementRefs},
               {WEFT_BIND_NLCG_PARTIALS, &s.nlcgPartials},
               {WEFT_BIND_NLCG_DIRECTION_P, &s.scratch[2]},
               {WEFT_BIND_NLCG_DIRECTION_V, &s.scratch[3]}}};
@@ -211,6 +214,9 @@ struct NlcgPasses {
                 {WEFT_BIND_BASE_VELOCITIES, &s.velocitiesIn()},
                 {WEFT_BIND_SPRING_ROWS, &s.springRows},
                 {WEFT_BIND_SPRINGS, &s.springs},
+                {WEFT_BIND_ELEMENTS, &s.elements},
+                {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
+                {WEFT_BIND_ELEMENT_REFS, &s.elementRefs},
                 {WEFT_BIND_COLLIDERS, &s.colliders},
                 {WEFT_BIND_NLCG_SCALARS, &s.nlcgScalars},
                 {WEFT_BIND_NLCG_PARTIALS, &s.nlcgPartials},

@@ -34,7 +34,7 @@ void rk4StageParticle(uint32_t i, uint32_t stage, Rk4Arrays& a, const CpuState& 
   glm::vec4 xs = a.xs[i];
   glm::vec3 vs = xyz(a.vs[i]);
   glm::vec3 kx = vs;
-  glm::vec3 kv = particleAcceleration(i, xs, vs, a.xs, a.vs, s.springs, p);
+  glm::vec3 kv = particleAcceleration(i, xs, vs, a.xs, a.vs, s.springs, s.elements, p);
   float weight = (stage == 0u || stage == 3u) ? 1.f : 2.f;
   glm::vec3 sumX = weight * kx, sumV = weight * kv;
   if (stage > 0u) {
@@ -107,6 +107,9 @@ void recordRk4Step(GpuRecorder& r, const gpu::StepParams& params) {
                                     {WEFT_BIND_ACCUM_VELOCITIES, &s.scratch[5]},
                                     {WEFT_BIND_SPRING_ROWS, &s.springRows},
                                     {WEFT_BIND_SPRINGS, &s.springs},
+                                    {WEFT_BIND_ELEMENTS, &s.elements},
+                                    {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
+                                    {WEFT_BIND_ELEMENT_REFS, &s.elementRefs},
                                     {WEFT_BIND_COLLIDERS, &s.colliders}},
                                    p);
     });

@@ -2,6 +2,7 @@
 
 #include "engine/commands.h"
 #include "shaders/physics.h"
+#include "solver/integrators/cpu_elements.h"
 #include "solver/thread_pool.h"
 
 namespace weft::integrators {
@@ -17,7 +18,7 @@ static void verletPredictParticle(uint32_t i, CpuState& s, const gpu::StepParams
     s.positionsOut[i] = xi;
     return;
   }
-  glm::vec3 a = xyz(p.gravity) + xi.w * gpu::dragForce(v, p.wind);
+  glm::vec3 a = xyz(p.gravity) + xi.w * (gpu::dragForce(v, p.wind) + elementForces(i, s.positions, s.velocities, s.elements, p.wind, false));
   float dt = p.dt;
   s.positionsOut[i] = glm::vec4(xyz(xi) + v * dt + a * (dt * dt), xi.w);
 }
@@ -35,6 +36,7 @@ static void verletRelaxParticle(uint32_t i, CpuState& s, const gpu::StepParams& 
       sum += gpu::distanceCorrection(x, xi.w, xyz(xj), xj.w, link.restLength, p.constraintStiffness);
       ++count;
     }
+    sum += elementProjections(i, s.positions, s.elements, p.dt, count);
     if (count > 0) x += sum * (p.relaxation / float(count));
     if (p.omega != 1.f) x = gpu::chebyshevBlend(x, xyz(s.positionsOut[i]), p.omega);
   }
@@ -93,7 +95,10 @@ void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, int iterati
                                       {{WEFT_BIND_POSITIONS, &s.positionsIn()},
                                        {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
                                        {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
-                                       {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()}},
+                                       {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
+                                       {WEFT_BIND_ELEMENTS, &s.elements},
+                                       {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
+                                       {WEFT_BIND_ELEMENT_REFS, &s.elementRefs}},
                                       params);
   });
   engine::barrier::computeToCompute(r.cmd);
@@ -108,6 +113,9 @@ void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, int iterati
                                        {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
                                        {WEFT_BIND_SPRING_ROWS, &s.springRows},
                                        {WEFT_BIND_SPRING_LINKS, &s.springLinks},
+                                       {WEFT_BIND_ELEMENTS, &s.elements},
+                                       {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
+                                       {WEFT_BIND_ELEMENT_REFS, &s.elementRefs},
                                        {WEFT_BIND_COLLIDERS, &s.colliders}},
                                       p);
     });

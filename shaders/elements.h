@@ -1,0 +1,33 @@
+// The element kinds' registry: each kind's header, and the one switch that maps Element.kind to
+// its conditions (or, for the aerodynamic triangle, its force). Adding a kind is its header in
+// elements/, a WEFT_ELEMENT_* id in shared.h, a line here and its builder on the host
+// (solver/elements.cpp). Everything else (force, Jacobian products, projections, both backends'
+// gathers) is written once over the conditions. Included inside physics.h.
+#ifndef WEFT_ELEMENTS_H
+#define WEFT_ELEMENTS_H
+
+#include "elements/conditions.h"
+#include "elements/membrane.h"
+#include "elements/hinge.h"
+#include "elements/tether.h"
+#include "elements/aero.h"
+
+WEFT_FN Conditions elementConditions(Element e, vec3 x0, vec3 x1, vec3 x2, vec3 x3) {
+  if (e.kind == WEFT_ELEMENT_MEMBRANE) return membraneConditions(e, x0, x1, x2);
+  if (e.kind == WEFT_ELEMENT_HINGE) return hingeConditions(e, x0, x1, x2, x3);
+  if (e.kind == WEFT_ELEMENT_TETHER) return tetherConditions(e, x0, x1);
+  return noConditions();  // WEFT_ELEMENT_AERO: a force without an energy
+}
+
+// Whether a kind is described by conditions (an energy): the elastic kinds. The others (the
+// aerodynamic triangle) are forces every integrator applies explicitly, Verlet in its prediction.
+WEFT_FN bool elementIsElastic(uint kind) { return kind != WEFT_ELEMENT_AERO; }
+
+// The force an element puts on its node `slot`, from its nodes' positions and velocities.
+WEFT_FN vec3 elementForce(Element e, uint slot, vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec3 v0, vec3 v1, vec3 v2,
+                          vec3 v3, vec3 wind) {
+  if (e.kind == WEFT_ELEMENT_AERO) return aeroTriangleForce(e, x0, x1, x2, v0, v1, v2, wind);
+  return conditionForce(elementConditions(e, x0, x1, x2, x3), slot, e.damping, v0, v1, v2, v3);
+}
+
+#endif  // WEFT_ELEMENTS_H

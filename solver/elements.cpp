@@ -1,0 +1,155 @@
+#include "solver/elements.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "engine/error.h"
+#include "shaders/physics.h"
+
+namespace weft {
+namespace {
+
+void requireNonNegative(float value, const char* what) {
+  if (!std::isfinite(value) || value < 0.f)
+    throw InputError(std::string(what) + " must be a finite number >= 0");
+}
+
+gpu::Element makeElement(uint32_t kind, glm::uvec4 nodes) {
+  gpu::Element e{};
+  e.kind = kind;
+  e.nodes = nodes;
+  return e;
+}
+
+float triangleArea(const ClothModel& m, glm::uvec3 t) {
+  return 0.5f * glm::length(glm::cross(m.positions[t.y] - m.positions[t.x], m.positions[t.z] - m.positions[t.x]));
+}
+
+}  // namespace
+
+uint32_t elementNodeCount(uint32_t kind) {
+  switch (kind) {
+    case WEFT_ELEMENT_MEMBRANE: return 3;
+    case WEFT_ELEMENT_HINGE: return 4;
+    case WEFT_ELEMENT_TETHER: return 2;
+    case WEFT_ELEMENT_AERO: return 3;
+    default: return 0;
+  }
+}
+
+void addMembrane(ClothModel& model, const MembraneSpec& spec) {
+  requireNonNegative(spec.warpStiffness, "membrane warp stiffness");
+  requireNonNegative(spec.weftStiffness, "membrane weft stiffness");
+  requireNonNegative(spec.shearStiffness, "membrane shear stiffness");
+  requireNonNegative(spec.damping, "membrane damping");
+  for (const glm::uvec3& t : model.triangles) {
+    const glm::dvec3 x0 = model.positions[t.x], x1 = model.positions[t.y], x2 = model.positions[t.z];
+    const glm::dvec3 d1 = x1 - x0, d2 = x2 - x0;
+    const glm::dvec3 n = glm::normalize(glm::cross(d1, d2));
+    // u: world x projected onto the triangle; an x-facing triangle falls back to its first edge.
+    glm::dvec3 u = glm::dvec3(1, 0, 0) - n.x * n;
+    if (glm::length(u) < 1e-6) u = d1;
+    u = glm::normalize(u);
+    const glm::dvec3 v = glm::cross(n, u);
+    const double du1 = glm::dot(d1, u), dv1 = glm::dot(d1, v), du2 = glm::dot(d2, u), dv2 = glm::dot(d2, v);
+    const double det = du1 * dv2 - du2 * dv1;
+    gpu::Element e = makeElement(WEFT_ELEMENT_MEMBRANE, glm::uvec4(t.x, t.y, t.z, t.x));
+    // M = [[du1 du2], [dv1 dv2]]^-1, stored row by row.
+    e.rest = glm::vec4(dv2 / det, -du2 / det, -dv1 / det, du1 / det);
+    e.shape = glm::vec4(static_cast<float>(0.5 * std::abs(det)), spec.shearStiffness, 0.f, 0.f);
+    e.stiffness0 = spec.warpStiffness;
+    e.stiffness1 = spec.weftStiffness;
+    e.damping = spec.damping;
+    model.elements.push_back(e);
+  }
+}
+
+void addDihedralBending(ClothModel& model, const DihedralSpec& spec) {
+  requireNonNegative(spec.modulus, "dihedral bending modulus");
+  requireNonNegative(spec.damping, "dihedral bending damping");
+  for (const BendPair& pair : model.bendPairs) {
+    // Order the edge as triangle t0 winds it, so (x0, x1, x2) is t0 and (x1, x0, x3) is t1.
+    const glm::uvec3 t0 = model.triangles[pair.t0];
+    bool forward = false;
+    for (int k = 0; k < 3; ++k) forward = forward || (t0[k] == pair.v0 && t0[(k + 1) % 3] == pair.v1);
+    const uint32_t e0 = forward ? pair.v0 : pair.v1, e1 = forward ? pair.v1 : pair.v0;
+    gpu::Element e = makeElement(WEFT_ELEMENT_HINGE, glm::uvec4(e0, e1, pair.a, pair.b));
+    const glm::vec3 x0 = model.positions[e0], x1 = model.positions[e1];
+    const float edge2 = glm::dot(x1 - x0, x1 - x0);
+    const float areas = triangleArea(model, model.triangles[pair.t0]) + triangleArea(model, model.triangles[pair.t1]);
+    const float restAngle = gpu::dihedralAngle(x0, x1, model.positions[pair.a], model.positions[pair.b]);
+    e.rest = glm::vec4(restAngle, edge2 / areas, 0.f, 0.f);
+    e.stiffness0 = spec.modulus;
+    e.damping = spec.damping;
+    model.elements.push_back(e);
+  }
+}
+
+void addAerodynamics(ClothModel& model, const AeroSpec& spec) {
+  requireNonNegative(spec.airDensity, "air density");
+  requireNonNegative(spec.dragCoefficient, "drag coefficient");
+  requireNonNegative(spec.liftCoefficient, "lift coefficient");
+  for (const glm::uvec3& t : model.triangles) {
+    gpu::Element e = makeElement(WEFT_ELEMENT_AERO, glm::uvec4(t.x, t.y, t.z, t.x));
+    e.stiffness0 = 0.5f * spec.airDensity * spec.dragCoefficient;
+    e.stiffness1 = 0.5f * spec.airDensity * spec.liftCoefficient;
+    model.elements.push_back(e);
+  }
+}
+
+void addTethers(ClothModel& model, const TetherSpec& spec) {
+  requireNonNegative(spec.stiffness, "tether stiffness");
+  requireNonNegative(spec.maxStretch, "tether maximum stretch");
+  std::vector<uint32_t> anchors;
+  for (uint32_t i = 0; i < model.particleCount(); ++i)
+    if (model.pinned[i]) anchors.push_back(i);
+  if (anchors.empty()) return;
+  for (uint32_t i = 0; i < model.particleCount(); ++i) {
+    if (model.pinned[i]) continue;
+    uint32_t nearest = anchors.front();
+    float best = std::numeric_limits<float>::max();
+    for (uint32_t a : anchors) {
+      const float d = glm::length(model.positions[i] - model.positions[a]);
+      if (d < best) best = d, nearest = a;
+    }
+    gpu::Element e = makeElement(WEFT_ELEMENT_TETHER, glm::uvec4(i, nearest, i, i));
+    e.rest = glm::vec4(best * (1.f + spec.maxStretch), 0.f, 0.f, 0.f);
+    e.stiffness0 = spec.stiffness;
+    model.elements.push_back(e);
+  }
+}
+
+void applyForceModels(ClothModel& model, const ForceModels& models) {
+  std::erase_if(model.springs, [&](const Spring& s) {
+    if (models.membrane && (s.kind == SpringKind::Structural || s.kind == SpringKind::Shear)) return true;
+    return models.dihedral && s.kind == SpringKind::Bend;
+  });
+  if (models.membrane) addMembrane(model, *models.membrane);
+  if (models.dihedral) addDihedralBending(model, *models.dihedral);
+  if (models.aerodynamics) addAerodynamics(model, *models.aerodynamics);
+  if (models.tethers) addTethers(model, *models.tethers);
+}
+
+ElementTable buildElementTable(const ClothModel& model) {
+  ElementTable table;
+  const size_t n = model.particleCount();
+  table.rows.assign(n + 1, 0);
+  auto listed = [](const gpu::Element& e, uint32_t slot) {
+    return slot < elementNodeCount(e.kind) && !(e.kind == WEFT_ELEMENT_TETHER && slot == 1);
+  };
+  for (const gpu::Element& e : model.elements)
+    for (uint32_t slot = 0; slot < 4; ++slot)
+      if (listed(e, slot)) ++table.rows[e.nodes[slot] + 1];
+  for (size_t i = 0; i < n; ++i) table.rows[i + 1] += table.rows[i];
+  table.refs.assign(std::max<uint32_t>(table.rows[n], 1), 0);
+  std::vector<uint32_t> fill(table.rows.begin(), table.rows.end() - 1);
+  for (uint32_t k = 0; k < model.elements.size(); ++k)
+    for (uint32_t slot = 0; slot < 4; ++slot)
+      if (listed(model.elements[k], slot)) table.refs[fill[model.elements[k].nodes[slot]]++] = k << 2 | slot;
+  table.elements = model.elements;
+  if (table.elements.empty()) table.elements.push_back(makeElement(WEFT_ELEMENT_AERO, glm::uvec4(0)));
+  return table;
+}
+
+}  // namespace weft

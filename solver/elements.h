@@ -1,0 +1,75 @@
+#pragma once
+// Adds element kinds (shaders/elements/) to a cloth and lays them out for the gather: each
+// particle's CSR row lists (element, slot) pairs, so both backends sum an element's force on a
+// particle in the same order, without atomics. Units: SI.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "shaders/shared.h"
+#include "solver/cloth_model.h"
+
+namespace weft {
+
+// Baraff-Witkin stretch (warp along the rest state's u, weft along v) and shear, as moduli per unit
+// area. The rest (u, v) of each triangle: its rest positions in a frame whose u axis is the world
+// x axis projected onto the triangle's plane (the grid's columns; for a mesh, the same rule).
+struct MembraneSpec {
+  float warpStiffness = 0.f;   // N/m
+  float weftStiffness = 0.f;   // N/m
+  float shearStiffness = 0.f;  // N/m
+  float damping = 0.f;         // s, stiffness-proportional
+};
+
+// Discrete-shell bending across every interior edge (the model's bend pairs).
+struct DihedralSpec {
+  float modulus = 0.f;  // N m, bending stiffness B; the same B bends alike at any resolution
+  float damping = 0.f;  // s, stiffness-proportional
+};
+
+// Per-triangle drag and lift against the wind.
+struct AeroSpec {
+  float airDensity = 1.2f;       // kg/m^3
+  float dragCoefficient = 1.f;   // C_D of a flat plate face-on
+  float liftCoefficient = 0.5f;  // C_L
+};
+
+// Long-range attachments: each free particle may be at most (1 + maxStretch) times its rest
+// distance from the nearest pinned particle.
+struct TetherSpec {
+  float stiffness = 0.f;    // N/m beyond the limit
+  float maxStretch = 0.01f; // fraction of the rest distance
+};
+
+// The force models a scene asks for beyond the springs: kept with the scene so a grid rebuilt at
+// another resolution gets the same ones. A membrane replaces the structural and shear springs,
+// dihedral bending replaces the bend springs.
+struct ForceModels {
+  std::optional<MembraneSpec> membrane;
+  std::optional<DihedralSpec> dihedral;
+  std::optional<AeroSpec> aerodynamics;
+  std::optional<TetherSpec> tethers;
+  bool any() const { return membrane || dihedral || aerodynamics || tethers; }
+};
+// Drops the springs the models replace and adds their elements (tethers last: after the pins).
+void applyForceModels(ClothModel& model, const ForceModels& models);
+
+// Each adds its elements to model.elements. InputError for negative or non-finite values; a mesh
+// without triangles, bend pairs or pins simply gets none of that kind.
+void addMembrane(ClothModel& model, const MembraneSpec& spec);
+void addDihedralBending(ClothModel& model, const DihedralSpec& spec);
+void addAerodynamics(ClothModel& model, const AeroSpec& spec);
+void addTethers(ClothModel& model, const TetherSpec& spec);  // after the pins are set
+
+// Particles an element of this kind joins (the rest of Element.nodes repeat the first).
+uint32_t elementNodeCount(uint32_t kind);
+
+struct ElementTable {
+  std::vector<gpu::Element> elements;  // at least one (an inert one when the cloth has none)
+  std::vector<uint32_t> rows;          // N + 1 row starts into refs
+  std::vector<uint32_t> refs;          // element << 2 | slot; at least one entry
+};
+// Tethers are listed only at their free end: the anchor is pinned and takes no force.
+ElementTable buildElementTable(const ClothModel& model);
+
+}  // namespace weft

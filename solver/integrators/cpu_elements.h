@@ -1,0 +1,75 @@
+#pragma once
+// The CPU backend's gather over elements, twin of shaders/element_gather.glsl and
+// element_product.glsl: each particle walks its own incidence row (element, slot), in the same
+// order as the GPU, and asks the element (shaders/elements.h) what it does to that slot.
+#include <vector>
+
+#include "shaders/physics.h"
+#include "solver/elements.h"
+
+namespace weft::integrators {
+
+// Calls fn(element, slot, node positions x[4]) for each entry of particle i's row.
+template <class Fn>
+void forEachElement(const ElementTable& t, uint32_t i, const std::vector<glm::vec4>& positions, Fn&& fn) {
+  for (uint32_t k = t.rows[i]; k < t.rows[i + 1]; ++k) {
+    const uint32_t ref = t.refs[k];
+    const gpu::Element& e = t.elements[ref >> 2];
+    const glm::vec4 x[4] = {positions[e.nodes.x], positions[e.nodes.y], positions[e.nodes.z], positions[e.nodes.w]};
+    fn(e, ref & 3u, x);
+  }
+}
+
+
+// Sum of the element forces on particle i; the elastic kinds only when `elastic`.
+inline glm::vec3 elementForces(uint32_t i, const std::vector<glm::vec4>& positions,
+                               const std::vector<glm::vec4>& velocities, const ElementTable& t, glm::vec4 wind,
+                               bool elastic) {
+  glm::vec3 f(0.f);
+  forEachElement(t, i, positions, [&](const gpu::Element& e, uint32_t slot, const glm::vec4* x) {
+    if (!elastic && gpu::elementIsElastic(e.kind)) return;
+    const glm::uvec4 n = e.nodes;
+    f += gpu::elementForce(e, slot, gpu::xyz(x[0]), gpu::xyz(x[1]), gpu::xyz(x[2]), gpu::xyz(x[3]),
+                           gpu::xyz(velocities[n.x]), gpu::xyz(velocities[n.y]), gpu::xyz(velocities[n.z]),
+                           gpu::xyz(velocities[n.w]), gpu::xyz(wind));
+  });
+  return f;
+}
+
+// Row i of sum_e (a + b d_e) K_e u (see element_product.glsl).
+inline glm::vec3 elementProduct(uint32_t i, const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& u,
+                                const ElementTable& t, float a, float b) {
+  glm::vec3 q(0.f);
+  forEachElement(t, i, positions, [&](const gpu::Element& e, uint32_t slot, const glm::vec4* x) {
+    const glm::uvec4 n = e.nodes;
+    gpu::Conditions c = gpu::elementConditions(e, gpu::xyz(x[0]), gpu::xyz(x[1]), gpu::xyz(x[2]), gpu::xyz(x[3]));
+    q += gpu::conditionProduct(c, slot, a + b * e.damping, gpu::xyz(u[n.x]), gpu::xyz(u[n.y]), gpu::xyz(u[n.z]), gpu::xyz(u[n.w]));
+  });
+  return q;
+}
+
+// Diagonal block of sum_e (a + b d_e) K_e at particle i.
+inline glm::mat3 elementDiagonal(uint32_t i, const std::vector<glm::vec4>& positions, const ElementTable& t,
+                                 float a, float b) {
+  glm::mat3 block(0.f);
+  forEachElement(t, i, positions, [&](const gpu::Element& e, uint32_t slot, const glm::vec4* x) {
+    gpu::Conditions c = gpu::elementConditions(e, gpu::xyz(x[0]), gpu::xyz(x[1]), gpu::xyz(x[2]), gpu::xyz(x[3]));
+    block += gpu::conditionDiagonal(c, slot, a + b * e.damping);
+  });
+  return block;
+}
+
+// Sum of the element projections of particle i; count gains one per projecting element.
+inline glm::vec3 elementProjections(uint32_t i, const std::vector<glm::vec4>& positions, const ElementTable& t,
+                                    float h, uint32_t& count) {
+  glm::vec3 dx(0.f);
+  forEachElement(t, i, positions, [&](const gpu::Element& e, uint32_t slot, const glm::vec4* x) {
+    gpu::Conditions c = gpu::elementConditions(e, gpu::xyz(x[0]), gpu::xyz(x[1]), gpu::xyz(x[2]), gpu::xyz(x[3]));
+    if (c.count == 0u) return;
+    dx += gpu::conditionProjection(c, slot, x[0].w, x[1].w, x[2].w, x[3].w, h);
+    ++count;
+  });
+  return dx;
+}
+
+}  // namespace weft::integrators
