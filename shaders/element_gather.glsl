@@ -4,6 +4,13 @@
 #ifndef WEFT_ELEMENT_GATHER_GLSL
 #define WEFT_ELEMENT_GATHER_GLSL
 
+// Where a gather reads node j's state: the pass's `positions` and `velocities` unless the kernel
+// says otherwise before including solver_bindings.glsl (Newton evaluates its iterate).
+#ifndef WEFT_ELEMENT_X
+#define WEFT_ELEMENT_X(j) positions[j]
+#define WEFT_ELEMENT_V(j) velocities[j].xyz
+#endif
+
 layout(std430, binding = WEFT_BIND_ELEMENTS) readonly buffer Elements { Element elements[]; };
 layout(std430, binding = WEFT_BIND_ELEMENT_ROWS) readonly buffer ElementRows { uint elementRows[]; };
 layout(std430, binding = WEFT_BIND_ELEMENT_REFS) readonly buffer ElementRefs { uint elementRefs[]; };
@@ -17,26 +24,32 @@ vec3 elementForces(uint i, bool elastic) {
     Element e = elements[ref >> 2];
     if (!elastic && elementIsElastic(e.kind)) continue;
     uvec4 n = e.nodes;
-    f += elementForce(e, ref & 3u, positions[n.x].xyz, positions[n.y].xyz, positions[n.z].xyz, positions[n.w].xyz,
-                      velocities[n.x].xyz, velocities[n.y].xyz, velocities[n.z].xyz, velocities[n.w].xyz,
-                      params.wind.xyz);
+    f += elementForce(e, ref & 3u, WEFT_ELEMENT_X(n.x).xyz, WEFT_ELEMENT_X(n.y).xyz, WEFT_ELEMENT_X(n.z).xyz,
+                      WEFT_ELEMENT_X(n.w).xyz, WEFT_ELEMENT_V(n.x), WEFT_ELEMENT_V(n.y), WEFT_ELEMENT_V(n.z),
+                      WEFT_ELEMENT_V(n.w), params.wind.xyz);
   }
   return f;
 }
 
 // Sum of the element projections of particle i (Verlet), each from the positions in `positions`.
-// Returns the summed correction; w = the number of corrections, for Jacobi averaging.
-vec3 elementProjections(uint i, float h, inout uint count) {
+// Returns the summed correction of the kinds Verlet averages, `count` gaining one per such element;
+// the others' corrections are summed into `direct`.
+vec3 elementProjections(uint i, float h, inout uint count, inout vec3 direct) {
   vec3 dx = vec3(0.0);
   for (uint k = elementRows[i]; k < elementRows[i + 1]; ++k) {
     uint ref = elementRefs[k];
     Element e = elements[ref >> 2];
     uvec4 n = e.nodes;
-    vec4 x0 = positions[n.x], x1 = positions[n.y], x2 = positions[n.z], x3 = positions[n.w];
+    vec4 x0 = WEFT_ELEMENT_X(n.x), x1 = WEFT_ELEMENT_X(n.y), x2 = WEFT_ELEMENT_X(n.z), x3 = WEFT_ELEMENT_X(n.w);
     Conditions c = elementConditions(e, x0.xyz, x1.xyz, x2.xyz, x3.xyz);
     if (c.count == 0u) continue;
-    dx += conditionProjection(c, ref & 3u, x0.w, x1.w, x2.w, x3.w, h);
-    ++count;
+    vec3 correction = conditionProjection(c, ref & 3u, x0.w, x1.w, x2.w, x3.w, h);
+    if (elementProjectionAveraged(e.kind)) {
+      dx += correction;
+      ++count;
+    } else {
+      direct += correction;
+    }
   }
   return dx;
 }
@@ -48,7 +61,8 @@ mat3 elementDiagonal(uint i, float a, float b) {
     uint ref = elementRefs[k];
     Element e = elements[ref >> 2];
     uvec4 n = e.nodes;
-    Conditions c = elementConditions(e, positions[n.x].xyz, positions[n.y].xyz, positions[n.z].xyz, positions[n.w].xyz);
+    Conditions c = elementConditions(e, WEFT_ELEMENT_X(n.x).xyz, WEFT_ELEMENT_X(n.y).xyz, WEFT_ELEMENT_X(n.z).xyz,
+                                     WEFT_ELEMENT_X(n.w).xyz);
     block += conditionDiagonal(c, ref & 3u, a + b * e.damping);
   }
   return block;

@@ -4,7 +4,7 @@
 #ifndef WEFT_ELEMENT_PRODUCT_GLSL
 #define WEFT_ELEMENT_PRODUCT_GLSL
 
-// Row i of sum_e (a + b d_e) K_e u, K_e an element's Gauss-Newton stiffness at `positions` and d_e
+// Row i of sum_e (a + b d_e) K_e u, K_e an element's Gauss-Newton stiffness at WEFT_ELEMENT_X and d_e
 // its damping: (a, b) = (h^2, h) gives the implicit system's h D + h^2 K, (1, 0) gives K.
 vec3 elementProduct(uint i, float a, float b) {
   vec3 q = vec3(0.0);
@@ -12,7 +12,8 @@ vec3 elementProduct(uint i, float a, float b) {
     uint ref = elementRefs[k];
     Element e = elements[ref >> 2];
     uvec4 n = e.nodes;
-    Conditions conditions = elementConditions(e, positions[n.x].xyz, positions[n.y].xyz, positions[n.z].xyz, positions[n.w].xyz);
+    Conditions conditions = elementConditions(e, WEFT_ELEMENT_X(n.x).xyz, WEFT_ELEMENT_X(n.y).xyz,
+                                              WEFT_ELEMENT_X(n.z).xyz, WEFT_ELEMENT_X(n.w).xyz);
     q += conditionProduct(conditions, ref & 3u, a + b * e.damping, WEFT_ELEMENT_VECTOR(n.x), WEFT_ELEMENT_VECTOR(n.y),
                           WEFT_ELEMENT_VECTOR(n.z), WEFT_ELEMENT_VECTOR(n.w));
   }

@@ -23,6 +23,11 @@ WEFT_FN Conditions elementConditions(Element e, vec3 x0, vec3 x1, vec3 x2, vec3 
 // aerodynamic triangle) are forces every integrator applies explicitly, Verlet in its prediction.
 WEFT_FN bool elementIsElastic(uint kind) { return kind != WEFT_ELEMENT_AERO; }
 
+// Whether Verlet averages a kind's projection with the springs' (Jacobi averaging) or applies it
+// whole: a tether is a hard limit (Kim et al. 2012 apply long-range attachments unaveraged), and
+// averaged among a dozen springs it would only remove a tenth of the excess per iteration.
+WEFT_FN bool elementProjectionAveraged(uint kind) { return kind != WEFT_ELEMENT_TETHER; }
+
 // The force an element puts on its node `slot`, from its nodes' positions and velocities.
 WEFT_FN vec3 elementForce(Element e, uint slot, vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec3 v0, vec3 v1, vec3 v2,
                           vec3 v3, vec3 wind) {

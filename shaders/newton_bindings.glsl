@@ -5,6 +5,9 @@
 #define WEFT_NEWTON_BINDINGS_GLSL
 
 #define WEFT_NEWTON_SOLVE
+// Elements are evaluated at the Newton iterate x_k with v_k = (x_k - x0) / h (positions: x0).
+#define WEFT_ELEMENT_X(j) iterate[j]
+#define WEFT_ELEMENT_V(j) ((iterate[j].xyz - positions[j].xyz) / params.dt)
 #include "shared.h"
 #include "physics.h"
 #include "newton.h"
@@ -16,7 +19,6 @@ layout(std430, binding = WEFT_BIND_PARTIALS) buffer Partials { float partials[];
 layout(std430, binding = WEFT_BIND_INDIRECT) buffer Indirect { uint indirect[]; };
 layout(std430, binding = WEFT_BIND_STEP_LOG) buffer Log { StepLog stepLog[]; };
 layout(std430, binding = WEFT_BIND_NEWTON_SCALARS) buffer Scalars { NewtonScalars scalars; };
-layout(std430, binding = WEFT_BIND_NEWTON_ITERATE) buffer Iterate { vec4 iterate[]; };
 layout(std430, binding = WEFT_BIND_NEWTON_RHS) buffer Rhs { vec4 rhs[]; };
 layout(std430, binding = WEFT_BIND_NEWTON_DX) buffer Dx { vec4 dx[]; };
 layout(std430, binding = WEFT_BIND_NEWTON_DX_PREV) buffer DxPrev { vec4 dxPrev[]; };

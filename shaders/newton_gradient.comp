@@ -34,6 +34,8 @@ void main() {
         couplings[s] = coupling;
         block += couplingMatrix(coupling);
       }
+      force += elementForces(i, true);
+      block += elementDiagonal(i, 1.0, 1.0 / h);  // K + D/h of the elements at x_k
       b = force - (mass / (h * h)) * (xi.xyz - x0 - h * velocities[i].xyz);
       inverseBlock = inverse(block);
     }

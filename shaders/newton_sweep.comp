@@ -8,6 +8,8 @@
 // Plain Jacobi (omega = 1 throughout) for rho = 0.
 // Mirrors newtonSweepParticle() in solver/integrators/newton_chebyshev.cpp.
 #include "newton_bindings.glsl"
+#define WEFT_ELEMENT_VECTOR(j) dx[j].xyz
+#include "element_product.glsl"
 
 layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
 
@@ -24,6 +26,7 @@ void main() {
       r = rhs[i].xyz - massTerm * yi;
       for (uint s = springRows[i]; s < springRows[i + 1]; ++s)
         r -= couplingProduct(couplings[s], yi - dx[springs[s].other].xyz);
+      r -= elementProduct(i, 1.0, 1.0 / params.dt);
       vec3 prev = dxPrev[i].xyz;
       next = newton.omega * (yi + symmetricProduct(inverseDiagonal, inverseRest, r) - prev) + prev;
     }

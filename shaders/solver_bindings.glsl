@@ -34,6 +34,8 @@ layout(std430, binding = WEFT_BIND_COLLIDERS) readonly buffer Colliders { Collid
 layout(std430, binding = WEFT_BIND_BASE_VELOCITIES) readonly buffer BaseVelocities { vec4 baseVelocities[]; };
 layout(std430, binding = WEFT_BIND_ACCUM_POSITIONS) buffer AccumPositions { vec4 accumPositions[]; };
 layout(std430, binding = WEFT_BIND_ACCUM_VELOCITIES) buffer AccumVelocities { vec4 accumVelocities[]; };
+// Newton-Chebyshev's iterate x_k (declared here so the element gather can read it).
+layout(std430, binding = WEFT_BIND_NEWTON_ITERATE) buffer Iterate { vec4 iterate[]; };
 
 #include "element_gather.glsl"
 

@@ -24,8 +24,10 @@ void main() {
       sum += distanceCorrection(x, xi.w, xj.xyz, xj.w, link.restLength, params.constraintStiffness);
       ++count;
     }
-    sum += elementProjections(i, params.dt, count);
+    vec3 direct = vec3(0.0);
+    sum += elementProjections(i, params.dt, count, direct);
     if (count > 0) x += sum * (params.relaxation / float(count));
+    x += direct;
     // Chebyshev semi-iteration (Wang 2015): blend with the iterate before last, which this buffer
     // still holds for this particle; omega = 1 is plain Jacobi.
     if (params.omega != 1.0) x = chebyshevBlend(x, positionsOut[i].xyz, params.omega);

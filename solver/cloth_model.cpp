@@ -179,6 +179,18 @@ std::vector<uint32_t> gridCorners(const ClothModel& model, CornerPreset preset) 
   return {corners.begin(), corners.begin() + static_cast<std::ptrdiff_t>(count)};
 }
 
+std::vector<uint32_t> gridRows(const ClothModel& model, const std::vector<uint32_t>& rows) {
+  if (model.gridWidth == 0) throw InputError("row pins need a grid cloth; pin a mesh by particle indices instead");
+  std::vector<uint32_t> out;
+  for (uint32_t row : rows) {
+    if (row >= model.gridHeight)
+      throw InputError("pinned row " + std::to_string(row) + " is out of range (the grid has " +
+                       std::to_string(model.gridHeight) + " rows)");
+    for (uint32_t col = 0; col < model.gridWidth; ++col) out.push_back(row * model.gridWidth + col);
+  }
+  return out;
+}
+
 void pinParticles(ClothModel& model, const std::vector<uint32_t>& indices) {
   const size_t n = model.particleCount();
   if (model.pinned.size() != n) model.pinned.resize(n, 0);

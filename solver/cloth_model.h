@@ -116,6 +116,9 @@ std::vector<float> lumpMasses(const std::vector<glm::vec3>& positions,
 enum class CornerPreset : uint8_t { None, One, Two, Three, Four };
 // Grid corners in the order: (0,0), (W-1,0), (W-1,H-1), (0,H-1); "Two" pins the top edge's ends.
 std::vector<uint32_t> gridCorners(const ClothModel& model, CornerPreset preset);
+// Every particle of the given grid rows (row 0 holds the grid's origin). InputError for a mesh or
+// a row past the last.
+std::vector<uint32_t> gridRows(const ClothModel& model, const std::vector<uint32_t>& rows);
 // Marks the given particles pinned. Out-of-range index: InputError.
 void pinParticles(ClothModel& model, const std::vector<uint32_t>& indices);
 

@@ -46,6 +46,9 @@ Scene withGridSize(const Scene& scene, uint32_t n) {
     out.pins.indices.push_back(row * n + col);
   }
   pins.insert(pins.end(), out.pins.indices.begin(), out.pins.indices.end());
+  // Rows keep their numbers: two clamped rows stay two rows at any size.
+  const std::vector<uint32_t> rowPins = gridRows(out.cloth, scene.pins.rows);
+  pins.insert(pins.end(), rowPins.begin(), rowPins.end());
   pinParticles(out.cloth, pins);
   applyForceModels(out.cloth, scene.forces);
   return out;

@@ -259,7 +259,7 @@ void parseCloth(const Section& s, Scene& scene, const std::string& baseDir, cons
 }
 
 void parsePins(const Section& s, ClothModel& model, PinSpec& spec) {
-  s.allowKeys({"corners", "indices"});
+  s.allowKeys({"corners", "indices", "rows"});
   const int corners = s.integer("corners", 0, 0);
   if (corners > 4)
     s.fail("corners", "must be an integer from 0 to 4 (got " + std::to_string(corners) + ")");
@@ -284,6 +284,22 @@ void parsePins(const Section& s, ClothModel& model, PinSpec& spec) {
       }
       pins.push_back(static_cast<uint32_t>(x));
       spec.indices.push_back(static_cast<uint32_t>(x));
+    }
+  }
+  if (s.has("rows")) {
+    const Json& list = s.at("rows");
+    if (!list.is_array()) s.fail("rows", "must be an array of grid row numbers (got " + shown(list) + ")");
+    for (size_t i = 0; i < list.size(); ++i) {
+      const double x = list[i].is_number() ? list[i].get<double>() : NAN;
+      if (!(x >= 0.0 && x == std::floor(x) && x < 1e9))
+        s.fail("rows[" + std::to_string(i) + "]", "must be a row number, an integer >= 0 (got " + shown(list[i]) + ")");
+      spec.rows.push_back(static_cast<uint32_t>(x));
+    }
+    try {
+      const std::vector<uint32_t> rowPins = gridRows(model, spec.rows);
+      pins.insert(pins.end(), rowPins.begin(), rowPins.end());
+    } catch (const InputError& e) {
+      s.fail("rows", e.what());
     }
   }
   spec.corners = static_cast<CornerPreset>(corners);

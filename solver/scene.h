@@ -69,6 +69,7 @@ struct CameraDesc {
 struct PinSpec {
   CornerPreset corners = CornerPreset::None;
   std::vector<uint32_t> indices;  // particle indices of the scene's cloth
+  std::vector<uint32_t> rows;     // whole grid rows, counted from the first (a clamped edge)
 };
 
 // Largest side of the square grids withGridSize builds and calibration tries: 4096^2 is the

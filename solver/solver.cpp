@@ -48,9 +48,6 @@ gpu::StepParams makeStepParams(const SolverParams& params, float dt, uint32_t pa
 
 std::unique_ptr<Solver> makeSolver(const ClothModel& model, const SolverParams& params, Backend backend,
                                    engine::Context* context, const engine::ShaderLibrary* shaders) {
-  if (params.integrator == Integrator::NewtonChebyshev && !model.elements.empty())
-    throw InputError("newton-chebyshev supports springs only; use implicit-cg or nonlinear-cg for membranes, dihedral "
-                     "bending, tethers and aerodynamics");
   if (backend == Backend::Cpu) return std::make_unique<CpuSolver>(model, params);
   if (!context || !shaders) throw std::invalid_argument("the GPU backend needs a Vulkan context and shaders");
   return std::make_unique<GpuSolver>(model, params, *context, *shaders);

@@ -59,15 +59,21 @@ inline glm::mat3 elementDiagonal(uint32_t i, const std::vector<glm::vec4>& posit
   return block;
 }
 
-// Sum of the element projections of particle i; count gains one per projecting element.
+// Sum of the averaged element projections of particle i, count gaining one per such element; the
+// others' corrections are summed into `direct` (see elementProjectionAveraged).
 inline glm::vec3 elementProjections(uint32_t i, const std::vector<glm::vec4>& positions, const ElementTable& t,
-                                    float h, uint32_t& count) {
+                                    float h, uint32_t& count, glm::vec3& direct) {
   glm::vec3 dx(0.f);
   forEachElement(t, i, positions, [&](const gpu::Element& e, uint32_t slot, const glm::vec4* x) {
     gpu::Conditions c = gpu::elementConditions(e, gpu::xyz(x[0]), gpu::xyz(x[1]), gpu::xyz(x[2]), gpu::xyz(x[3]));
     if (c.count == 0u) return;
-    dx += gpu::conditionProjection(c, slot, x[0].w, x[1].w, x[2].w, x[3].w, h);
-    ++count;
+    const glm::vec3 correction = gpu::conditionProjection(c, slot, x[0].w, x[1].w, x[2].w, x[3].w, h);
+    if (gpu::elementProjectionAveraged(e.kind)) {
+      dx += correction;
+      ++count;
+    } else {
+      direct += correction;
+    }
   });
   return dx;
 }

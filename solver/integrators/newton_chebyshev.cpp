@@ -4,6 +4,7 @@
 
 #include "engine/commands.h"
 #include "shaders/newton.h"
+#include "solver/integrators/cpu_elements.h"
 #include "solver/thread_pool.h"
 
 namespace weft::integrators {
@@ -63,6 +64,8 @@ float newtonGradientParticle(uint32_t i, CpuState& s, NewtonVectors& w, const gp
       w.couplings[k] = coupling;
       block += gpu::couplingMatrix(coupling);
     }
+    force += elementForces(i, iterate, s.velocitiesOut, s.elements, p.wind, true);
+    block += elementDiagonal(i, iterate, s.elements, 1.f, 1.f / h);
     b = force - (mass / (h * h)) * (xyz(xi) - x0 - h * xyz(s.velocities[i]));
     inverseBlock = glm::inverse(block);
   }
@@ -86,6 +89,7 @@ float newtonSweepParticle(uint32_t i, CpuState& s, NewtonVectors& w, const std::
     r = xyz(w.rhs[i]) - massTerm * yi;
     for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k)
       r -= gpu::couplingProduct(w.couplings[k], yi - xyz(dx[s.springs.entries[k].other]));
+    r -= elementProduct(i, s.positionsOut, dx, s.elements, 1.f, 1.f / p.step.dt);
     glm::vec3 prev = xyz(dxPrev[i]);
     next = p.omega * (yi + gpu::symmetricProduct(inverseDiagonal, inverseRest, r) - prev) + prev;
   }
@@ -169,6 +173,11 @@ SolveStats newtonChebyshevStepCpu(CpuState& s, const gpu::StepParams& step, cons
   forEach(pool, n, [&](uint32_t i) { newtonPredictParticle(i, s, step); });
   for (int k = 0; k < settings.newtonIterations; ++k) {
     p.newtonIteration = static_cast<uint32_t>(k);
+    // The iterate's velocities v_k = (x_k - x0) / h, which the GPU's element gather derives per read.
+    if (s.elements.rows.back() > 0)
+      forEach(pool, n, [&](uint32_t i) {
+        s.velocitiesOut[i] = glm::vec4((xyz(s.positionsOut[i]) - xyz(s.positions[i])) / step.dt, 0.f);
+      });
     double rhsNorm2 = sumOver(pool, n, [&](uint32_t i) { return newtonGradientParticle(i, s, w, step); });
     gpu::newtonScalarStep(scalars, WEFT_NEWTON_BEGIN, static_cast<float>(rhsNorm2), p.tolerance, p.maxIterations,
                           p.newtonIteration);

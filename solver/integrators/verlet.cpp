@@ -36,8 +36,10 @@ static void verletRelaxParticle(uint32_t i, CpuState& s, const gpu::StepParams& 
       sum += gpu::distanceCorrection(x, xi.w, xyz(xj), xj.w, link.restLength, p.constraintStiffness);
       ++count;
     }
-    sum += elementProjections(i, s.positions, s.elements, p.dt, count);
+    glm::vec3 direct(0.f);
+    sum += elementProjections(i, s.positions, s.elements, p.dt, count, direct);
     if (count > 0) x += sum * (p.relaxation / float(count));
+    x += direct;
     if (p.omega != 1.f) x = gpu::chebyshevBlend(x, xyz(s.positionsOut[i]), p.omega);
   }
   if (p.mode == WEFT_MODE_RELAX_FINAL) {
