@@ -36,6 +36,11 @@ struct Material {
   float damping = 0.5f;                // N s/m, same for every spring
 };
 
+// The model's particle limit, for grids and meshes alike. Beyond it a uint32 index is still safe,
+// but the model would take gigabytes; a typo in a scene (an extra digit) or a huge mesh should fail
+// with a sentence, not with std::bad_alloc.
+constexpr uint32_t kMaxParticles = uint32_t{1} << 24;
+
 struct ClothModel {
   std::vector<glm::vec3> positions;   // rest (and initial) positions, m
   std::vector<glm::vec3> velocities;  // initial velocities, m/s (zero unless a scene says otherwise)

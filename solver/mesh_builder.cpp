@@ -147,6 +147,10 @@ ClothModel buildMesh(const std::vector<glm::vec3>& vertices,
     throw InputError("mesh is empty (" + std::to_string(vertices.size()) + " vertices, " +
                      std::to_string(triangles.size()) + " triangles)");
   }
+  if (vertices.size() > kMaxParticles) {
+    throw InputError("mesh has " + std::to_string(vertices.size()) + " vertices, more than the limit of " +
+                     std::to_string(kMaxParticles) + " particles");
+  }
   for (size_t i = 0; i < vertices.size(); ++i) {
     const glm::vec3& p = vertices[i];
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
