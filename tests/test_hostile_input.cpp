@@ -1,14 +1,18 @@
 // Hostile input to the readers: JSON nested 100000 deep, values a megabyte long or full of control
-// bytes. Each is refused with one short sentence of printable text; nothing crashes.
+// bytes, recording headers whose counts overflow. Each is refused with one short sentence of
+// printable text; nothing crashes or allocates what the file does not hold.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "engine/error.h"
 #include "input_error.h"
+#include "solver/cloth_model.h"
+#include "solver/recording.h"
 #include "solver/scene.h"
 
 namespace weft {
@@ -88,6 +92,47 @@ TEST(HostileScene, EchoedKeysAndValuesAreShortAndPrintable) {
     EXPECT_THAT(message, HasSubstr(c.expected)) << c.json.substr(0, 80);
     expectPlainSentence(message);
   }
+}
+
+// A recording whose 64-byte header (docs/recording-format.md) claims these counts, then zeros up to
+// `bytes` in all: a sparse file, so a long one costs no disk.
+fs::path recordingWithHeader(const std::string& name, uint32_t particles, uint32_t frames, uint32_t triangles,
+                             uint64_t bytes) {
+  const fs::path path = fs::path(testing::TempDir()) / name;
+  char header[64] = {};
+  std::memcpy(header, "WEFTREC", 8);
+  const uint32_t fields[6] = {1, particles, frames, triangles, 0, 1};
+  std::memcpy(header + 8, fields, sizeof fields);
+  std::ofstream(path, std::ios::binary | std::ios::trunc).write(header, sizeof header);
+  fs::resize_file(path, bytes);
+  return path;
+}
+
+TEST(HostileRecording, CountsWhoseByteSizeOverflowsAreRefused) {
+  // 2^30 frames of (2^32 - 1) / 3 particles take 2^30 (12 N + 4) = 2^64 bytes: 0 in 64-bit
+  // arithmetic, so this 64-byte file looked exactly as long as its header promised.
+  const fs::path path = recordingWithHeader("weft_overflow.weftrec", 1431655765u, 1u << 30, 0, 64);
+  const std::string message = inputErrorOf([&] { RecordingReader reader(path.string()); });
+  EXPECT_THAT(message, HasSubstr("weft_overflow.weftrec' is corrupt: its header promises 1073741824 frames of "
+                                 "1431655765 particles"));
+  expectPlainSentence(message);
+}
+
+TEST(HostileRecording, MoreParticlesOrTrianglesThanTheLimitsAreRefused) {
+  // Both files are exactly as long as their headers say: only the limits keep the reader from
+  // allocating a frame of 16 million particles or 800 MB of triangles for a sparse file.
+  const uint32_t particles = kMaxParticles + 1;
+  const fs::path many = recordingWithHeader("weft_particles.weftrec", particles, 1, 0, 64 + 12ull * particles + 4);
+  std::string message = inputErrorOf([&] { RecordingReader reader(many.string()); });
+  EXPECT_THAT(message, HasSubstr("weft_particles.weftrec' holds 16777217 particles, more than the limit of 16777216"));
+  expectPlainSentence(message);
+  const uint32_t triangles = 4 * kMaxParticles + 1;
+  const fs::path tris = recordingWithHeader("weft_triangles.weftrec", 3, 0, triangles, 64 + 12ull * triangles);
+  message = inputErrorOf([&] { RecordingReader reader(tris.string()); });
+  EXPECT_THAT(message, HasSubstr("weft_triangles.weftrec' holds 67108865 triangles, more than the limit of 67108864"));
+  expectPlainSentence(message);
+  fs::remove(many);
+  fs::remove(tris);
 }
 
 }  // namespace
