@@ -3,7 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -107,6 +109,41 @@ TEST(Cli, RecordThenReplay) {
   Result past = weft("replay " + recording.string() + " --frame 6");
   EXPECT_EQ(past.exitCode, 1);
   EXPECT_THAT(past.output, HasSubstr("past the recording's last frame (5)"));
+}
+
+// A recording (docs/recording-format.md) of `frames` frames of one particle at the origin. Sparse:
+// only the header and the last frame are written, so 2^31 frames cost no disk.
+fs::path sparseRecording(const std::string& name, uint32_t frames) {
+  const fs::path path = tempDir() / name;
+  char header[64] = {};
+  std::memcpy(header, "WEFTREC", 8);
+  const uint32_t fields[6] = {1, 1, frames, 0, 0, 1};  // version, particles, frames, triangles, (dt), substeps
+  std::memcpy(header + 8, fields, sizeof fields);
+  const float dt = 1.f / 60.f;
+  std::memcpy(header + 24, &dt, sizeof dt);
+  uint32_t checksum = 2166136261u;  // FNV-1a over the frame's 12 zero bytes
+  for (int i = 0; i < 12; ++i) checksum *= 16777619u;
+  const uint64_t size = 64 + uint64_t{frames} * 16;
+  std::ofstream(path, std::ios::binary | std::ios::trunc).write(header, sizeof header);
+  fs::resize_file(path, size);
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  file.seekp(static_cast<std::streamoff>(size - sizeof checksum));
+  file.write(reinterpret_cast<const char*>(&checksum), sizeof checksum);
+  return path;
+}
+
+TEST(Cli, ReplayCountsFramesPast2To31) {
+  const fs::path path = sparseRecording("long.weftrec", 1u << 31);
+  Result last = weft("replay " + path.string());
+  EXPECT_EQ(last.exitCode, 0) << last.output;
+  EXPECT_THAT(last.output, HasSubstr("2147483648 frames of"));
+  EXPECT_THAT(last.output, HasSubstr("| frame 2147483647\n"));
+  Result chosen = weft("replay " + path.string() + " --frame 2147483647");
+  EXPECT_EQ(chosen.exitCode, 0) << chosen.output;
+  Result past = weft("replay " + path.string() + " --frame 2147483648");
+  EXPECT_EQ(past.exitCode, 1);
+  EXPECT_THAT(past.output, HasSubstr("--frame 2147483648 is past the recording's last frame (2147483647)"));
+  fs::remove(path);
 }
 
 TEST(Cli, GridOverridesTheSceneGridSize) {
