@@ -93,8 +93,11 @@ struct MeshSpec {
 ClothModel buildMesh(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles,
                      const Material& material, float totalMass, float arealDensity);
 
-// Reads an OBJ file (faces triangulated) and calls buildMesh. Missing or malformed file: InputError
-// naming the file.
+// Large enough for a mesh at kMaxParticles vertices written with full float precision.
+constexpr uint64_t kMaxObjBytes = uint64_t{512} << 20;
+
+// Reads an OBJ file (faces triangulated) and calls buildMesh. Missing, not a regular file, over
+// kMaxObjBytes, or malformed: InputError naming the file.
 ClothModel loadMesh(const MeshSpec& spec, const Material& material);
 
 // Unique edges of a triangle list, sorted, by the sorted edge-triple construction.

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "engine/error.h"
+#include "solver/input_file.h"
 #include "solver/shown_text.h"
 
 namespace weft {
@@ -87,8 +88,9 @@ void RecordingWriter::finish() {
 
 RecordingReader::RecordingReader(const std::string& path)
     : path_(path), name_("recording '" + shownPath(path) + "'") {
-  file_ = std::fopen(path.c_str(), "rb");
-  if (!file_) throw InputError("cannot open " + name_ + ": " + std::strerror(errno));
+  // No size limit of its own: the header says how long the file must be, and that is checked.
+  uint64_t actual = 0;
+  file_ = openInputFile(path, {"cannot open recording", UINT64_MAX}, actual);
   uint8_t header[kHeaderBytes];
   if (std::fread(header, 1, sizeof header, file_) != sizeof header)
     throw InputError(name_ + " is truncated: its header is incomplete");
@@ -111,7 +113,6 @@ RecordingReader::RecordingReader(const std::string& path)
       __builtin_add_overflow(framesOffset_, framesSize, &expected))
     throw InputError(name_ + " is corrupt: its header promises " + std::to_string(header_.frameCount) +
                      " frames of " + std::to_string(header_.particleCount) + " particles, more than 2^64 bytes");
-  uint64_t actual = std::filesystem::file_size(path);
   if (actual < expected)
     throw InputError(name_ + " is truncated: " + std::to_string(header_.frameCount) + " frames need " +
                      std::to_string(expected) + " bytes, the file has " + std::to_string(actual));

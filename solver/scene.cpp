@@ -3,12 +3,9 @@
 #include "solver/scene.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <climits>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <initializer_list>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -16,6 +13,7 @@
 #include <string_view>
 
 #include "engine/error.h"
+#include "solver/input_file.h"
 #include "solver/shown_text.h"
 
 namespace weft {
@@ -494,17 +492,9 @@ Scene parseScene(const std::string& jsonText, const std::string& baseDir,
 }
 
 Scene loadScene(const std::string& path) {
-  auto cannotOpen = [&](int error) {
-    return InputError("cannot open scene file '" + path + "': " + std::strerror(error));
-  };
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw cannotOpen(EISDIR);
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw cannotOpen(errno);
-  std::ostringstream text;
-  text << file.rdbuf();
+  const std::string text = readInputFile(path, {"cannot open scene file", kMaxSceneBytes});
   const std::filesystem::path p(path);
-  return parseScene(text.str(), p.parent_path().string(), p.filename().string());
+  return parseScene(text, p.parent_path().string(), p.filename().string());
 }
 
 }  // namespace weft

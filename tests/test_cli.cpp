@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/stat.h>
+
 #include <nlohmann/json.hpp>
 
 namespace {
@@ -22,14 +24,20 @@ struct Result {
   std::string output;
 };
 
-Result weft(const std::string& args) {
-  std::string command = std::string(WEFT_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
+Result shell(const std::string& command) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
   std::string output;
   char buffer[4096];
   while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
   int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+Result weft(const std::string& args) { return shell(std::string(WEFT_BINARY) + " " + args); }
+
+// For input that could block: killed after `seconds` (exit status 124) rather than hanging the suite.
+Result weftWithin(int seconds, const std::string& args) {
+  return shell("timeout " + std::to_string(seconds) + " " + WEFT_BINARY + " " + args);
 }
 
 std::string scene(const std::string& name) { return std::string(WEFT_SOURCE_DIR) + "/demos/scenes/" + name; }
@@ -184,6 +192,22 @@ TEST(Cli, MalformedScene) {
   Result r = weft("run " + writeFile("bad.json", "{\"cloth\": {\"grid\": ").string());
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_THAT(r.output, HasSubstr("malformed JSON"));
+}
+
+TEST(Cli, FifosAndDevicesAreRefusedAtOnce) {
+  const fs::path fifo = tempDir() / "input.fifo";
+  fs::remove(fifo);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const fs::path meshScene = writeFile("fifo_mesh.json", R"({"cloth": {"mesh": {"path": "input.fifo"}}})");
+  const std::vector<std::string> commands = {"run " + fifo.string(), "run /dev/zero",
+                                             "run " + meshScene.string() + " --backend cpu", "replay " + fifo.string(),
+                                             "replay /dev/zero"};
+  for (const std::string& args : commands) {
+    Result r = weftWithin(20, args);
+    EXPECT_EQ(r.exitCode, 1) << args << ": " << r.output;
+    EXPECT_THAT(r.output, HasSubstr("': it is not a regular file (a device, FIFO or socket)\n")) << args;
+  }
+  fs::remove(fifo);
 }
 
 TEST(Cli, ImpossibleValuesInTheScene) {

@@ -1,6 +1,7 @@
 // Hostile input to the readers: JSON nested 100000 deep, values a megabyte long or full of control
-// bytes, recording headers whose counts overflow. Each is refused with one short sentence of
-// printable text; nothing crashes or allocates what the file does not hold.
+// bytes, recording headers whose counts overflow, devices and oversized files in place of input.
+// Each is refused with one short sentence of printable text; nothing crashes, fills memory or
+// allocates what the file does not hold. (FIFOs, which would block, are tried in test_cli.cpp.)
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -133,6 +134,39 @@ TEST(HostileRecording, MoreParticlesOrTrianglesThanTheLimitsAreRefused) {
   expectPlainSentence(message);
   fs::remove(many);
   fs::remove(tris);
+}
+
+TEST(HostileFiles, DevicesAreRefusedUnreadByEveryReader) {
+  EXPECT_THAT(inputErrorOf([] { loadScene("/dev/zero"); }),
+              HasSubstr("cannot open scene file '/dev/zero': it is not a regular file"));
+  MeshSpec mesh;
+  mesh.path = "/dev/zero";
+  EXPECT_THAT(inputErrorOf([&] { loadMesh(mesh, Material{}); }),
+              HasSubstr("cannot read mesh '/dev/zero': it is not a regular file"));
+  EXPECT_THAT(inputErrorOf([] { RecordingReader reader("/dev/zero"); }),
+              HasSubstr("cannot open recording '/dev/zero': it is not a regular file"));
+}
+
+TEST(HostileFiles, FilesOverTheirKindsLimitAreRefusedUnread) {
+  // Sparse files of zeros: long, but they cost no disk.
+  const fs::path scene = fs::path(testing::TempDir()) / "weft_huge.json";
+  std::ofstream(scene) << "{}";
+  fs::resize_file(scene, kMaxSceneBytes + 1);
+  std::string message = inputErrorOf([&] { loadScene(scene.string()); });
+  EXPECT_THAT(message, HasSubstr("cannot open scene file '" + scene.string() + "': it is larger than the limit of 16 MiB"));
+  expectPlainSentence(message);
+  fs::resize_file(scene, kMaxSceneBytes);  // at the limit it is read and parsed
+  EXPECT_THAT(inputErrorOf([&] { loadScene(scene.string()); }), HasSubstr("weft_huge.json: cloth is required"));
+  fs::remove(scene);
+
+  MeshSpec mesh;
+  mesh.path = (fs::path(testing::TempDir()) / "weft_huge.obj").string();
+  std::ofstream(mesh.path) << "v 0 0 0\n";
+  fs::resize_file(mesh.path, kMaxObjBytes + 1);
+  message = inputErrorOf([&] { loadMesh(mesh, Material{}); });
+  EXPECT_THAT(message, HasSubstr("cannot read mesh '" + mesh.path + "': it is larger than the limit of 512 MiB"));
+  expectPlainSentence(message);
+  fs::remove(mesh.path);
 }
 
 }  // namespace
