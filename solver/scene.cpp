@@ -400,8 +400,7 @@ std::string quotedReason(const std::string& reason) {
 }
 
 // nlohmann reports a byte offset; people look for lines and columns.
-std::string describeParseError(const std::string& text, const Json::parse_error& e) {
-  const size_t pos = std::min(e.byte > 0 ? e.byte - 1 : 0, text.size());
+std::string malformedAt(const std::string& text, size_t pos, const std::string& reason) {
   size_t line = 1, lineStart = 0;
   for (size_t i = 0; i < pos; ++i) {
     if (text[i] == '\n') {
@@ -409,12 +408,16 @@ std::string describeParseError(const std::string& text, const Json::parse_error&
       lineStart = i + 1;
     }
   }
+  return "malformed JSON at line " + std::to_string(line) + ", column " +
+         std::to_string(pos - lineStart + 1) + ": " + reason;
+}
+
+std::string describeParseError(const std::string& text, const Json::parse_error& e) {
   std::string reason = e.what();
   const size_t at = reason.find("parse error");
   const size_t colon = at == std::string::npos ? std::string::npos : reason.find(": ", at);
   if (colon != std::string::npos) reason = reason.substr(colon + 2);
-  return "malformed JSON at line " + std::to_string(line) + ", column " +
-         std::to_string(pos - lineStart + 1) + ": " + syntaxReason(reason);
+  return malformedAt(text, std::min(e.byte > 0 ? e.byte - 1 : 0, text.size()), syntaxReason(reason));
 }
 
 }  // namespace
@@ -441,6 +444,10 @@ Scene parseScene(const std::string& jsonText, const std::string& baseDir,
                  const std::string& sourceName) {
   const std::string fileName = sourceName.empty() ? "scene" : sourceName;
   const std::string source = shownPath(fileName);
+  // nlohmann takes a NUL byte for the end of the input: whatever follows would be dropped unread.
+  if (const size_t nul = jsonText.find('\0'); nul != std::string::npos) {
+    throw InputError(source + ": " + malformedAt(jsonText, nul, "a NUL byte (a JSON file is text)"));
+  }
   Json root;
   struct TooDeep {};
   auto limitNesting = [](int depth, Json::parse_event_t event, Json&) {

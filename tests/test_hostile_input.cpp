@@ -65,6 +65,13 @@ TEST(HostileScene, NestingTensOfThousandsDeepIsRefusedInOneSentence) {
   EXPECT_THAT(inputErrorOf([&] { loadScene(path.string()); }), HasSubstr("weft_deep.json: arrays and objects"));
 }
 
+TEST(HostileScene, TextAfterANulByteIsNotDropped) {
+  // The JSON parser stops at a NUL byte as if the file ended there: this file parsed as a valid
+  // scene, and whatever followed the NUL was never read.
+  const std::string json = "{\"cloth\": {\"grid\": {}}}\n" + std::string(1, '\0') + "{\"solver\": {\"dt\": 0}}";
+  EXPECT_THAT(sceneError(json), HasSubstr("hostile.json: malformed JSON at line 2, column 1: a NUL byte"));
+}
+
 TEST(HostileScene, EchoedKeysAndValuesAreShortAndPrintable) {
   const std::string huge(100000, 'x');
   std::string manyItems = "1";
@@ -155,8 +162,8 @@ TEST(HostileFiles, FilesOverTheirKindsLimitAreRefusedUnread) {
   std::string message = inputErrorOf([&] { loadScene(scene.string()); });
   EXPECT_THAT(message, HasSubstr("cannot open scene file '" + scene.string() + "': it is larger than the limit of 16 MiB"));
   expectPlainSentence(message);
-  fs::resize_file(scene, kMaxSceneBytes);  // at the limit it is read and parsed
-  EXPECT_THAT(inputErrorOf([&] { loadScene(scene.string()); }), HasSubstr("weft_huge.json: cloth is required"));
+  fs::resize_file(scene, kMaxSceneBytes);  // at the limit it is read, and the zeros after "{}" are not JSON
+  EXPECT_THAT(inputErrorOf([&] { loadScene(scene.string()); }), HasSubstr("weft_huge.json: malformed JSON at line 1, column 3"));
   fs::remove(scene);
 
   MeshSpec mesh;
