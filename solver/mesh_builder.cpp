@@ -8,6 +8,7 @@
 #include "engine/error.h"
 #include "solver/cloth_model.h"
 #include "solver/input_file.h"
+#include "solver/obj_numbers.h"
 #include "solver/shown_text.h"
 
 namespace weft {
@@ -217,6 +218,11 @@ ClothModel loadMesh(const MeshSpec& spec, const Material& material) {
   // Read the file ourselves: the user gets the real reason (missing, a folder, a device, too
   // large), and parsing from a string keeps tinyobjloader from looking for .mtl files.
   const std::string text = readInputFile(spec.path, {"cannot read mesh", kMaxObjBytes});
+  try {
+    checkObjNumbers(text);
+  } catch (const InputError& e) {
+    throw fail(e.what());
+  }
 
   tinyobj::ObjReaderConfig config;
   config.triangulate = true;

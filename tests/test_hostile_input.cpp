@@ -1,5 +1,6 @@
 // Hostile input to the readers: JSON nested 100000 deep, values a megabyte long or full of control
-// bytes, recording headers whose counts overflow, devices and oversized files in place of input.
+// bytes, OBJ numbers tinyobjloader would misread, recording headers whose counts overflow, devices
+// and oversized files in place of input.
 // Each is refused with one short sentence of printable text; nothing crashes, fills memory or
 // allocates what the file does not hold. (FIFOs, which would block, are tried in test_cli.cpp.)
 #include <gmock/gmock.h>
@@ -100,6 +101,67 @@ TEST(HostileScene, EchoedKeysAndValuesAreShortAndPrintable) {
     EXPECT_THAT(message, HasSubstr(c.expected)) << c.json.substr(0, 80);
     expectPlainSentence(message);
   }
+}
+
+// loadMesh's message for an OBJ file of this text; the file is named `name`.
+std::string objError(const std::string& name, const std::string& text) {
+  MeshSpec spec;
+  spec.path = (fs::path(testing::TempDir()) / name).string();
+  std::ofstream(spec.path, std::ios::binary) << text;
+  return inputErrorOf([&] { loadMesh(spec, Material{}); });
+}
+
+TEST(HostileObj, NumbersTinyobjloaderWouldMisreadAreRefusedWithTheirLine) {
+  const std::string triangle = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";  // lines 1 to 3
+  // (0, X, 1): read as (0, 0, 1) the triangle would have been a good one
+  auto withY = [](const std::string& y) { return "v 0 0 0\nv 1 0 0\nv 0 " + y + " 1\nf 1 2 3\n"; };
+  struct Case {
+    std::string text;
+    std::string expected;
+  };
+  const Case cases[] = {
+      // atoi wraps: vertex 1, and the last vertex
+      {triangle + "f 1 2 4294967297\n", "line 4 refers to vertex 4294967297, but the file has 3 vertices"},
+      {triangle + "f 1 2 123456789012345678901234567890\n",
+       "line 4 refers to vertex 123456789012345678901234567890, but the file has 3 vertices"},
+      {triangle + "f 1 2 -4\n", "line 4 refers to vertex -4, but only 3 vertices come before it"},
+      {triangle + "f 1 2 abc\n", "line 4 has a face corner 'abc' that is not an index"},
+      {"v 0 0 0\rv 1 0 0\r\nv 0 1 0\nf 1 2 0\n", "line 4 has a face corner '0' that is not an index"},
+      // skipped without a word: a face past the vertices, a face of two corners
+      {triangle + "f 1 2 3 9\n", "line 4 refers to vertex 9, but the file has 3 vertices"},
+      {triangle + "f 1 2\nf 1 2 3\n", "line 4 has a face of 2 corners; a face needs at least 3"},
+      {triangle + "f 1/1 2/1 3/1\n", "line 4 refers to texture coordinate 1, but the file has 0 texture coordinates"},
+      {triangle + "f 1 2 3//2\nvn 0 0 1\n", "line 4 refers to normal 2, but the file has 1 normal"},
+      // read as 0
+      {withY("nan"), "line 3 has a vertex coordinate 'nan', which is not a decimal number within float range"},
+      {withY("inf"), "line 3 has a vertex coordinate 'inf'"},
+      {withY("abc"), "line 3 has a vertex coordinate 'abc'"},
+      {withY("0x1p3"), "line 3 has a vertex coordinate '0x1p3'"},
+      {withY("1.5.2"), "line 3 has a vertex coordinate '1.5.2'"},
+      {withY("1e39"), "line 3 has a vertex coordinate '1e39'"},  // inf as a float
+      {"v 0 0 0\nv 1 0\nv 0 1 0\nf 1 2 3\n", "line 2 has a vertex of 2 coordinates, not 3"},
+      // a NUL ends tinyobjloader's line: the fourth corner was dropped
+      {triangle + "v 1 1 0\nf 1 2 4" + std::string(1, '\0') + " 3\n", "line 5 holds a NUL byte"},
+  };
+  for (const Case& c : cases) {
+    const std::string message = objError("weft_hostile.obj", c.text);
+    EXPECT_THAT(message, HasSubstr("cannot read mesh '" + testing::TempDir()));
+    EXPECT_THAT(message, HasSubstr("weft_hostile.obj': " + c.expected)) << c.text;
+    expectPlainSentence(message);
+  }
+}
+
+TEST(HostileObj, EveryFormOfAGoodNumberIsStillRead) {
+  MeshSpec spec;
+  spec.path = (fs::path(testing::TempDir()) / "weft_forms.obj").string();
+  std::ofstream(spec.path, std::ios::binary)
+      << "v 0 0 0\r\nv +1.5 -.0 0.\r\nv 0 1E0 1e+0 1\nvt 0 0\nvn 0 0 1\n# a comment\nf 1/1/1 -2//1 3/1\n";
+  const ClothModel m = loadMesh(spec, Material{});
+  ASSERT_EQ(m.particleCount(), 3u);
+  EXPECT_EQ(m.positions[1], glm::vec3(1.5f, 0.f, 0.f));
+  EXPECT_EQ(m.positions[2], glm::vec3(0.f, 1.f, 1.f));
+  ASSERT_EQ(m.triangles.size(), 1u);
+  EXPECT_EQ(m.triangles[0], glm::uvec3(0, 1, 2));
 }
 
 // A recording whose 64-byte header (docs/recording-format.md) claims these counts, then zeros up to
