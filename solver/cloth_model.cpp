@@ -9,10 +9,6 @@
 namespace weft {
 namespace {
 
-// Beyond this a uint32 index is still safe, but the model would take gigabytes; a typo in a scene
-// (an extra digit) should fail with a sentence, not with std::bad_alloc.
-constexpr uint64_t kMaxGridParticles = uint64_t{1} << 24;
-
 std::string formatNumber(double value) {
   std::ostringstream out;
   out << value;
@@ -77,9 +73,9 @@ ClothModel buildGrid(const GridSpec& spec, const Material& material) {
     throw InputError("grid height must be at least 2 particles (got " +
                      std::to_string(spec.height) + ")");
   }
-  if (uint64_t{spec.width} * spec.height > kMaxGridParticles) {
+  if (uint64_t{spec.width} * spec.height > kMaxParticles) {
     throw InputError("grid of " + std::to_string(spec.width) + "x" + std::to_string(spec.height) +
-                     " particles is larger than the limit of " + std::to_string(kMaxGridParticles) +
+                     " particles is larger than the limit of " + std::to_string(kMaxParticles) +
                      " particles");
   }
   checkPositiveSize("size along x", spec.sizeX);

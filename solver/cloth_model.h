@@ -38,6 +38,11 @@ struct Material {
   float damping = 0.5f;                // N s/m, same for every spring
 };
 
+// The model's particle limit, for grids and meshes alike. Beyond it a uint32 index is still safe,
+// but the model would take gigabytes; a typo in a scene (an extra digit) or a huge mesh should fail
+// with a sentence, not with std::bad_alloc.
+constexpr uint32_t kMaxParticles = uint32_t{1} << 24;
+
 struct ClothModel {
   std::vector<glm::vec3> positions;   // rest (and initial) positions, m
   std::vector<glm::vec3> velocities;  // initial velocities, m/s (zero unless a scene says otherwise)
@@ -92,8 +97,11 @@ struct MeshSpec {
 ClothModel buildMesh(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles,
                      const Material& material, float totalMass, float arealDensity);
 
-// Reads an OBJ file (faces triangulated) and calls buildMesh. Missing or malformed file: InputError
-// naming the file.
+// Large enough for a mesh at kMaxParticles vertices written with full float precision.
+constexpr uint64_t kMaxObjBytes = uint64_t{512} << 20;
+
+// Reads an OBJ file (faces triangulated) and calls buildMesh. Missing, not a regular file, over
+// kMaxObjBytes, or malformed: InputError naming the file.
 ClothModel loadMesh(const MeshSpec& spec, const Material& material);
 
 // Unique edges of a triangle list, sorted, by the sorted edge-triple construction.

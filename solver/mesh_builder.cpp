@@ -2,14 +2,14 @@
 #include <tiny_obj_loader.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <sstream>
 
 #include "engine/error.h"
 #include "solver/cloth_model.h"
+#include "solver/input_file.h"
+#include "solver/obj_numbers.h"
+#include "solver/shown_text.h"
 
 namespace weft {
 namespace {
@@ -147,6 +147,10 @@ ClothModel buildMesh(const std::vector<glm::vec3>& vertices,
     throw InputError("mesh is empty (" + std::to_string(vertices.size()) + " vertices, " +
                      std::to_string(triangles.size()) + " triangles)");
   }
+  if (vertices.size() > kMaxParticles) {
+    throw InputError("mesh has " + std::to_string(vertices.size()) + " vertices, more than the limit of " +
+                     std::to_string(kMaxParticles) + " particles");
+  }
   for (size_t i = 0; i < vertices.size(); ++i) {
     const glm::vec3& p = vertices[i];
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
@@ -202,7 +206,7 @@ ClothModel buildMesh(const std::vector<glm::vec3>& vertices,
 
 ClothModel loadMesh(const MeshSpec& spec, const Material& material) {
   auto fail = [&](const std::string& reason) {
-    return InputError("cannot read mesh '" + spec.path + "': " + reason);
+    return InputError("cannot read mesh '" + shownPath(spec.path) + "': " + reason);
   };
   if (!std::isfinite(spec.scale) || spec.scale <= 0.f) {
     throw fail("scale must be a positive number (got " + formatNumber(spec.scale) + ")");
@@ -211,19 +215,20 @@ ClothModel loadMesh(const MeshSpec& spec, const Material& material) {
       !std::isfinite(spec.offset.z)) {
     throw fail("offset must be finite");
   }
-  // Read the file ourselves: errno gives the user the real reason (missing, a folder, no
-  // permission), and parsing from a string keeps tinyobjloader from looking for .mtl files.
-  std::ifstream file(spec.path, std::ios::binary);
-  if (!file) throw fail(std::strerror(errno));
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad()) throw fail(std::strerror(errno));
+  // Read the file ourselves: the user gets the real reason (missing, a folder, a device, too
+  // large), and parsing from a string keeps tinyobjloader from looking for .mtl files.
+  const std::string text = readInputFile(spec.path, {"cannot read mesh", kMaxObjBytes});
+  try {
+    checkObjNumbers(text);
+  } catch (const InputError& e) {
+    throw fail(e.what());
+  }
 
   tinyobj::ObjReaderConfig config;
   config.triangulate = true;
   config.vertex_color = false;
   tinyobj::ObjReader reader;
-  if (!reader.ParseFromString(text.str(), "", config)) {
+  if (!reader.ParseFromString(text, "", config)) {
     std::string reason = reader.Error();
     while (!reason.empty() && (reason.back() == '\n' || reason.back() == '.')) reason.pop_back();
     if (const size_t nl = reason.find('\n'); nl != std::string::npos) reason.resize(nl);

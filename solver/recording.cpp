@@ -5,6 +5,8 @@
 #include <filesystem>
 
 #include "engine/error.h"
+#include "solver/input_file.h"
+#include "solver/shown_text.h"
 
 namespace weft {
 namespace {
@@ -22,7 +24,11 @@ uint32_t checksum(const void* data, size_t bytes) {
   return hash;
 }
 
-size_t frameBytes(uint32_t particles) { return size_t(particles) * 3 * sizeof(float) + sizeof(uint32_t); }
+uint64_t frameBytes(uint32_t particles) { return uint64_t{particles} * 3 * sizeof(float) + sizeof(uint32_t); }
+
+// A recording holds one cloth: at most kMaxParticles particles, and triangles as the model's
+// limit allows (a grid has fewer than two per particle, a closed mesh of genus g 2 N - 4 + 4 g).
+constexpr uint64_t kMaxTriangles = 4 * uint64_t{kMaxParticles};
 
 }  // namespace
 
@@ -80,13 +86,15 @@ void RecordingWriter::finish() {
   }
 }
 
-RecordingReader::RecordingReader(const std::string& path) : path_(path) {
-  file_ = std::fopen(path.c_str(), "rb");
-  if (!file_) throw InputError("cannot open recording '" + path + "': " + std::strerror(errno));
+RecordingReader::RecordingReader(const std::string& path)
+    : path_(path), name_("recording '" + shownPath(path) + "'") {
+  // No size limit of its own: the header says how long the file must be, and that is checked.
+  uint64_t actual = 0;
+  file_ = openInputFile(path, {"cannot open recording", UINT64_MAX}, actual);
   uint8_t header[kHeaderBytes];
   if (std::fread(header, 1, sizeof header, file_) != sizeof header)
-    throw InputError("recording '" + path + "' is truncated: its header is incomplete");
-  if (std::memcmp(header, kMagic, 8) != 0) throw InputError("'" + path + "' is not a weft recording");
+    throw InputError(name_ + " is truncated: its header is incomplete");
+  if (std::memcmp(header, kMagic, 8) != 0) throw InputError("'" + shownPath(path) + "' is not a weft recording");
   uint32_t fields[6];
   std::memcpy(fields, header + 8, sizeof fields);
   header_.version = fields[0];
@@ -96,23 +104,34 @@ RecordingReader::RecordingReader(const std::string& path) : path_(path) {
   std::memcpy(&header_.frameDt, header + 8 + 4 * sizeof(uint32_t), sizeof(float));
   header_.substeps = fields[5];
   if (header_.version != kVersion)
-    throw InputError("recording '" + path + "' has version " + std::to_string(header_.version) +
+    throw InputError(name_ + " has version " + std::to_string(header_.version) +
                      "; this weft reads version " + std::to_string(kVersion));
-  framesOffset_ = kHeaderBytes + uint64_t(header_.triangleCount) * sizeof(glm::uvec3);
-  uint64_t expected = framesOffset_ + uint64_t(header_.frameCount) * frameBytes(header_.particleCount);
-  uint64_t actual = std::filesystem::file_size(path);
+  // In 64 bits the frames' size can wrap round to the file's own size: checked, not trusted.
+  framesOffset_ = kHeaderBytes + uint64_t{header_.triangleCount} * sizeof(glm::uvec3);
+  uint64_t framesSize = 0, expected = 0;
+  if (__builtin_mul_overflow(uint64_t{header_.frameCount}, frameBytes(header_.particleCount), &framesSize) ||
+      __builtin_add_overflow(framesOffset_, framesSize, &expected))
+    throw InputError(name_ + " is corrupt: its header promises " + std::to_string(header_.frameCount) +
+                     " frames of " + std::to_string(header_.particleCount) + " particles, more than 2^64 bytes");
   if (actual < expected)
-    throw InputError("recording '" + path + "' is truncated: " + std::to_string(header_.frameCount) + " frames need " +
+    throw InputError(name_ + " is truncated: " + std::to_string(header_.frameCount) + " frames need " +
                      std::to_string(expected) + " bytes, the file has " + std::to_string(actual));
   if (actual > expected)
-    throw InputError("recording '" + path + "' is corrupt: " + std::to_string(actual - expected) +
-                     " bytes follow its last frame");
+    throw InputError(name_ + " is corrupt: " + std::to_string(actual - expected) + " bytes follow its last frame");
+  // The file is as long as the header says, but it may be sparse: the limits keep one frame or the
+  // triangle list from taking gigabytes.
+  if (header_.particleCount > kMaxParticles)
+    throw InputError(name_ + " holds " + std::to_string(header_.particleCount) + " particles, more than the limit of " +
+                     std::to_string(kMaxParticles));
+  if (header_.triangleCount > kMaxTriangles)
+    throw InputError(name_ + " holds " + std::to_string(header_.triangleCount) + " triangles, more than the limit of " +
+                     std::to_string(kMaxTriangles));
   triangles_.resize(header_.triangleCount);
   if (std::fread(triangles_.data(), sizeof(glm::uvec3), triangles_.size(), file_) != triangles_.size())
-    throw InputError("recording '" + path + "' is truncated in its triangles");
+    throw InputError(name_ + " is truncated in its triangles");
   for (const glm::uvec3& t : triangles_)
     if (t.x >= header_.particleCount || t.y >= header_.particleCount || t.z >= header_.particleCount)
-      throw InputError("recording '" + path + "' is corrupt: a triangle indexes past its particles");
+      throw InputError(name_ + " is corrupt: a triangle indexes past its particles");
 }
 
 RecordingReader::~RecordingReader() {
@@ -127,9 +146,9 @@ std::vector<glm::vec4> RecordingReader::frame(uint32_t k) const {
   bool ok = std::fseek(file_, static_cast<long>(offset), SEEK_SET) == 0 &&
             std::fread(xyz.data(), sizeof(float), xyz.size(), file_) == xyz.size() &&
             std::fread(&stored, sizeof stored, 1, file_) == 1;
-  if (!ok) throw InputError("recording '" + path_ + "' is truncated at frame " + std::to_string(k));
+  if (!ok) throw InputError(name_ + " is truncated at frame " + std::to_string(k));
   if (checksum(xyz.data(), xyz.size() * sizeof(float)) != stored)
-    throw InputError("recording '" + path_ + "' is corrupt at frame " + std::to_string(k) + " (checksum mismatch)");
+    throw InputError(name_ + " is corrupt at frame " + std::to_string(k) + " (checksum mismatch)");
   std::vector<glm::vec4> positions(header_.particleCount);
   for (size_t i = 0; i < positions.size(); ++i) positions[i] = glm::vec4(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2], 0.f);
   return positions;

@@ -62,6 +62,7 @@ class RecordingReader {
 
  private:
   std::string path_;
+  std::string name_;  // "recording 'path'" as messages show it
   FILE* file_ = nullptr;
   RecordingHeader header_;
   std::vector<glm::uvec3> triangles_;

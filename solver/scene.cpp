@@ -3,12 +3,9 @@
 #include "solver/scene.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <climits>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <initializer_list>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -16,6 +13,8 @@
 #include <string_view>
 
 #include "engine/error.h"
+#include "solver/input_file.h"
+#include "solver/shown_text.h"
 
 namespace weft {
 namespace {
@@ -25,7 +24,9 @@ using Json = nlohmann::json;
 // In the order of the Integrator enumerators.
 constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg",
                                             "nonlinear-cg", "newton-chebyshev"};
-constexpr size_t kShownValueChars = 40;  // longer values (whole arrays) are cut in messages
+// A scene nests four levels at most (colliders[i].center); deeper input is refused while it is
+// read, before a value nested 100000 deep exists to be walked.
+constexpr int kMaxNesting = 32;
 
 std::string formatNumber(double value) {
   std::ostringstream out;
@@ -33,11 +34,30 @@ std::string formatNumber(double value) {
   return out.str();
 }
 
-// A JSON value as a message shows it; numbers through formatNumber so 1e39 does not read "null".
+std::string shownScalar(const Json& value) {
+  if (value.is_number()) return formatNumber(value.get<double>());  // so 1e39 does not read "null"
+  if (value.is_string()) return "\"" + excerpt(value.get_ref<const std::string&>()) + "\"";
+  if (value.is_array()) return value.empty() ? "[]" : "[...]";
+  if (value.is_object()) return value.empty() ? "{}" : "{...}";
+  return value.dump();  // true, false, null
+}
+
+// A JSON value as a message shows it: a scalar, or the items of an array or object one level deep,
+// cut to a few dozen characters. Never value.dump(): it recurses, and a deep value takes the stack.
 std::string shown(const Json& value) {
-  if (value.is_number()) return formatNumber(value.get<double>());
-  std::string text = value.dump();
-  if (text.size() > kShownValueChars) text = text.substr(0, kShownValueChars) + "...";
+  std::string text;
+  if (!value.is_structured() || value.empty()) {
+    text = shownScalar(value);
+  } else {
+    text = value.is_array() ? "[" : "{";
+    for (auto item = value.begin(); item != value.end() && text.size() <= kShownTextChars; ++item) {
+      if (item != value.begin()) text += ", ";
+      if (value.is_object()) text += "\"" + excerpt(item.key()) + "\": ";
+      text += shownScalar(*item);
+    }
+    text += value.is_array() ? "]" : "}";
+  }
+  if (text.size() > kShownTextChars) text = text.substr(0, kShownTextChars) + "...";
   return text;
 }
 
@@ -51,6 +71,10 @@ class Section {
 
   [[noreturn]] void fail(const std::string& key, const std::string& message) const {
     throw InputError(source_ + ": " + keyPath(key) + " " + message);
+  }
+  // Another function's sentence about this key's value, with the file and key in front.
+  [[noreturn]] void failBecause(const std::string& key, const InputError& e) const {
+    throw InputError(source_ + ": " + keyPath(key) + ": " + e.what());
   }
   std::string keyPath(const std::string& key) const {
     if (key.empty()) return path_;
@@ -66,7 +90,7 @@ class Section {
       if (found) continue;
       std::string list;
       for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-      throw InputError(source_ + ": unknown key '" + keyPath(item.key()) + "' (known: " + list +
+      throw InputError(source_ + ": unknown key '" + keyPath(excerpt(item.key())) + "' (known: " + list +
                        ")");
     }
   }
@@ -172,7 +196,7 @@ std::optional<DihedralSpec> parseBending(const Section& s) {
     if (s.has("modulus") || s.has("damping")) s.fail("model", "\"springs\" takes material.bendStiffness, not a modulus");
     return std::nullopt;
   }
-  if (model != "dihedral") s.fail("model", "must be \"springs\" or \"dihedral\" (got \"" + model.substr(0, 40) + "\")");
+  if (model != "dihedral") s.fail("model", "must be \"springs\" or \"dihedral\" (got \"" + excerpt(model) + "\")");
   if (!s.has("modulus")) s.fail("modulus", "is required for dihedral bending (N m)");
   DihedralSpec d;
   d.modulus = s.number("modulus", d.modulus, Bound::NonNegative);
@@ -199,7 +223,7 @@ AeroSpec parseAerodynamics(const Section& s) {
 }
 
 // Builds scene.cloth and keeps its recipe (scene.grid, scene.initialVelocity) beside it.
-void parseCloth(const Section& s, Scene& scene, const std::string& baseDir, const std::string& source) {
+void parseCloth(const Section& s, Scene& scene, const std::string& baseDir) {
   s.allowKeys({"grid", "mesh", "totalMass", "arealDensity", "velocity"});
   if (s.has("grid") == s.has("mesh")) s.fail("", "must have exactly one of 'grid' and 'mesh'");
   if (s.has("totalMass") && s.has("arealDensity")) {
@@ -213,7 +237,7 @@ void parseCloth(const Section& s, Scene& scene, const std::string& baseDir, cons
     try {
       return make();
     } catch (const InputError& e) {
-      throw InputError(source + ": " + s.keyPath(key) + ": " + e.what());
+      s.failBecause(key, e);
     }
   };
   ClothModel model;
@@ -231,7 +255,7 @@ void parseCloth(const Section& s, Scene& scene, const std::string& baseDir, cons
     spec.origin = g.vec3("origin", spec.origin);
     const std::string plane = g.string("plane", "horizontal");
     if (plane != "horizontal" && plane != "vertical") {
-      g.fail("plane", "must be \"horizontal\" or \"vertical\" (got \"" + plane + "\")");
+      g.fail("plane", "must be \"horizontal\" or \"vertical\" (got " + shown(g.at("plane")) + ")");
     }
     spec.plane = plane == "horizontal" ? GridPlane::Horizontal : GridPlane::Vertical;
     spec.totalMass = totalMass;
@@ -335,7 +359,7 @@ ColliderDesc parseCollider(const Section& s) {
     if (!s.has("radius")) s.fail("radius", "is required for a sphere");
     c.radius = s.number("radius", c.radius, Bound::Positive);
   } else {
-    s.fail("type", "must be \"plane\" or \"sphere\" (got \"" + type + "\")");
+    s.fail("type", "must be \"plane\" or \"sphere\" (got " + shown(s.at("type")) + ")");
   }
   c.friction = s.number("friction", c.friction, Bound::NonNegative);
   c.margin = s.number("margin", c.margin, Bound::NonNegative);
@@ -351,7 +375,7 @@ SolverSettings parseSolver(const Section& s) {
     try {
       out.integrator = parseIntegrator(s.string("integrator", ""));
     } catch (const InputError& e) {
-      s.fail("integrator", std::string("is not valid: ") + e.what());
+      s.failBecause("integrator", e);
     }
   }
   out.dt = s.number("dt", out.dt, Bound::Positive);
@@ -412,9 +436,33 @@ CameraDesc parseCamera(const Section& s) {
   return cam;
 }
 
+constexpr size_t kReasonChars = 100;  // nlohmann's words in a message, after the file and line
+
+// nlohmann's syntax errors read "syntax error while parsing value - invalid literal; last read:
+// '<the text it stopped at>'; expected ...". The quoted text can be megabytes of the file, with its
+// bytes as they were; line and column already point at it, so it is left out, and so is the preamble.
+std::string syntaxReason(std::string reason) {
+  if (reason.rfind("syntax error while parsing ", 0) == 0) {
+    if (const size_t dash = reason.find(" - "); dash != std::string::npos) reason.erase(0, dash + 3);
+  }
+  if (const size_t lastRead = reason.find("; last read: '"); lastRead != std::string::npos) {
+    const size_t expected = reason.find("'; expected ", lastRead);
+    reason.erase(lastRead, expected == std::string::npos ? std::string::npos : expected + 1 - lastRead);
+  }
+  return excerpt(reason, kReasonChars);
+}
+
+// Other nlohmann errors quote a token in full ("number overflow parsing '1000...'"): an excerpt of it.
+std::string quotedReason(const std::string& reason) {
+  const size_t open = reason.find('\'');
+  const size_t close = reason.rfind('\'');
+  if (open == std::string::npos || close <= open) return excerpt(reason, kReasonChars);
+  return excerpt(reason.substr(0, open + 1), kReasonChars) + excerpt(reason.substr(open + 1, close - open - 1)) +
+         excerpt(reason.substr(close), kReasonChars);
+}
+
 // nlohmann reports a byte offset; people look for lines and columns.
-std::string describeParseError(const std::string& text, const Json::parse_error& e) {
-  const size_t pos = std::min(e.byte > 0 ? e.byte - 1 : 0, text.size());
+std::string malformedAt(const std::string& text, size_t pos, const std::string& reason) {
   size_t line = 1, lineStart = 0;
   for (size_t i = 0; i < pos; ++i) {
     if (text[i] == '\n') {
@@ -422,12 +470,16 @@ std::string describeParseError(const std::string& text, const Json::parse_error&
       lineStart = i + 1;
     }
   }
+  return "malformed JSON at line " + std::to_string(line) + ", column " +
+         std::to_string(pos - lineStart + 1) + ": " + reason;
+}
+
+std::string describeParseError(const std::string& text, const Json::parse_error& e) {
   std::string reason = e.what();
   const size_t at = reason.find("parse error");
   const size_t colon = at == std::string::npos ? std::string::npos : reason.find(": ", at);
   if (colon != std::string::npos) reason = reason.substr(colon + 2);
-  return "malformed JSON at line " + std::to_string(line) + ", column " +
-         std::to_string(pos - lineStart + 1) + ": " + reason;
+  return malformedAt(text, std::min(e.byte > 0 ? e.byte - 1 : 0, text.size()), syntaxReason(reason));
 }
 
 }  // namespace
@@ -438,7 +490,7 @@ Integrator parseIntegrator(const std::string& name) {
   }
   std::string known;
   for (const char* n : kIntegratorNames) known += (known.empty() ? "" : ", ") + std::string(n);
-  throw InputError("unknown integrator '" + name + "' (known: " + known + ")");
+  throw InputError("unknown integrator '" + excerpt(name) + "' (known: " + known + ")");
 }
 
 const char* integratorName(Integrator integrator) {
@@ -452,10 +504,24 @@ std::vector<std::string> integratorNames() {
 
 Scene parseScene(const std::string& jsonText, const std::string& baseDir,
                  const std::string& sourceName) {
-  const std::string source = sourceName.empty() ? "scene" : sourceName;
+  const std::string fileName = sourceName.empty() ? "scene" : sourceName;
+  const std::string source = shownPath(fileName);
+  // nlohmann takes a NUL byte for the end of the input: whatever follows would be dropped unread.
+  if (const size_t nul = jsonText.find('\0'); nul != std::string::npos) {
+    throw InputError(source + ": " + malformedAt(jsonText, nul, "a NUL byte (a JSON file is text)"));
+  }
   Json root;
+  struct TooDeep {};
+  auto limitNesting = [](int depth, Json::parse_event_t event, Json&) {
+    const bool opens = event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start;
+    if (opens && depth >= kMaxNesting) throw TooDeep{};
+    return true;
+  };
   try {
-    root = Json::parse(jsonText);
+    root = Json::parse(jsonText, limitNesting);
+  } catch (const TooDeep&) {
+    throw InputError(source + ": arrays and objects are nested more than " + std::to_string(kMaxNesting) +
+                     " levels deep (a scene needs 4)");
   } catch (const Json::parse_error& e) {
     throw InputError(source + ": " + describeParseError(jsonText, e));
   } catch (const Json::exception& e) {  // e.g. a number too large for a double
@@ -463,7 +529,7 @@ Scene parseScene(const std::string& jsonText, const std::string& baseDir,
     if (const size_t bracket = reason.find("] "); bracket != std::string::npos) {
       reason = reason.substr(bracket + 2);
     }
-    throw InputError(source + ": malformed JSON: " + reason);
+    throw InputError(source + ": malformed JSON: " + quotedReason(reason));
   }
   if (!root.is_object()) throw InputError(source + ": the top level must be a JSON object");
   const Section top(source, root, "");
@@ -472,9 +538,9 @@ Scene parseScene(const std::string& jsonText, const std::string& baseDir,
   if (!top.has("cloth")) top.fail("cloth", "is required");
 
   Scene scene;
-  scene.name = top.string("name", std::filesystem::path(source).stem().string());
+  scene.name = top.string("name", std::filesystem::path(fileName).stem().string());
   if (top.has("material")) scene.material = parseMaterial(top.child("material"));
-  parseCloth(top.child("cloth"), scene, baseDir, source);
+  parseCloth(top.child("cloth"), scene, baseDir);
   if (top.has("pins")) parsePins(top.child("pins"), scene.cloth, scene.pins);
   if (top.has("environment")) scene.environment = parseEnvironment(top.child("environment"), scene.forces);
   if (top.has("membrane")) scene.forces.membrane = parseMembrane(top.child("membrane"));
@@ -501,17 +567,9 @@ Scene parseScene(const std::string& jsonText, const std::string& baseDir,
 }
 
 Scene loadScene(const std::string& path) {
-  auto cannotOpen = [&](int error) {
-    return InputError("cannot open scene file '" + path + "': " + std::strerror(error));
-  };
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw cannotOpen(EISDIR);
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw cannotOpen(errno);
-  std::ostringstream text;
-  text << file.rdbuf();
+  const std::string text = readInputFile(path, {"cannot open scene file", kMaxSceneBytes});
   const std::filesystem::path p(path);
-  return parseScene(text.str(), p.parent_path().string(), p.filename().string());
+  return parseScene(text, p.parent_path().string(), p.filename().string());
 }
 
 }  // namespace weft

@@ -99,9 +99,13 @@ struct Scene {
   CameraDesc camera;
 };
 
+// A scene is a page or two of JSON written by hand; the limit keeps a wrong path (a disk image, a
+// log) from being read into memory whole.
+constexpr uint64_t kMaxSceneBytes = uint64_t{16} << 20;
+
 // Reads and validates a scene file. Relative mesh paths resolve against the scene file's folder.
-// Missing file, malformed JSON, unknown keys or impossible values: InputError, one sentence that
-// names the file and the offending key.
+// Missing file, not a regular file, over kMaxSceneBytes, malformed JSON, unknown keys or impossible
+// values: InputError, one sentence that names the file and the offending key.
 Scene loadScene(const std::string& path);
 Scene parseScene(const std::string& jsonText, const std::string& baseDir, const std::string& sourceName);
 

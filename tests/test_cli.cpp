@@ -3,10 +3,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
@@ -20,14 +24,20 @@ struct Result {
   std::string output;
 };
 
-Result weft(const std::string& args) {
-  std::string command = std::string(WEFT_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
+Result shell(const std::string& command) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
   std::string output;
   char buffer[4096];
   while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
   int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+Result weft(const std::string& args) { return shell(std::string(WEFT_BINARY) + " " + args); }
+
+// For input that could block: killed after `seconds` (exit status 124) rather than hanging the suite.
+Result weftWithin(int seconds, const std::string& args) {
+  return shell("timeout " + std::to_string(seconds) + " " + WEFT_BINARY + " " + args);
 }
 
 std::string scene(const std::string& name) { return std::string(WEFT_SOURCE_DIR) + "/demos/scenes/" + name; }
@@ -109,6 +119,41 @@ TEST(Cli, RecordThenReplay) {
   EXPECT_THAT(past.output, HasSubstr("past the recording's last frame (5)"));
 }
 
+// A recording (docs/recording-format.md) of `frames` frames of one particle at the origin. Sparse:
+// only the header and the last frame are written, so 2^31 frames cost no disk.
+fs::path sparseRecording(const std::string& name, uint32_t frames) {
+  const fs::path path = tempDir() / name;
+  char header[64] = {};
+  std::memcpy(header, "WEFTREC", 8);
+  const uint32_t fields[6] = {1, 1, frames, 0, 0, 1};  // version, particles, frames, triangles, (dt), substeps
+  std::memcpy(header + 8, fields, sizeof fields);
+  const float dt = 1.f / 60.f;
+  std::memcpy(header + 24, &dt, sizeof dt);
+  uint32_t checksum = 2166136261u;  // FNV-1a over the frame's 12 zero bytes
+  for (int i = 0; i < 12; ++i) checksum *= 16777619u;
+  const uint64_t size = 64 + uint64_t{frames} * 16;
+  std::ofstream(path, std::ios::binary | std::ios::trunc).write(header, sizeof header);
+  fs::resize_file(path, size);
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  file.seekp(static_cast<std::streamoff>(size - sizeof checksum));
+  file.write(reinterpret_cast<const char*>(&checksum), sizeof checksum);
+  return path;
+}
+
+TEST(Cli, ReplayCountsFramesPast2To31) {
+  const fs::path path = sparseRecording("long.weftrec", 1u << 31);
+  Result last = weft("replay " + path.string());
+  EXPECT_EQ(last.exitCode, 0) << last.output;
+  EXPECT_THAT(last.output, HasSubstr("2147483648 frames of"));
+  EXPECT_THAT(last.output, HasSubstr("| frame 2147483647\n"));
+  Result chosen = weft("replay " + path.string() + " --frame 2147483647");
+  EXPECT_EQ(chosen.exitCode, 0) << chosen.output;
+  Result past = weft("replay " + path.string() + " --frame 2147483648");
+  EXPECT_EQ(past.exitCode, 1);
+  EXPECT_THAT(past.output, HasSubstr("--frame 2147483648 is past the recording's last frame (2147483647)"));
+  fs::remove(path);
+}
+
 TEST(Cli, GridOverridesTheSceneGridSize) {
   fs::path stats = tempDir() / "grid_stats.json";
   Result r = weft("run " + scene("large_grid.json") + " --backend cpu --quiet --frames 2 --grid 20 --stats " +
@@ -147,6 +192,22 @@ TEST(Cli, MalformedScene) {
   Result r = weft("run " + writeFile("bad.json", "{\"cloth\": {\"grid\": ").string());
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_THAT(r.output, HasSubstr("malformed JSON"));
+}
+
+TEST(Cli, FifosAndDevicesAreRefusedAtOnce) {
+  const fs::path fifo = tempDir() / "input.fifo";
+  fs::remove(fifo);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const fs::path meshScene = writeFile("fifo_mesh.json", R"({"cloth": {"mesh": {"path": "input.fifo"}}})");
+  const std::vector<std::string> commands = {"run " + fifo.string(), "run /dev/zero",
+                                             "run " + meshScene.string() + " --backend cpu", "replay " + fifo.string(),
+                                             "replay /dev/zero"};
+  for (const std::string& args : commands) {
+    Result r = weftWithin(20, args);
+    EXPECT_EQ(r.exitCode, 1) << args << ": " << r.output;
+    EXPECT_THAT(r.output, HasSubstr("': it is not a regular file (a device, FIFO or socket)\n")) << args;
+  }
+  fs::remove(fifo);
 }
 
 TEST(Cli, ImpossibleValuesInTheScene) {

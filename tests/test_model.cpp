@@ -431,6 +431,15 @@ TEST(Mesh, BadMeshesThrowInputError) {
               AllOf(HasSubstr("vertex 2"), HasSubstr("finite")));
 }
 
+TEST(Mesh, MoreVerticesThanTheModelsLimitAreRefused) {
+  // 200 MB of vertices here; springs, masses and solver state would have taken gigabytes.
+  std::vector<glm::vec3> v(size_t{kMaxParticles} + 1, glm::vec3(0.f));
+  v[1] = {1, 0, 0};
+  v[2] = {0, 1, 0};
+  EXPECT_THAT(inputErrorOf([&] { buildMesh(v, {{0, 1, 2}}, Material{}, 1.f, 0.f); }),
+              HasSubstr("mesh has 16777217 vertices, more than the limit of 16777216 particles"));
+}
+
 TEST(ObjMesh, QuadFaceIsTriangulatedScaledAndOffset) {
   MeshSpec spec;
   spec.path = writeTempFile("weft_quad.obj",

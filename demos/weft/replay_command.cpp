@@ -14,12 +14,13 @@ int replayCommand(const ReplayOptions& options) {
   RecordingReader recording(options.path);
   const RecordingHeader& h = recording.header();
   if (h.frameCount == 0) throw InputError("recording '" + options.path + "' holds no frames");
-  int frame = options.frame < 0 ? static_cast<int>(h.frameCount) - 1 : options.frame;
-  if (frame >= static_cast<int>(h.frameCount))
-    throw InputError("--frame " + std::to_string(frame) + " is past the recording's last frame (" +
+  // Frame numbers are uint32, as the header's count: no int arithmetic, which overflows at 2^31.
+  if (options.frame >= int64_t{h.frameCount})
+    throw InputError("--frame " + std::to_string(options.frame) + " is past the recording's last frame (" +
                      std::to_string(h.frameCount - 1) + ")");
-  std::vector<glm::vec4> positions = recording.frame(static_cast<uint32_t>(frame));
-  std::printf("weft: %s | %u particles, %u triangles | %u frames of %.4g s (%u substeps each) | frame %d\n",
+  const uint32_t frame = options.frame < 0 ? h.frameCount - 1 : static_cast<uint32_t>(options.frame);
+  std::vector<glm::vec4> positions = recording.frame(frame);
+  std::printf("weft: %s | %u particles, %u triangles | %u frames of %.4g s (%u substeps each) | frame %u\n",
               options.path.c_str(), h.particleCount, h.triangleCount, h.frameCount, h.frameDt, h.substeps, frame);
   if (options.pngPath.empty()) return 0;
 
