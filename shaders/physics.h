@@ -115,7 +115,15 @@ WEFT_FN float colliderDepth(vec3 x, Collider c, WEFT_INOUT(vec3) n) {
     n = xyz(c.shape);
     return c.shape.w + c.margin - dot(n, x);
   }
-  vec3 d = x - xyz(c.shape);
+  vec3 center = xyz(c.shape);
+  if (c.kind == WEFT_COLLIDER_CAPSULE) {  // the nearest point of the axis segment is the centre
+    vec3 axis = xyz(c.shape2) - center;
+    float axis2 = dot(axis, axis);
+    float t = axis2 > 0.0f ? dot(x - center, axis) / axis2 : 0.0f;
+    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+    center = center + t * axis;
+  }
+  vec3 d = x - center;
   float len = length(d);
   n = len > 1e-9f ? d / len : vec3(0.0f, 1.0f, 0.0f);
   return c.shape.w + c.margin - len;

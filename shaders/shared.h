@@ -126,6 +126,7 @@ using uvec4 = glm::uvec4;
 // Collider kinds (Collider.kind).
 #define WEFT_COLLIDER_PLANE 0   // shape = (unit normal xyz, offset d): the solid side is dot(n, x) < d
 #define WEFT_COLLIDER_SPHERE 1  // shape = (center xyz, radius)
+#define WEFT_COLLIDER_CAPSULE 2 // shape = (end a xyz, radius), shape2 = (end b xyz, 0): the points within radius of segment ab
 
 // StepParams.mode values.
 #define WEFT_MODE_EXPLICIT_EULER 0    // x' = x + v dt,  v' = v + a dt (seed 000)
@@ -172,7 +173,8 @@ struct SpringLink {
 
 struct Collider {
   vec4 shape;       // see WEFT_COLLIDER_*
-  uint kind;        // WEFT_COLLIDER_PLANE or WEFT_COLLIDER_SPHERE
+  vec4 shape2;      // the capsule's second end; unused by the other kinds
+  uint kind;        // WEFT_COLLIDER_*
   float friction;   // Coulomb coefficient applied to the tangential velocity on contact
   float margin;     // m kept between the cloth and the surface
   uint pad;
@@ -290,6 +292,7 @@ struct RenderParams {
 // Procedural solids drawn by solid.vert (no vertex buffers).
 #define WEFT_SOLID_SPHERE 0        // unit sphere, WEFT_SPHERE_SEGMENTS x WEFT_SPHERE_RINGS quads
 #define WEFT_SOLID_PLANE 1         // square of half-size transform.w, checkered
+#define WEFT_SOLID_CAPSULE 2       // the unit sphere's halves moved apart along shape.xyz (half the axis)
 #define WEFT_SPHERE_SEGMENTS 48
 #define WEFT_SPHERE_RINGS 24
 
@@ -304,7 +307,7 @@ struct NormalsParams {
 #ifdef __cplusplus
 static_assert(sizeof(SpringEntry) == 16);
 static_assert(sizeof(Element) == 64);
-static_assert(sizeof(Collider) == 32);
+static_assert(sizeof(Collider) == 48);
 static_assert(sizeof(SpringLink) == 8);
 static_assert(sizeof(StepParams) == 64);
 static_assert(sizeof(RenderParams) == 128);

@@ -21,11 +21,22 @@ void main() {
   uint quad = uint(gl_VertexIndex) / 6u;
   uvec2 c = corner[uint(gl_VertexIndex) % 6u];
   vec3 local, normal;
-  if (uint(params.shape.w) == WEFT_SOLID_SPHERE) {
+  vec3 offset = vec3(0.0);  // a capsule's hemispheres are the sphere's halves moved apart
+  if (uint(params.shape.w) == WEFT_SOLID_SPHERE || uint(params.shape.w) == WEFT_SOLID_CAPSULE) {
     uint segment = quad % WEFT_SPHERE_SEGMENTS + c.x;
     uint ring = quad / WEFT_SPHERE_SEGMENTS + c.y;
-    normal = sphereCorner(segment, ring);
-    local = normal;
+    vec3 unit = sphereCorner(segment, ring);
+    if (uint(params.shape.w) == WEFT_SOLID_CAPSULE) {
+      // The sphere's y axis along the capsule's; the band between the halves is the cylinder.
+      vec3 axis = normalize(params.shape.xyz);
+      vec3 helper = abs(axis.y) < 0.9 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0);
+      vec3 u = normalize(cross(helper, axis));
+      vec3 w = cross(axis, u);
+      unit = unit.x * u + unit.y * axis + unit.z * w;
+      offset = (ring <= WEFT_SPHERE_RINGS / 2u ? 1.0 : -1.0) * params.shape.xyz;
+    }
+    normal = unit;
+    local = unit;
   } else {
     normal = normalize(params.shape.xyz);
     vec3 helper = abs(normal.y) < 0.9 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0);
@@ -33,7 +44,7 @@ void main() {
     vec3 w = cross(normal, u);
     local = (float(c.x) * 2.0 - 1.0) * u + (float(c.y) * 2.0 - 1.0) * w;
   }
-  vec3 world = params.transform.xyz + params.transform.w * local;
+  vec3 world = params.transform.xyz + params.transform.w * local + offset;
   outNormal = normal;
   outWorld = world;
   gl_Position = params.viewProjection * vec4(world, 1.0);

@@ -81,6 +81,7 @@ class Section {
     return path_.empty() ? key : path_ + "." + key;
   }
   bool has(const char* key) const { return object_.contains(key); }
+  const std::string& source() const { return source_; }
   const Json& at(const char* key) const { return object_.at(key); }
 
   void allowKeys(std::initializer_list<std::string_view> known) const {
@@ -341,7 +342,7 @@ Environment parseEnvironment(const Section& s, ForceModels& forces) {
 }
 
 ColliderDesc parseCollider(const Section& s) {
-  if (!s.has("type")) s.fail("type", "is required (\"plane\" or \"sphere\")");
+  if (!s.has("type")) s.fail("type", "is required (\"plane\", \"sphere\" or \"capsule\")");
   const std::string type = s.string("type", "");
   ColliderDesc c;
   if (type == "plane") {
@@ -358,8 +359,21 @@ ColliderDesc parseCollider(const Section& s) {
     c.center = s.vec3("center", c.center);
     if (!s.has("radius")) s.fail("radius", "is required for a sphere");
     c.radius = s.number("radius", c.radius, Bound::Positive);
+  } else if (type == "capsule") {
+    s.allowKeys({"type", "ends", "radius", "friction", "margin"});
+    c.kind = ColliderDesc::Kind::Capsule;
+    if (!s.has("ends")) s.fail("ends", "is required for a capsule: [[x, y, z], [x, y, z]]");
+    const Json& ends = s.at("ends");
+    if (!ends.is_array() || ends.size() != 2)
+      s.fail("ends", "must be two points [[x, y, z], [x, y, z]] (got " + shown(ends) + ")");
+    const Json named = {{"a", ends[0]}, {"b", ends[1]}};  // read as ends.a and ends.b
+    const Section endsSection(s.source(), named, s.keyPath("ends"));
+    c.center = endsSection.vec3("a", c.center);
+    c.end = endsSection.vec3("b", c.end);
+    if (!s.has("radius")) s.fail("radius", "is required for a capsule");
+    c.radius = s.number("radius", c.radius, Bound::Positive);
   } else {
-    s.fail("type", "must be \"plane\" or \"sphere\" (got " + shown(s.at("type")) + ")");
+    s.fail("type", "must be \"plane\", \"sphere\" or \"capsule\" (got " + shown(s.at("type")) + ")");
   }
   c.friction = s.number("friction", c.friction, Bound::NonNegative);
   c.margin = s.number("margin", c.margin, Bound::NonNegative);

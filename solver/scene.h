@@ -12,11 +12,12 @@
 namespace weft {
 
 struct ColliderDesc {
-  enum class Kind : uint8_t { Plane, Sphere } kind = Kind::Plane;
+  enum class Kind : uint8_t { Plane, Sphere, Capsule } kind = Kind::Plane;
   glm::vec3 normal{0.f, 1.f, 0.f};  // plane: unit normal pointing out of the solid
   float offset = 0.f;               // plane: dot(normal, x) >= offset is free space
-  glm::vec3 center{0.f};            // sphere
-  float radius = 0.f;               // sphere, m
+  glm::vec3 center{0.f};            // sphere; capsule: one end of its axis
+  glm::vec3 end{0.f};               // capsule: the other end of its axis
+  float radius = 0.f;               // sphere, capsule: m
   float friction = 0.3f;            // Coulomb coefficient
   float margin = 0.005f;            // m kept between cloth and surface
 };

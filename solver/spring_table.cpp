@@ -35,8 +35,9 @@ std::vector<gpu::Collider> packColliders(const std::vector<ColliderDesc>& collid
       g.kind = WEFT_COLLIDER_PLANE;
       g.shape = glm::vec4(glm::normalize(c.normal), c.offset);
     } else {
-      g.kind = WEFT_COLLIDER_SPHERE;
+      g.kind = c.kind == ColliderDesc::Kind::Capsule ? WEFT_COLLIDER_CAPSULE : WEFT_COLLIDER_SPHERE;
       g.shape = glm::vec4(c.center, c.radius);
+      g.shape2 = glm::vec4(c.kind == ColliderDesc::Kind::Capsule ? c.end : c.center, 0.f);
     }
     g.friction = c.friction;
     g.margin = c.margin;

@@ -199,6 +199,15 @@ void SceneDrawer::recordColliders(VkCommandBuffer cmd, const std::vector<Collide
       params.transform = glm::vec4(collider.center, radius);
       params.shape = glm::vec4(0.f, 0.f, 0.f, float(WEFT_SOLID_SPHERE));
       vertexCount = WEFT_SPHERE_SEGMENTS * WEFT_SPHERE_RINGS * 6;
+    } else if (collider.kind == ColliderDesc::Kind::Capsule) {
+      params = renderParams(viewProjection, palette::kSphere, lightDir);
+      float radius = std::max(collider.radius - collider.margin, 0.5f * collider.radius);
+      params.transform = glm::vec4(0.5f * (collider.center + collider.end), radius);
+      const glm::vec3 halfAxis = 0.5f * (collider.end - collider.center);
+      // A capsule with coincident ends is a sphere; the vertex shader needs some axis.
+      params.shape = glm::vec4(glm::length(halfAxis) > 0.f ? halfAxis : glm::vec3(0.f, 1e-6f, 0.f),
+                               float(WEFT_SOLID_CAPSULE));
+      vertexCount = WEFT_SPHERE_SEGMENTS * WEFT_SPHERE_RINGS * 6;
     } else {
       params = renderParams(viewProjection, palette::kPlane, lightDir);
       glm::vec3 normal = glm::normalize(collider.normal);
