@@ -175,6 +175,35 @@ std::vector<uint32_t> gridCorners(const ClothModel& model, CornerPreset preset) 
   return {corners.begin(), corners.begin() + static_cast<std::ptrdiff_t>(count)};
 }
 
+void appendCloth(ClothModel& into, const ClothModel& part) {
+  if (into.particleCount() == 0) {
+    into = part;
+    return;
+  }
+  const auto p = static_cast<uint32_t>(into.particleCount());
+  const auto t = static_cast<uint32_t>(into.triangles.size());
+  if (size_t{p} + part.particleCount() > kMaxParticles)
+    throw InputError("the cloths together have more than " + std::to_string(kMaxParticles) + " particles");
+  into.positions.insert(into.positions.end(), part.positions.begin(), part.positions.end());
+  into.velocities.insert(into.velocities.end(), part.velocities.begin(), part.velocities.end());
+  into.masses.insert(into.masses.end(), part.masses.begin(), part.masses.end());
+  into.pinned.insert(into.pinned.end(), part.pinned.begin(), part.pinned.end());
+  for (Spring s : part.springs) {
+    s.a += p, s.b += p;
+    into.springs.push_back(s);
+  }
+  for (const glm::uvec3& tri : part.triangles) into.triangles.push_back(tri + glm::uvec3(p));
+  for (BendPair b : part.bendPairs) {
+    b.v0 += p, b.v1 += p, b.a += p, b.b += p, b.t0 += t, b.t1 += t;
+    into.bendPairs.push_back(b);
+  }
+  for (gpu::Element e : part.elements) {
+    e.nodes += glm::uvec4(p);
+    into.elements.push_back(e);
+  }
+  into.gridWidth = into.gridHeight = 0;
+}
+
 std::vector<uint32_t> gridRows(const ClothModel& model, const std::vector<uint32_t>& rows) {
   if (model.gridWidth == 0) throw InputError("row pins need a grid cloth; pin a mesh by particle indices instead");
   std::vector<uint32_t> out;

@@ -120,6 +120,12 @@ std::vector<float> lumpMasses(const std::vector<glm::vec3>& positions,
                               const std::vector<glm::uvec3>& triangles, float totalMass,
                               float arealDensity);
 
+// ---- Several cloths ----
+// Appends `part` to `into` as one more particle range: its springs, triangles, bend pairs and
+// elements follow with their indices shifted, so one solver steps both with one dispatch per pass.
+// The result is no longer a single grid (gridWidth and gridHeight become 0) unless `into` was empty.
+void appendCloth(ClothModel& into, const ClothModel& part);
+
 // ---- Pins ----
 enum class CornerPreset : uint8_t { None, One, Two, Three, Four };
 // Grid corners in the order: (0,0), (W-1,0), (W-1,H-1), (0,H-1); "Two" pins the top edge's ends.

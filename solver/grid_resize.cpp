@@ -19,6 +19,10 @@ uint32_t sameFraction(uint32_t i, uint32_t count, uint32_t n) {
 }  // namespace
 
 Scene withGridSize(const Scene& scene, uint32_t n) {
+  if (scene.parts.size() > 1) {
+    throw InputError("cannot change the grid size of scene '" + scene.name + "': it has " +
+                     std::to_string(scene.parts.size()) + " cloths");
+  }
   if (!scene.grid) {
     throw InputError("cannot change the grid size of scene '" + scene.name +
                      "': its cloth is a mesh, not a grid");
@@ -51,6 +55,9 @@ Scene withGridSize(const Scene& scene, uint32_t n) {
   pins.insert(pins.end(), rowPins.begin(), rowPins.end());
   pinParticles(out.cloth, pins);
   applyForceModels(out.cloth, scene.forces);
+  out.parts = {ClothPart{scene.parts.empty() ? scene.name : scene.parts.front().name, 0,
+                         static_cast<uint32_t>(out.cloth.particleCount()), 0,
+                         static_cast<uint32_t>(out.cloth.triangles.size())}};
   return out;
 }
 

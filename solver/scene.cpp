@@ -223,9 +223,26 @@ AeroSpec parseAerodynamics(const Section& s) {
   return a;
 }
 
-// Builds scene.cloth and keeps its recipe (scene.grid, scene.initialVelocity) beside it.
-void parseCloth(const Section& s, Scene& scene, const std::string& baseDir) {
-  s.allowKeys({"grid", "mesh", "totalMass", "arealDensity", "velocity"});
+// One cloth and its recipe, before it joins the scene's model.
+struct ParsedCloth {
+  std::string name;
+  ClothModel model;
+  Material material;
+  ForceModels forces;
+  std::optional<GridSpec> grid;
+  PinSpec pins;
+  glm::vec3 velocity{0.f};
+};
+
+// Reads the cloth's shape from `s` (an entry of "cloths" also holds its name, material, force
+// models and pins; for "cloth" those are read from the top level by the caller).
+void parseCloth(const Section& s, ParsedCloth& scene, const std::string& baseDir, bool entry) {
+  if (entry)
+    s.allowKeys({"name", "grid", "mesh", "totalMass", "arealDensity", "velocity", "material", "membrane", "bending",
+                 "tethers", "pins"});
+  else
+    s.allowKeys({"grid", "mesh", "totalMass", "arealDensity", "velocity"});
+  if (entry && s.has("material")) scene.material = parseMaterial(s.child("material"));
   if (s.has("grid") == s.has("mesh")) s.fail("", "must have exactly one of 'grid' and 'mesh'");
   if (s.has("totalMass") && s.has("arealDensity")) {
     s.fail("", "may give totalMass or arealDensity, not both");
@@ -278,9 +295,9 @@ void parseCloth(const Section& s, Scene& scene, const std::string& baseDir) {
     spec.arealDensity = arealDensity;
     model = build("mesh", [&] { return loadMesh(spec, scene.material); });
   }
-  scene.initialVelocity = s.vec3("velocity", glm::vec3(0.f));
-  model.velocities.assign(model.particleCount(), scene.initialVelocity);
-  scene.cloth = std::move(model);
+  scene.velocity = s.vec3("velocity", glm::vec3(0.f));
+  model.velocities.assign(model.particleCount(), scene.velocity);
+  scene.model = std::move(model);
 }
 
 void parsePins(const Section& s, ClothModel& model, PinSpec& spec) {
@@ -547,22 +564,71 @@ Scene parseScene(const std::string& jsonText, const std::string& baseDir,
   }
   if (!root.is_object()) throw InputError(source + ": the top level must be a JSON object");
   const Section top(source, root, "");
-  top.allowKeys({"name", "cloth", "material", "membrane", "bending", "tethers", "pins", "environment", "colliders",
-                 "solver", "camera", "calibration"});
-  if (!top.has("cloth")) top.fail("cloth", "is required");
+  top.allowKeys({"name", "cloth", "cloths", "material", "membrane", "bending", "tethers", "pins", "environment",
+                 "colliders", "solver", "camera", "calibration"});
+  if (!top.has("cloth") && !top.has("cloths")) top.fail("cloth", "is required (or 'cloths', a list of several)");
+  if (top.has("cloth") && top.has("cloths")) top.fail("cloths", "cannot be given with 'cloth': put every cloth in 'cloths'");
 
   Scene scene;
   scene.name = top.string("name", std::filesystem::path(fileName).stem().string());
-  if (top.has("material")) scene.material = parseMaterial(top.child("material"));
-  parseCloth(top.child("cloth"), scene, baseDir);
-  if (top.has("pins")) parsePins(top.child("pins"), scene.cloth, scene.pins);
-  if (top.has("environment")) scene.environment = parseEnvironment(top.child("environment"), scene.forces);
-  if (top.has("membrane")) scene.forces.membrane = parseMembrane(top.child("membrane"));
-  if (top.has("bending")) scene.forces.dihedral = parseBending(top.child("bending"));
-  if (top.has("tethers")) scene.forces.tethers = parseTethers(top.child("tethers"));
-  if (scene.forces.tethers && std::count(scene.cloth.pinned.begin(), scene.cloth.pinned.end(), 1) == 0)
-    top.fail("tethers", "need pinned particles to hang from");
-  applyForceModels(scene.cloth, scene.forces);
+  ForceModels shared;  // what every cloth gets: aerodynamics
+  if (top.has("environment")) scene.environment = parseEnvironment(top.child("environment"), shared);
+  // The cloth's recipe: at the top level for "cloth", inside each entry of "cloths".
+  auto finish = [&](const Section& recipe, ParsedCloth& cloth, bool entry) {
+    if (!entry && recipe.has("material")) cloth.material = parseMaterial(recipe.child("material"));
+    if (recipe.has("pins")) parsePins(recipe.child("pins"), cloth.model, cloth.pins);
+    cloth.forces.aerodynamics = shared.aerodynamics;
+    if (recipe.has("membrane")) cloth.forces.membrane = parseMembrane(recipe.child("membrane"));
+    if (recipe.has("bending")) cloth.forces.dihedral = parseBending(recipe.child("bending"));
+    if (recipe.has("tethers")) cloth.forces.tethers = parseTethers(recipe.child("tethers"));
+    if (cloth.forces.tethers && std::count(cloth.model.pinned.begin(), cloth.model.pinned.end(), 1) == 0)
+      recipe.fail("tethers", "need pinned particles to hang from");
+    applyForceModels(cloth.model, cloth.forces);
+  };
+  std::vector<ParsedCloth> cloths;
+  if (top.has("cloth")) {
+    ParsedCloth cloth;
+    cloth.name = scene.name;
+    if (top.has("material")) cloth.material = parseMaterial(top.child("material"));
+    parseCloth(top.child("cloth"), cloth, baseDir, false);
+    finish(top, cloth, false);
+    cloths.push_back(std::move(cloth));
+  } else {
+    for (const char* key : {"material", "membrane", "bending", "tethers", "pins"})
+      if (top.has(key)) top.fail(key, "belongs inside each entry of 'cloths'");
+    const Json& list = top.at("cloths");
+    if (!list.is_array() || list.empty()) top.fail("cloths", "must be a non-empty array of cloths (got " + shown(list) + ")");
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string path = "cloths[" + std::to_string(i) + "]";
+      if (!list[i].is_object()) throw InputError(source + ": " + path + " must be an object (got " + shown(list[i]) + ")");
+      const Section entry(source, list[i], path);
+      ParsedCloth cloth;
+      cloth.name = entry.string("name", "cloth" + std::to_string(i));
+      parseCloth(entry, cloth, baseDir, true);
+      finish(entry, cloth, true);
+      cloths.push_back(std::move(cloth));
+    }
+  }
+  // The first cloth's recipe is the scene's (withGridSize and the viewer rebuild a single cloth).
+  scene.material = cloths.front().material;
+  scene.forces = cloths.front().forces;
+  scene.grid = cloths.size() == 1 ? cloths.front().grid : std::nullopt;
+  scene.pins = cloths.front().pins;
+  scene.initialVelocity = cloths.front().velocity;
+  for (const ParsedCloth& cloth : cloths) {
+    ClothPart part;
+    part.name = cloth.name;
+    part.firstParticle = static_cast<uint32_t>(scene.cloth.particleCount());
+    part.particleCount = static_cast<uint32_t>(cloth.model.particleCount());
+    part.firstTriangle = static_cast<uint32_t>(scene.cloth.triangles.size());
+    part.triangleCount = static_cast<uint32_t>(cloth.model.triangles.size());
+    try {
+      appendCloth(scene.cloth, cloth.model);
+    } catch (const InputError& e) {
+      top.failBecause("cloths", e);
+    }
+    scene.parts.push_back(part);
+  }
   if (top.has("colliders")) {
     const Json& list = top.at("colliders");
     if (!list.is_array()) top.fail("colliders", "must be an array (got " + shown(list) + ")");

@@ -84,10 +84,19 @@ struct CalibrationSpec {
   uint32_t maxGrid = 2048; // particles per side, <= kMaxGridSide
 };
 
+// One cloth of a scene: where its particles and triangles sit in the scene's model. A scene's
+// cloths are particle ranges of one model, so one solver steps them all.
+struct ClothPart {
+  std::string name;
+  uint32_t firstParticle = 0, particleCount = 0;
+  uint32_t firstTriangle = 0, triangleCount = 0;
+};
+
 struct Scene {
   std::string name;
-  ClothModel cloth;
-  // The cloth's recipe, so it can be rebuilt at another resolution (withGridSize).
+  ClothModel cloth;              // every cloth of the scene, one after another
+  std::vector<ClothPart> parts;  // one per cloth, in the file's order
+  // The (first) cloth's recipe, so it can be rebuilt at another resolution (withGridSize).
   Material material;
   ForceModels forces;            // membrane, dihedral bending, tethers, aerodynamics (applied to cloth)
   std::optional<GridSpec> grid;  // set when the cloth is a grid (with the file's mass rule)

@@ -166,6 +166,20 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{R"({)" GRID R"(, "colour": 1})", {"unknown key 'colour'"}},
         BadScene{R"({)" GRID R"(, "solver": {"substep": 2}})", {"unknown key 'solver.substep'"}},
         BadScene{R"({"solver": {}})", {"cloth is required"}},
+        BadScene{R"({)" GRID R"(, "cloths": [{"grid": {}}]})", {"cloths cannot be given with 'cloth'"}},
+        BadScene{R"({"cloths": []})", {"cloths must be a non-empty array"}},
+        BadScene{R"({"cloths": [{"grid": {}}], "membrane": {"warp": 10}})", {"membrane belongs inside each entry"}},
+        BadScene{R"({"cloths": [{"grid": {}}, {"grid": {}, "bending": {"model": "angle"}}]})",
+                 {"cloths[1].bending.model", "\"springs\" or \"dihedral\""}},
+        BadScene{R"({)" GRID R"(, "membrane": {"shear": 10}})", {"membrane", "needs 'warp' or 'weft'"}},
+        BadScene{R"({)" GRID R"(, "membrane": {"warp": -1}})", {"membrane.warp", "got -1"}},
+        BadScene{R"({)" GRID R"(, "bending": {"model": "dihedral"}})", {"bending.modulus", "is required"}},
+        BadScene{R"({)" GRID R"(, "tethers": {"stiffness": 100}})", {"tethers", "need pinned particles"}},
+        BadScene{R"({)" GRID R"(, "pins": {"rows": [40]}})", {"pins.rows", "out of range"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "capsule", "ends": [[0, 0, 0]], "radius": 1}]})",
+                 {"colliders[0].ends", "two points"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "capsule", "ends": [[0, 0, 0], [1, 0]], "radius": 1}]})",
+                 {"colliders[0].ends.b", "3 finite numbers"}},
         BadScene{R"({"cloth": {}})", {"cloth must have exactly one of 'grid' and 'mesh'"}},
         BadScene{R"({"cloth": {"grid": {}, "mesh": {"path": "x.obj"}}})", {"exactly one"}},
         BadScene{R"({"cloth": {"grid": {}, "totalMass": 1, "arealDensity": 1}})", {"not both"}},
@@ -262,6 +276,40 @@ INSTANTIATE_TEST_SUITE_P(
                  {"malformed JSON at line 3, column 14"}},
         BadScene{"", {"malformed JSON at line 1, column 1", "end of input"}}));
 #undef GRID
+
+TEST(SceneParse, SeveralClothsAreParticleRangesOfOneModelEachWithItsOwnRecipe) {
+  const Scene s = parse(R"({"cloths": [
+      {"name": "a", "grid": {"width": 3, "height": 3}, "pins": {"corners": 1},
+       "membrane": {"warp": 100}, "tethers": {"stiffness": 50}},
+      {"name": "b", "grid": {"width": 2, "height": 4, "origin": [2, 0, 0]},
+       "material": {"structuralStiffness": 7}, "bending": {"model": "dihedral", "modulus": 0.01}}],
+    "environment": {"aerodynamics": {"drag": 1.2}}})");
+  ASSERT_EQ(s.parts.size(), 2u);
+  EXPECT_EQ(s.parts[0].name, "a");
+  EXPECT_EQ(s.parts[1].firstParticle, 9u);
+  EXPECT_EQ(s.parts[1].particleCount, 8u);
+  EXPECT_EQ(s.parts[1].firstTriangle, 8u);
+  EXPECT_EQ(s.cloth.particleCount(), 17u);
+  EXPECT_EQ(pinnedCount(s.cloth), 1u);  // cloth a's corner only
+  EXPECT_EQ(s.cloth.positions[9], glm::vec3(2.f, 0.f, 0.f));
+  // Each cloth's own springs and elements, with b's indices shifted past a's particles.
+  size_t aMembranes = 0, aTethers = 0, bHinges = 0, aero = 0;
+  for (const gpu::Element& e : s.cloth.elements) {
+    const bool inB = e.nodes.x >= 9;
+    aMembranes += !inB && e.kind == WEFT_ELEMENT_MEMBRANE;
+    aTethers += !inB && e.kind == WEFT_ELEMENT_TETHER;
+    bHinges += inB && e.kind == WEFT_ELEMENT_HINGE;
+    aero += e.kind == WEFT_ELEMENT_AERO;
+    if (inB) EXPECT_GE(std::min({e.nodes.x, e.nodes.y, e.nodes.z, e.nodes.w}), 9u);
+  }
+  EXPECT_EQ(aMembranes, 8u);
+  EXPECT_EQ(aTethers, 8u);     // every free particle of a
+  EXPECT_EQ(bHinges, 5u);      // interior edges of a 2 x 4 grid: 3 cell diagonals and 2 rungs between cells
+  EXPECT_EQ(aero, 8u + 6u);    // the environment's aerodynamics on every triangle of both
+  size_t bStructural = 0;
+  for (const Spring& sp : s.cloth.springs) bStructural += sp.a >= 9 && sp.kind == SpringKind::Structural && sp.stiffness == 7.f;
+  EXPECT_EQ(bStructural, 10u);  // b keeps its springs at its own stiffness; a's membrane replaced its own
+}
 
 TEST(SceneErrors, CornerPinsOnAMeshAreAnError) {
   namespace fs = std::filesystem;

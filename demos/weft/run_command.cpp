@@ -209,11 +209,15 @@ int runCommand(const RunOptions& options) {
     }
     lastGood = positions;
     lastGoodVelocities = velocities;
-    if (!options.objDir.empty()) writeFrameObj(options.objDir, frame, positions, scene.cloth.triangles);
+    if (!options.objDir.empty()) writeClothObjs(options.objDir, frame, positions, scene);
     if (recording) recording->addFrame(positions);
     progress.update(frame);
   }
   report.final = summarizeState(positions, velocities, scene.cloth.masses);
+  if (scene.parts.size() > 1)
+    for (const ClothPart& part : scene.parts)
+      report.cloths.push_back({part.name, summarizeState(positions, velocities, scene.cloth.masses,
+                                                         part.firstParticle, part.particleCount)});
   if (recording) recording->finish();
 
   if (!options.pngPath.empty()) {

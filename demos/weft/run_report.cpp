@@ -13,11 +13,12 @@
 namespace weft {
 
 StateSummary summarizeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities,
-                            const std::vector<float>& masses) {
+                            const std::vector<float>& masses, size_t first, size_t count) {
   StateSummary s;
-  if (positions.empty()) return s;
-  s.min = s.max = glm::vec3(positions[0]);
-  for (size_t i = 0; i < positions.size(); ++i) {
+  const size_t end = count == 0 ? positions.size() : first + count;
+  if (first >= end) return s;
+  s.min = s.max = glm::vec3(positions[first]);
+  for (size_t i = first; i < end; ++i) {
     glm::vec3 x(positions[i]), v(velocities[i]);
     for (int k = 0; k < 3; ++k)
       if (!std::isfinite(x[k]) || !std::isfinite(v[k])) s.finite = false;
@@ -93,6 +94,15 @@ void writeStatsJson(const RunReport& r, const std::string& path) {
   };
   j["positionMin"] = vec(r.final.min);
   j["positionMax"] = vec(r.final.max);
+  if (!r.cloths.empty()) {
+    nlohmann::ordered_json cloths = nlohmann::ordered_json::array();
+    for (const auto& [name, s] : r.cloths)
+      cloths.push_back({{"name", name},
+                        {"finalKineticEnergy", s.finite ? nlohmann::ordered_json(s.kineticEnergy) : nullptr},
+                        {"positionMin", vec(s.min)},
+                        {"positionMax", vec(s.max)}});
+    j["cloths"] = cloths;
+  }
   j["nonFinite"] = r.nonFinite;
   j["nonFiniteStep"] = r.nonFinite ? nlohmann::ordered_json(r.nonFiniteStep) : nullptr;
 

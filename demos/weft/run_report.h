@@ -16,11 +16,13 @@ struct StateSummary {
   bool finite = true;
 };
 // `masses` in kg per particle; velocities xyz in m/s.
+// Particles [first, first + count) only when count > 0 (one cloth of several).
 StateSummary summarizeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities,
-                            const std::vector<float>& masses);
+                            const std::vector<float>& masses, size_t first = 0, size_t count = 0);
 
 struct RunReport {
   std::string scene, device, backend, integrator;
+  std::vector<std::pair<std::string, StateSummary>> cloths;  // each cloth's final state, when several
   size_t particles = 0, springs = 0, triangles = 0;
   uint32_t gridWidth = 0, gridHeight = 0;  // particles per row and rows of a grid cloth; 0 for a mesh
   int frames = 0, substeps = 0, steps = 0, iterations = 0;
