@@ -19,6 +19,7 @@ layout(std430, binding = WEFT_BIND_ELEMENT_REFS) readonly buffer ElementRefs { u
 // elastic kinds only when `elastic` (Verlet projects those instead).
 vec3 elementForces(uint i, bool elastic) {
   vec3 f = vec3(0.0);
+  if (params.elementRefs == 0u) return f;  // springs only: not even the row's two loads
   for (uint k = elementRows[i]; k < elementRows[i + 1]; ++k) {
     uint ref = elementRefs[k];
     Element e = elements[ref >> 2];
@@ -36,6 +37,7 @@ vec3 elementForces(uint i, bool elastic) {
 // the others' corrections are summed into `direct`.
 vec3 elementProjections(uint i, float h, inout uint count, inout vec3 direct) {
   vec3 dx = vec3(0.0);
+  if (params.elementRefs == 0u) return dx;
   for (uint k = elementRows[i]; k < elementRows[i + 1]; ++k) {
     uint ref = elementRefs[k];
     Element e = elements[ref >> 2];
@@ -57,6 +59,7 @@ vec3 elementProjections(uint i, float h, inout uint count, inout vec3 direct) {
 // Diagonal block of sum_e (a + b d_e) K_e at particle i (the implicit preconditioners').
 mat3 elementDiagonal(uint i, float a, float b) {
   mat3 block = mat3(0.0);
+  if (params.elementRefs == 0u) return block;
   for (uint k = elementRows[i]; k < elementRows[i + 1]; ++k) {
     uint ref = elementRefs[k];
     Element e = elements[ref >> 2];

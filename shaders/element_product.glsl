@@ -8,6 +8,7 @@
 // its damping: (a, b) = (h^2, h) gives the implicit system's h D + h^2 K, (1, 0) gives K.
 vec3 elementProduct(uint i, float a, float b) {
   vec3 q = vec3(0.0);
+  if (params.elementRefs == 0u) return q;
   for (uint k = elementRows[i]; k < elementRows[i + 1]; ++k) {
     uint ref = elementRefs[k];
     Element e = elements[ref >> 2];

@@ -191,7 +191,7 @@ struct StepParams {
   float relaxation;          // Verlet: Jacobi over-relaxation of the averaged correction, [1, 2)
   uint mode;                 // WEFT_MODE_*
   float omega;               // Verlet: Chebyshev weight of this relaxation iteration (1: plain Jacobi)
-  uint pad1;
+  uint elementRefs;           // incidence entries of the element table; 0: the element gathers are skipped
 };
 
 // The scalar state of an iterative solve, in a device buffer: passes read alpha and beta from

@@ -19,7 +19,9 @@ namespace weft {
 
 class ThreadPool;
 
-gpu::StepParams makeStepParams(const SolverParams& params, float dt, uint32_t particleCount, uint32_t colliderCount);
+// elementRefs: the element table's incidence entries (0 lets every element gather skip its rows).
+gpu::StepParams makeStepParams(const SolverParams& params, float dt, uint32_t particleCount, uint32_t colliderCount,
+                               uint32_t elementRefs);
 
 // ---- CPU ----
 struct CpuState {
@@ -56,6 +58,7 @@ struct GpuState {
   int currentPositions = 0, currentVelocities = 0;
   engine::Buffer prevPositions, springRows, springs, springLinks, colliders;
   engine::Buffer elements, elementRows, elementRefs;  // the element table and its incidence rows
+  uint32_t elementRefCount = 0;                       // incidence entries (0: a cloth of springs only)
   std::vector<engine::Buffer> scratch;  // per-integrator temporaries, vec4[N] each, made on first use
   // Iterative solves: scalars, partial sums, indirect arguments, the per-step log, CG's blocks.
   engine::Buffer solveScalars, partials, indirect, stepLog, preconditioner, springBlocks;

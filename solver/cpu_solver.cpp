@@ -49,7 +49,7 @@ void CpuSolver::advanceStep(const gpu::StepParams& step, const integrators::CgSe
 void CpuSolver::advance(float frameDt, int substeps) {
   const float dt = frameDt / static_cast<float>(substeps);
   gpu::StepParams step = makeStepParams(params_, dt, static_cast<uint32_t>(particleCount_),
-                                        static_cast<uint32_t>(state_.colliders.size()));
+                                        static_cast<uint32_t>(state_.colliders.size()), state_.elements.rows.back());
   auto start = std::chrono::steady_clock::now();
   solveStats_.clear();
   if (params_.integrator == Integrator::NonlinearCg) {  // adaptive: it chooses its own steps

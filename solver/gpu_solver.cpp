@@ -74,6 +74,7 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
   upload(context, state_.elements, elements.elements);
   upload(context, state_.elementRows, elements.rows);
   upload(context, state_.elementRefs, elements.refs);
+  state_.elementRefCount = elements.rows.back();
   writeState(packPositions(model), packVelocities(model));
   onParamsChanged();
 }
@@ -192,7 +193,7 @@ void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, 
   recordHandle(cmd);
   if (logsSolves()) state_.ensureSolveBuffers(static_cast<uint32_t>(substeps), programs_.cgSetup);
   const float dt = frameDt / static_cast<float>(substeps);
-  gpu::StepParams step = makeStepParams(params_, dt, state_.particleCount, state_.colliderCount);
+  gpu::StepParams step = makeStepParams(params_, dt, state_.particleCount, state_.colliderCount, state_.elementRefCount);
   GpuRecorder recorder{cmd, state_, programs_, timer};
   const integrators::CgSettings cg{params_.tolerance, params_.maxIterations};
   const integrators::NewtonSettings newton = integrators::newtonSettings(params_);
@@ -230,7 +231,7 @@ void GpuSolver::submitTimed(const std::function<void(VkCommandBuffer)>& record) 
 void GpuSolver::advanceImplicitCg(float frameDt, int substeps) {
   state_.ensureSolveBuffers(static_cast<uint32_t>(substeps), programs_.cgSetup);
   const float dt = frameDt / static_cast<float>(substeps);
-  gpu::StepParams step = makeStepParams(params_, dt, state_.particleCount, state_.colliderCount);
+  gpu::StepParams step = makeStepParams(params_, dt, state_.particleCount, state_.colliderCount, state_.elementRefCount);
   const integrators::CgSettings cg{params_.tolerance, params_.maxIterations};
   const auto* scalars = static_cast<const gpu::SolveScalars*>(state_.solveScalars.mapped());
   for (int s = 0; s < substeps; ++s) {
@@ -293,7 +294,7 @@ void GpuSolver::advanceNonlinearCg(float frameDt, int substeps) {
     timerCapacity_ = kTimedRegionsPerSubmission;
   }
   gpu::StepParams step = makeStepParams(params_, frameDt / static_cast<float>(substeps), state_.particleCount,
-                                        state_.colliderCount);
+                                        state_.colliderCount, state_.elementRefCount);
   const integrators::NlcgSettings settings{params_.tolerance, params_.maxIterations, params_.velocityScale};
   solveStats_ = integrators::nonlinearCgAdvanceGpu(state_, programs_, step, settings, frameDt, substeps, &timer_,
                                                    passTimes_);

@@ -32,13 +32,15 @@ SolverParams solverParams(const Scene& scene) {
   return p;
 }
 
-gpu::StepParams makeStepParams(const SolverParams& params, float dt, uint32_t particleCount, uint32_t colliderCount) {
+gpu::StepParams makeStepParams(const SolverParams& params, float dt, uint32_t particleCount, uint32_t colliderCount,
+                               uint32_t elementRefs) {
   gpu::StepParams p{};
   p.gravity = glm::vec4(params.environment.gravity, 0.f);
   p.wind = glm::vec4(params.environment.wind, params.environment.airDrag);
   p.dt = dt;
   p.particleCount = particleCount;
   p.colliderCount = colliderCount;
+  p.elementRefs = elementRefs;
   p.constraintStiffness = params.constraintStiffness;
   p.relaxation = params.relaxation;
   p.omega = 1.f;

@@ -12,6 +12,7 @@ namespace weft::integrators {
 // Calls fn(element, slot, node positions x[4]) for each entry of particle i's row.
 template <class Fn>
 void forEachElement(const ElementTable& t, uint32_t i, const std::vector<glm::vec4>& positions, Fn&& fn) {
+  if (t.rows.back() == 0) return;  // springs only
   for (uint32_t k = t.rows[i]; k < t.rows[i + 1]; ++k) {
     const uint32_t ref = t.refs[k];
     const gpu::Element& e = t.elements[ref >> 2];
