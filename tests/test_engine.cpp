@@ -19,12 +19,16 @@ TEST_F(EngineTest, ReflectionReadsBindingsAndWorkgroupSize) {
   EXPECT_EQ(layout.localSize[0], uint32_t(WEFT_WORKGROUP_SIZE));
   std::vector<uint32_t> expected = {WEFT_BIND_POSITIONS,  WEFT_BIND_VELOCITIES, WEFT_BIND_POSITIONS_OUT,
                                     WEFT_BIND_VELOCITIES_OUT, WEFT_BIND_SPRING_ROWS, WEFT_BIND_SPRINGS,
-                                    WEFT_BIND_COLLIDERS};
+                                    WEFT_BIND_COLLIDERS,  WEFT_BIND_ELEMENTS,   WEFT_BIND_ELEMENT_ROWS,
+                                    WEFT_BIND_ELEMENT_REFS};
   EXPECT_EQ(layout.bindings, expected);
-  // verlet_predict touches neither springs nor colliders: the compiler drops them, reflection agrees
+  // verlet_predict touches neither springs nor colliders (only the elements, for aerodynamics): the
+  // compiler drops them, reflection agrees
   auto predict = engine::reflectShader(embeddedShaders().load("verlet_predict.comp"));
-  EXPECT_EQ(predict.bindings, (std::vector<uint32_t>{WEFT_BIND_POSITIONS, WEFT_BIND_VELOCITIES,
-                                                     WEFT_BIND_POSITIONS_OUT, WEFT_BIND_PREV_POSITIONS}));
+  EXPECT_EQ(predict.bindings,
+            (std::vector<uint32_t>{WEFT_BIND_POSITIONS, WEFT_BIND_VELOCITIES, WEFT_BIND_POSITIONS_OUT,
+                                   WEFT_BIND_PREV_POSITIONS, WEFT_BIND_ELEMENTS, WEFT_BIND_ELEMENT_ROWS,
+                                   WEFT_BIND_ELEMENT_REFS}));
 }
 
 TEST_F(EngineTest, BufferRoundTripIsExact) {
