@@ -10,7 +10,16 @@
 #include <fstream>
 #include <sstream>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <optional>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -39,6 +48,47 @@ Result weft(const std::string& args) { return shell(std::string(WEFT_BINARY) + "
 Result weftWithin(int seconds, const std::string& args) {
   return shell("timeout " + std::to_string(seconds) + " " + WEFT_BINARY + " " + args);
 }
+
+// A `weft` started in the background with its output in a file, so that a test can signal it mid-run.
+class Background {
+ public:
+  Background(const std::vector<std::string>& args, const std::string& logPath) {
+    std::vector<std::string> all = {WEFT_BINARY};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t files;
+    posix_spawn_file_actions_init(&files);
+    posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&files, STDOUT_FILENO, STDERR_FILENO);
+    if (posix_spawn(&pid_, argv[0], &files, nullptr, argv.data(), environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&files);
+  }
+  ~Background() {
+    if (pid_ > 0 && !status_) {
+      ::kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+  bool started() const { return pid_ > 0; }
+  void signal(int number) const { ::kill(pid_, number); }
+  // The wait status once it has ended; nullopt while it runs, after `seconds` of waiting.
+  std::optional<int> wait(double seconds) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (!status_) {
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) status_ = status;
+      else if (std::chrono::steady_clock::now() > deadline) break;
+      else std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return status_;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  std::optional<int> status_;
+};
 
 std::string scene(const std::string& name) { return std::string(WEFT_SOURCE_DIR) + "/demos/scenes/" + name; }
 
@@ -268,6 +318,55 @@ TEST(Cli, BlowUpStopsAtTheStepAndNamesTheIntegrator) {
   EXPECT_EQ(j["nonFinite"], true);
   EXPECT_GT(j["nonFiniteStep"].get<int>(), 0);
   EXPECT_LT(j["nonFiniteStep"].get<int>(), 2000);
+}
+
+// Ctrl-C (or a SIGTERM) while `weft run` writes: the frame in progress finishes, the recording and
+// the stats, not complete, are not written, no temporary file remains, every OBJ frame already
+// written is whole, and the exit status says which signal ended the run.
+TEST(Cli, InterruptedRunLeavesNoTemporaryFileAndOnlyWholeOutputs) {
+  // 32 x 32 on the CPU: a few ms a frame, so a million frames run until the signal comes.
+  const fs::path sceneFile = writeFile("interrupt.json", R"({"cloth": {"grid": {"width": 32, "height": 32}},
+    "pins": {"corners": 2}, "solver": {"frames": 1000000}})");
+  for (int number : {SIGINT, SIGTERM}) {
+    const fs::path dir = tempDir() / ("interrupt_" + std::to_string(number));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "objs");
+    Background run({"run", sceneFile.string(), "--backend", "cpu", "--quiet", "--record", (dir / "run.weftrec").string(),
+                    "--stats", (dir / "stats.json").string(), "--obj-dir", (dir / "objs").string()},
+                   (dir / "log.txt").string());
+    ASSERT_TRUE(run.started());
+    // Signalled once it has written frames: the recording's temporary file is open and growing.
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!fs::exists(dir / "objs" / "frame_00003.obj") && std::chrono::steady_clock::now() < deadline &&
+           !run.wait(0.01)) {
+    }
+    ASSERT_TRUE(fs::exists(dir / "run.weftrec.tmp")) << number;
+    run.signal(number);
+    std::optional<int> status = run.wait(30);
+    ASSERT_TRUE(status) << "still running 30 s after signal " << number;
+    std::ifstream logFile(dir / "log.txt");
+    const std::string log((std::istreambuf_iterator<char>(logFile)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(WIFEXITED(*status)) << "ended by signal " << (WIFSIGNALED(*status) ? WTERMSIG(*status) : 0);
+    EXPECT_EQ(WEXITSTATUS(*status), 128 + number) << log;
+    EXPECT_THAT(log, HasSubstr(number == SIGINT ? "interrupted by SIGINT after frame" : "interrupted by SIGTERM after frame"));
+    int objs = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+      EXPECT_NE(entry.path().extension(), ".tmp") << entry.path();
+      if (entry.path().extension() != ".obj") continue;
+      ++objs;
+      std::ifstream obj(entry.path());
+      int vertices = 0, faces = 0;
+      for (std::string line; std::getline(obj, line);) {
+        vertices += line.rfind("v ", 0) == 0;
+        faces += line.rfind("f ", 0) == 0;
+      }
+      EXPECT_EQ(vertices, 32 * 32) << entry.path();
+      EXPECT_EQ(faces, 2 * 31 * 31) << entry.path();
+    }
+    EXPECT_GE(objs, 3);
+    EXPECT_FALSE(fs::exists(dir / "run.weftrec"));
+    EXPECT_FALSE(fs::exists(dir / "stats.json"));
+  }
 }
 
 }  // namespace

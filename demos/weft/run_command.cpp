@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "demos/render/cloth_renderer.h"
+#include "demos/weft/interrupt.h"
 #include "demos/weft/obj_writer.h"
 #include "demos/weft/run_report.h"
 #include "engine/context.h"
@@ -112,9 +113,19 @@ class Progress {
   std::chrono::steady_clock::time_point last_{};
 };
 
+// The run's end after SIGINT or SIGTERM. An output not yet complete (the recording, the PNG, the
+// stats) describes a run that did not finish: it is not written, and its writer's destructor removes
+// its temporary file. Outputs already renamed into place (OBJ frames) are whole and stay.
+int interrupted(int signal, int frame, int frames) {
+  std::fprintf(stderr, "\nweft: interrupted by %s after frame %d of %d; outputs not yet complete were discarded\n",
+               signalName(signal), frame, frames);
+  return interruptedExitStatus(signal);
+}
+
 }  // namespace
 
 int runCommand(const RunOptions& options) {
+  InterruptGuard interrupts;
   Scene scene = loadScene(options.scenePath);
   applyOverrides(scene, options);
   Backend backend = options.backend ? parseBackend(*options.backend) : Backend::Gpu;
@@ -163,6 +174,7 @@ int runCommand(const RunOptions& options) {
   }
   Progress progress(settings.frames, options.quiet);
   for (int frame = 1; frame <= settings.frames; ++frame) {
+    if (int signal = interrupts.signal()) return interrupted(signal, frame - 1, settings.frames);
     auto start = std::chrono::steady_clock::now();
     solver->advance(settings.dt, settings.substeps);
     double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -214,6 +226,7 @@ int runCommand(const RunOptions& options) {
     progress.update(frame);
   }
   report.final = summarizeState(positions, velocities, scene.cloth.masses);
+  if (int signal = interrupts.signal()) return interrupted(signal, settings.frames, settings.frames);
   if (recording) recording->finish();
 
   if (!options.pngPath.empty()) {
@@ -224,6 +237,7 @@ int runCommand(const RunOptions& options) {
       renderer.render(positions, scene.colliders, scene.camera);
     renderer.savePng(options.pngPath);
   }
+  if (int signal = interrupts.signal()) return interrupted(signal, settings.frames, settings.frames);
   if (!options.statsPath.empty()) writeStatsJson(report, options.statsPath);
   std::printf("%s\n", summaryLine(report).c_str());
   if (context && context->validationMessageCount() > 0) {

@@ -26,7 +26,8 @@ struct RunOptions {
   bool quiet = false;  // no progress line
 };
 
-// Exit status: 0 done, 1 bad input (message printed), 3 the state turned non-finite.
+// Exit status: 0 done, 1 bad input (message printed), 3 the state turned non-finite, 130 or 143
+// SIGINT or SIGTERM stopped the run (demos/weft/interrupt.h).
 int runCommand(const RunOptions& options);
 
 constexpr int kExitBadInput = 1;
