@@ -304,6 +304,32 @@ TEST(Cli, OutputIntoAMissingFolderFailsBeforeRunningAndLeavesNothing) {
   EXPECT_FALSE(fs::exists("/nonexistent/dir/out.png"));
 }
 
+// Every output is tried before the first frame: an unwritable place gets one line and exit 1 at once,
+// not after a run of a million frames (the scene's), and the run prints nothing else.
+TEST(Cli, UnwritableOutputsAreRefusedBeforeTheRun) {
+  if (!fs::is_directory("/sys/kernel")) GTEST_SKIP() << "no /sys: no folder that even root cannot write";
+  const fs::path long_ = writeFile("long.json", R"({"cloth": {"grid": {"width": 32, "height": 32}},
+    "solver": {"frames": 1000000}})");
+  const fs::path folder = tempDir() / "a_folder";
+  fs::create_directories(folder);
+  // /sys refuses new files even to root (EACCES; EROFS where it is mounted read-only).
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--png /sys/kernel/weft.png", "cannot write PNG '/sys/kernel/weft.png': "},
+      {"--stats /sys/kernel/weft.json", "cannot write stats '/sys/kernel/weft.json': "},
+      {"--record /sys/kernel/weft.weftrec", "cannot write recording '/sys/kernel/weft.weftrec': "},
+      {"--obj-dir /sys/kernel", "cannot write OBJ frames into '/sys/kernel': "},
+      {"--stats " + folder.string(), "cannot write stats '" + folder.string() + "': it is a folder"},
+      {"--record " + folder.string(), "cannot write recording '" + folder.string() + "': it is a folder"},
+  };
+  for (const auto& [flag, message] : cases) {
+    Result r = weftWithin(20, "run " + long_.string() + " --backend cpu --quiet " + flag);
+    EXPECT_EQ(r.exitCode, 1) << flag << ": " << r.output;
+    EXPECT_THAT(r.output, ::testing::StartsWith("weft: " + message)) << flag;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << flag << ": " << r.output;
+  }
+  EXPECT_FALSE(fs::exists(folder.string() + ".tmp"));
+}
+
 TEST(Cli, BlowUpStopsAtTheStepAndNamesTheIntegrator) {
   // Stiff springs and one explicit Euler step per frame: omega dt >> 2, the state overflows.
   fs::path stiff = writeFile("stiff.json", R"({"cloth": {"grid": {"width": 10, "height": 10}, "totalMass": 0.01},

@@ -7,11 +7,15 @@
 
 namespace weft {
 
-void writeFrameObj(const std::string& dir, int frame, const std::vector<glm::vec4>& positions,
-                   const std::vector<glm::uvec3>& triangles) {
+std::string frameObjName(int frame) {
   char name[32];
   std::snprintf(name, sizeof name, "frame_%05d.obj", frame);
-  std::filesystem::path path = std::filesystem::path(dir) / name;
+  return name;
+}
+
+void writeFrameObj(const std::string& dir, int frame, const std::vector<glm::vec4>& positions,
+                   const std::vector<glm::uvec3>& triangles) {
+  std::filesystem::path path = std::filesystem::path(dir) / frameObjName(frame);
   std::string tmp = path.string() + ".tmp";
   FILE* file = std::fopen(tmp.c_str(), "w");
   if (!file) throw InputError("cannot write '" + path.string() + "'");

@@ -7,6 +7,9 @@
 
 namespace weft {
 
+// "frame_NNNNN.obj": frame `frame`'s file name.
+std::string frameObjName(int frame);
+
 // Writes dir/frame_NNNNN.obj atomically (temporary file, then rename).
 void writeFrameObj(const std::string& dir, int frame, const std::vector<glm::vec4>& positions,
                    const std::vector<glm::uvec3>& triangles);

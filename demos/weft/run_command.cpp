@@ -12,6 +12,7 @@
 #include "demos/render/cloth_renderer.h"
 #include "demos/weft/interrupt.h"
 #include "demos/weft/obj_writer.h"
+#include "demos/weft/output_paths.h"
 #include "demos/weft/run_report.h"
 #include "engine/context.h"
 #include "engine/error.h"
@@ -68,24 +69,12 @@ void applyOverrides(Scene& scene, const RunOptions& o) {
   }
 }
 
-// Output folders are checked before the run so that a typo costs nothing.
+// Every output is tried before the run so that a typo or a read-only place costs nothing.
 void checkOutputs(const RunOptions& o) {
-  auto parentExists = [](const std::string& file) {
-    auto parent = std::filesystem::path(file).parent_path();
-    return parent.empty() || std::filesystem::is_directory(parent);
-  };
-  if (!o.pngPath.empty() && !parentExists(o.pngPath))
-    throw InputError("cannot write PNG '" + o.pngPath + "': its folder does not exist");
-  if (!o.recordPath.empty() && !parentExists(o.recordPath))
-    throw InputError("cannot write recording '" + o.recordPath + "': its folder does not exist");
-  if (!o.statsPath.empty() && !parentExists(o.statsPath))
-    throw InputError("cannot write stats '" + o.statsPath + "': its folder does not exist");
-  if (!o.objDir.empty()) {
-    std::error_code error;
-    std::filesystem::create_directories(o.objDir, error);
-    if (error || !std::filesystem::is_directory(o.objDir))
-      throw InputError("cannot create OBJ folder '" + o.objDir + "'");
-  }
+  if (!o.pngPath.empty()) checkOutputFile(o.pngPath, "PNG");
+  if (!o.recordPath.empty()) checkOutputFile(o.recordPath, "recording");
+  if (!o.statsPath.empty()) checkOutputFile(o.statsPath, "stats");
+  if (!o.objDir.empty()) checkOutputFolder(o.objDir, frameObjName(1));
 }
 
 bool isFinite(const std::vector<glm::vec4>& values) {
