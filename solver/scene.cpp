@@ -35,6 +35,7 @@ std::string formatNumber(double value) {
 }
 
 std::string shownScalar(const Json& value) {
+  if (value.is_number_integer()) return value.dump();  // every digit: 1000001, not 1e+06
   if (value.is_number()) return formatNumber(value.get<double>());  // so 1e39 does not read "null"
   if (value.is_string()) return "\"" + excerpt(value.get_ref<const std::string&>()) + "\"";
   if (value.is_array()) return value.empty() ? "[]" : "[...]";
@@ -118,11 +119,12 @@ class Section {
     return x;
   }
 
-  int integer(const char* key, int fallback, int minimum) const {
+  int integer(const char* key, int fallback, int minimum, int maximum = INT_MAX) const {
     if (!has(key)) return fallback;
     const Json& value = at(key);
     // 8.0 is accepted: JSON writers do not always keep the integer/float distinction.
     const double x = value.is_number() ? value.get<double>() : NAN;
+    if (x > maximum) fail(key, "must be at most " + std::to_string(maximum) + " (got " + shown(value) + ")");
     if (!(x >= minimum && x <= INT_MAX && x == std::floor(x))) {
       const std::string kind = minimum == 1   ? "a positive integer"
                                : minimum == 0 ? "an integer >= 0"
@@ -379,8 +381,8 @@ SolverSettings parseSolver(const Section& s) {
     }
   }
   out.dt = s.number("dt", out.dt, Bound::Positive);
-  out.substeps = s.integer("substeps", out.substeps, 1);
-  out.iterations = s.integer("iterations", out.iterations, 0);
+  out.substeps = s.integer("substeps", out.substeps, 1, kMaxSubsteps);
+  out.iterations = s.integer("iterations", out.iterations, 0, kMaxIterations);
   out.constraintStiffness = s.number("constraintStiffness", out.constraintStiffness);
   if (!(out.constraintStiffness > 0.f && out.constraintStiffness <= 1.f)) {
     s.fail("constraintStiffness",
@@ -389,8 +391,8 @@ SolverSettings parseSolver(const Section& s) {
   out.tolerance = s.number("tolerance", out.tolerance, Bound::Positive);
   out.relaxationRho = s.number("relaxationRho", out.relaxationRho, Bound::NonNegative);
   if (!(out.relaxationRho < 1.f)) s.fail("relaxationRho", "must be in [0, 1) (got " + formatNumber(out.relaxationRho) + ")");
-  out.maxIterations = s.integer("maxIterations", out.maxIterations, 1);
-  out.newtonIterations = s.integer("newtonIterations", out.newtonIterations, 1);
+  out.maxIterations = s.integer("maxIterations", out.maxIterations, 1, kMaxIterations);
+  out.newtonIterations = s.integer("newtonIterations", out.newtonIterations, 1, kMaxNewtonIterations);
   out.chebyshevRho = s.number("chebyshevRho", out.chebyshevRho);
   if (!(out.chebyshevRho >= 0.f && out.chebyshevRho < 1.f)) {
     s.fail("chebyshevRho", "must be in [0, 1) (got " + formatNumber(out.chebyshevRho) + ")");
@@ -400,7 +402,7 @@ SolverSettings parseSolver(const Section& s) {
   if (!(out.relaxation >= 1.f && out.relaxation < 2.f)) {
     s.fail("relaxation", "must be in [1, 2) (got " + formatNumber(out.relaxation) + ")");
   }
-  out.frames = s.integer("frames", out.frames, 1);
+  out.frames = s.integer("frames", out.frames, 1, kMaxFrames);
   return out;
 }
 

@@ -46,7 +46,8 @@ Result weft(const std::string& args) { return shell(std::string(WEFT_BINARY) + "
 
 // For input that could block: killed after `seconds` (exit status 124) rather than hanging the suite.
 Result weftWithin(int seconds, const std::string& args) {
-  return shell("timeout " + std::to_string(seconds) + " " + WEFT_BINARY + " " + args);
+  // -k: a run that finishes its frame after the SIGTERM (demos/weft/interrupt.h) gets a SIGKILL 10 s on.
+  return shell("timeout -k 10 " + std::to_string(seconds) + " " + WEFT_BINARY + " " + args);
 }
 
 // A `weft` started in the background with its output in a file, so that a test can signal it mid-run.
@@ -294,6 +295,21 @@ TEST(Cli, ImpossibleFlags) {
     Result r = weft("run " + scene("hanging.json") + " --backend cpu " + flag);
     EXPECT_EQ(r.exitCode, 1) << flag;
     EXPECT_THAT(r.output, HasSubstr("must")) << flag;
+  }
+}
+
+// The scene reader's bounds hold for the flags too, each refused in one sentence that names it.
+TEST(Cli, LoopCountFlagsOverTheirBoundsAreRefused) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--substeps 80000", "--substeps must be from 1 to 10000 (got 80000)"},
+      {"--iterations 10001", "--iterations must be from 0 to 10000 (got 10001)"},
+      {"--max-iterations 10001", "--max-iterations must be from 1 to 10000 (got 10001)"},
+      {"--frames 1000001", "--frames must be from 1 to 1000000 (got 1000001)"},
+  };
+  for (const auto& [flag, message] : cases) {
+    Result r = weftWithin(20, "run " + scene("hanging.json") + " --backend cpu --quiet " + flag);
+    EXPECT_EQ(r.exitCode, 1) << flag << ": " << r.output;
+    EXPECT_EQ(r.output, "weft: " + message + "\n") << flag;
   }
 }
 

@@ -29,6 +29,14 @@ namespace {
 constexpr uint32_t kPngWidth = 1280;
 constexpr uint32_t kPngHeight = 720;
 
+// A loop count from the command line, within the bounds the scene reader holds it to (solver/scene.h).
+int bounded(const char* flag, int value, int minimum, int maximum) {
+  if (value < minimum || value > maximum)
+    throw InputError(std::string(flag) + " must be from " + std::to_string(minimum) + " to " + std::to_string(maximum) +
+                     " (got " + std::to_string(value) + ")");
+  return value;
+}
+
 void applyOverrides(Scene& scene, const RunOptions& o) {
   if (o.grid) {
     if (*o.grid < 0) {  // withGridSize takes an unsigned size and says the same for the others
@@ -42,31 +50,18 @@ void applyOverrides(Scene& scene, const RunOptions& o) {
     }
   }
   if (o.integrator) scene.solver.integrator = parseIntegrator(*o.integrator);
-  if (o.frames) {
-    if (*o.frames < 1) throw InputError("--frames must be at least 1 (got " + std::to_string(*o.frames) + ")");
-    scene.solver.frames = *o.frames;
-  }
+  if (o.frames) scene.solver.frames = bounded("--frames", *o.frames, 1, kMaxFrames);
   if (o.dt) {
     if (!(*o.dt > 0.f) || !std::isfinite(*o.dt)) throw InputError("--dt must be a positive number of seconds");
     scene.solver.dt = *o.dt;
   }
-  if (o.substeps) {
-    if (*o.substeps < 1) throw InputError("--substeps must be at least 1 (got " + std::to_string(*o.substeps) + ")");
-    scene.solver.substeps = *o.substeps;
-  }
+  if (o.substeps) scene.solver.substeps = bounded("--substeps", *o.substeps, 1, kMaxSubsteps);
   if (o.tolerance) {
     if (!(*o.tolerance > 0.f) || !std::isfinite(*o.tolerance)) throw InputError("--tolerance must be a positive number");
     scene.solver.tolerance = *o.tolerance;
   }
-  if (o.maxIterations) {
-    if (*o.maxIterations < 1)
-      throw InputError("--max-iterations must be at least 1 (got " + std::to_string(*o.maxIterations) + ")");
-    scene.solver.maxIterations = *o.maxIterations;
-  }
-  if (o.iterations) {
-    if (*o.iterations < 0) throw InputError("--iterations must be 0 or more (got " + std::to_string(*o.iterations) + ")");
-    scene.solver.iterations = *o.iterations;
-  }
+  if (o.maxIterations) scene.solver.maxIterations = bounded("--max-iterations", *o.maxIterations, 1, kMaxIterations);
+  if (o.iterations) scene.solver.iterations = bounded("--iterations", *o.iterations, 0, kMaxIterations);
 }
 
 // Every output is tried before the run so that a typo or a read-only place costs nothing.
@@ -181,18 +176,18 @@ int runCommand(const RunOptions& options) {
     }
     for (const SolveStats& s : solver->lastSolveStats()) report.solves.push_back(s);
     report.frames = frame;
-    report.steps = frame * settings.substeps;
+    report.steps = int64_t{frame} * settings.substeps;  // up to 10^10: past int
 
     solver->readState(positions, velocities);
     if (!isFinite(positions) || !isFinite(velocities)) {
       // Replay the frame one step at a time from the last good state to name the exact step.
       solver->writeState(lastGood, lastGoodVelocities);
-      int bad = (frame - 1) * settings.substeps + settings.substeps;
+      int64_t bad = int64_t{frame} * settings.substeps;
       for (int s = 1; s <= settings.substeps; ++s) {
         solver->advance(settings.dt / settings.substeps, 1);
         solver->readState(positions, velocities);
         if (!isFinite(positions) || !isFinite(velocities)) {
-          bad = (frame - 1) * settings.substeps + s;
+          bad = int64_t{frame - 1} * settings.substeps + s;
           break;
         }
       }
@@ -200,9 +195,9 @@ int runCommand(const RunOptions& options) {
       report.nonFiniteStep = bad;
       report.steps = bad;
       report.final = summarizeState(positions, velocities, scene.cloth.masses);
-      std::fprintf(stderr, "\nweft: the state became non-finite at step %d (frame %d) with integrator %s; "
+      std::fprintf(stderr, "\nweft: the state became non-finite at step %lld (frame %d) with integrator %s; "
                    "try a smaller --dt, more --substeps or an implicit integrator\n",
-                   bad, frame, report.integrator.c_str());
+                   static_cast<long long>(bad), frame, report.integrator.c_str());
       if (recording) recording->finish();  // the frames up to the last finite one: what led there
       if (!options.statsPath.empty()) writeStatsJson(report, options.statsPath);
       std::printf("%s\n", summaryLine(report).c_str());

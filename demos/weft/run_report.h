@@ -1,5 +1,6 @@
 #pragma once
 // What a run measured, and how it is written: the one-line summary and the --stats JSON.
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,7 +24,8 @@ struct RunReport {
   std::string scene, device, backend, integrator;
   size_t particles = 0, springs = 0, triangles = 0;
   uint32_t gridWidth = 0, gridHeight = 0;  // particles per row and rows of a grid cloth; 0 for a mesh
-  int frames = 0, substeps = 0, steps = 0, iterations = 0;
+  int frames = 0, substeps = 0, iterations = 0;
+  int64_t steps = 0;  // frames x substeps reaches 10^10 within the bounds (solver/scene.h)
   double frameDt = 0, stepDt = 0;
   std::vector<double> wallMsPerStep;                          // one sample per frame
   std::vector<double> gpuMsPerStep;                           // one sample per frame (GPU backend)
@@ -31,7 +33,7 @@ struct RunReport {
   std::vector<SolveStats> solves;  // implicit integrators: one per step, in order
   StateSummary final;
   bool nonFinite = false;
-  int nonFiniteStep = -1;
+  int64_t nonFiniteStep = -1;
 };
 
 double median(std::vector<double> values);
