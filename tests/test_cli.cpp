@@ -143,6 +143,44 @@ TEST(Cli, RunWritesStatsPngAndObjFramesWithTheRightNumbers) {
   EXPECT_EQ(faces, 2 * 7 * 5);
 }
 
+// An implicit run's stats summarise its solves: the count, median, histogram and the two ends of
+// the run; --stats-steps all adds every step, as the stats listed them before.
+TEST(Cli, StatsSummariseTheSolvesAndListEveryStepOnlyWhenAsked) {
+  fs::path implicit = writeFile("implicit.json", R"({"cloth": {"grid": {"width": 8, "height": 6, "size": [0.5, 0.4]}},
+    "pins": {"corners": 2}, "solver": {"integrator": "implicit-cg", "frames": 20, "substeps": 8}})");
+  const fs::path stats = tempDir() / "implicit_stats.json", all = tempDir() / "implicit_all.json";
+  Result r = weft("run " + implicit.string() + " --backend cpu --quiet --stats " + stats.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  nlohmann::json solve = nlohmann::json::parse(std::ifstream(stats))["solve"];
+  EXPECT_EQ(solve["solves"], 160);
+  EXPECT_FALSE(solve.contains("steps"));
+  ASSERT_EQ(solve["firstSteps"].size(), 50u);
+  ASSERT_EQ(solve["lastSteps"].size(), 50u);
+  EXPECT_EQ(solve["firstSteps"][0]["step"], 1);
+  EXPECT_EQ(solve["lastSteps"][0]["step"], 111);
+  EXPECT_EQ(solve["lastSteps"][49]["step"], 160);
+  int histogramTotal = 0, mostIterations = 0;
+  for (const auto& bar : solve["iterationHistogram"]) {
+    histogramTotal += bar["solves"].get<int>();
+    mostIterations = std::max(mostIterations, bar["iterations"].get<int>());
+  }
+  EXPECT_EQ(histogramTotal, 160);
+  EXPECT_EQ(solve["maxIterations"], mostIterations);
+  EXPECT_GT(solve["medianIterations"].get<double>(), 0.0);
+
+  Result everyStep = weft("run " + implicit.string() + " --backend cpu --quiet --stats-steps all --stats " + all.string());
+  ASSERT_EQ(everyStep.exitCode, 0) << everyStep.output;
+  nlohmann::json allSolve = nlohmann::json::parse(std::ifstream(all))["solve"];
+  ASSERT_EQ(allSolve["steps"].size(), 160u);
+  // The CPU backend is deterministic: the same run's step 160, whichever list holds it.
+  EXPECT_EQ(allSolve["steps"][159]["iterations"], solve["lastSteps"][49]["iterations"]);
+  EXPECT_EQ(allSolve["steps"][159]["residual"], solve["lastSteps"][49]["residual"]);
+
+  Result bad = weft("run " + implicit.string() + " --backend cpu --stats-steps some");
+  EXPECT_EQ(bad.exitCode, 1);
+  EXPECT_EQ(bad.output, "weft: --stats-steps must be 'ends' or 'all' (got 'some')\n");
+}
+
 TEST(Cli, GpuRunUnderValidationIsClean) {
   fs::path small = writeFile("small_gpu.json", kSmallScene);
   fs::path stats = tempDir() / "gpu_stats.json";

@@ -66,6 +66,8 @@ void applyOverrides(Scene& scene, const RunOptions& o) {
 
 // Every output is tried before the run so that a typo or a read-only place costs nothing.
 void checkOutputs(const RunOptions& o) {
+  if (o.statsSteps != "ends" && o.statsSteps != "all")
+    throw InputError("--stats-steps must be 'ends' or 'all' (got '" + o.statsSteps + "')");
   if (!o.pngPath.empty()) checkOutputFile(o.pngPath, "PNG");
   if (!o.recordPath.empty()) checkOutputFile(o.recordPath, "recording");
   if (!o.statsPath.empty()) checkOutputFile(o.statsPath, "stats");
@@ -133,6 +135,7 @@ int runCommand(const RunOptions& options) {
   if (backend == Backend::Cpu) std::printf("weft: CPU backend on %s\n", solver->deviceName().c_str());
 
   RunReport report;
+  report.solves = SolveLog(options.statsSteps == "all");
   report.scene = std::filesystem::path(options.scenePath).filename().string();
   report.device = solver->deviceName();
   report.backend = backendName(backend);
@@ -174,7 +177,7 @@ int runCommand(const RunOptions& options) {
       }
       report.gpuMsPerStep.push_back(total / settings.substeps);
     }
-    for (const SolveStats& s : solver->lastSolveStats()) report.solves.push_back(s);
+    for (const SolveStats& s : solver->lastSolveStats()) report.solves.add(s);
     report.frames = frame;
     report.steps = int64_t{frame} * settings.substeps;  // up to 10^10: past int
 

@@ -20,6 +20,7 @@ struct RunOptions {
   std::string objDir;
   std::string statsPath;
   std::string recordPath;
+  std::string statsSteps = "ends";  // the stats' solve log: "ends" (first and last 50 steps) or "all"
   std::string device;
   std::string shaderDir;
   bool validate = false;

@@ -7,6 +7,7 @@
 
 #include <glm/glm.hpp>
 
+#include "demos/weft/solve_log.h"
 #include "solver/solver.h"
 
 namespace weft {
@@ -30,7 +31,7 @@ struct RunReport {
   std::vector<double> wallMsPerStep;                          // one sample per frame
   std::vector<double> gpuMsPerStep;                           // one sample per frame (GPU backend)
   std::vector<std::pair<std::string, std::vector<double>>> passMsPerStep;  // per pass, per frame
-  std::vector<SolveStats> solves;  // implicit integrators: one per step, in order
+  SolveLog solves;  // implicit integrators: one per step the solver took
   StateSummary final;
   bool nonFinite = false;
   int64_t nonFiniteStep = -1;
@@ -38,7 +39,8 @@ struct RunReport {
 
 double median(std::vector<double> values);
 std::string summaryLine(const RunReport& report);
-// Writes the stats JSON to path.tmp and renames it over `path`: never a half-written file.
+// Writes the stats JSON to path.tmp and renames it over `path`: never a half-written file. Its size
+// does not grow with the run unless the solve log keeps every step (SolveLog::keepsAll).
 void writeStatsJson(const RunReport& report, const std::string& path);
 
 }  // namespace weft
