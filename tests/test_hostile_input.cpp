@@ -205,6 +205,28 @@ TEST(HostileRecording, MoreParticlesOrTrianglesThanTheLimitsAreRefused) {
   fs::remove(tris);
 }
 
+size_t openDescriptors() {
+  size_t count = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator("/proc/self/fd")) ++count;
+  return count;
+}
+
+// A reader that refuses a recording closes it: a viewer refusing file after file, or a fuzzer, would
+// otherwise run out of descriptors (the fuzzer found this: the constructor threw past its fclose).
+TEST(HostileRecording, RefusedRecordingsLeaveNoFileOpen) {
+  const fs::path truncated = recordingWithHeader("weft_short.weftrec", 4, 3, 0, 100);
+  const fs::path foreign = fs::path(testing::TempDir()) / "weft_foreign.weftrec";
+  std::ofstream(foreign, std::ios::binary) << std::string(80, 'x');
+  const size_t before = openDescriptors();
+  for (int i = 0; i < 50; ++i) {
+    EXPECT_THAT(inputErrorOf([&] { RecordingReader reader(truncated.string()); }), HasSubstr("is truncated"));
+    EXPECT_THAT(inputErrorOf([&] { RecordingReader reader(foreign.string()); }), HasSubstr("is not a weft recording"));
+  }
+  EXPECT_EQ(openDescriptors(), before);
+  fs::remove(truncated);
+  fs::remove(foreign);
+}
+
 TEST(HostileFiles, DevicesAreRefusedUnreadByEveryReader) {
   EXPECT_THAT(inputErrorOf([] { loadScene("/dev/zero"); }),
               HasSubstr("cannot open scene file '/dev/zero': it is not a regular file"));
