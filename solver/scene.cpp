@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string_view>
+#include <vector>
 
 #include "engine/error.h"
 #include "solver/input_file.h"
@@ -62,6 +63,37 @@ std::string shown(const Json& value) {
   return text;
 }
 
+// A message longer than this is hard to take in at a glance; the rule tests/test_hostile_input.cpp holds.
+constexpr size_t kMaxMessageChars = 200;
+
+// The known key `key` is most likely a typo of: at most 2 edits away ignoring case (one more for
+// long keys), or none.
+std::string_view nearestKey(std::string_view key, std::initializer_list<std::string_view> known) {
+  if (key.size() > 64) return {};
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+  std::string_view best;
+  size_t bestDistance = SIZE_MAX;
+  for (std::string_view k : known) {
+    // Levenshtein distance, one row at a time.
+    std::vector<size_t> row(k.size() + 1);
+    for (size_t j = 0; j <= k.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= key.size(); ++i) {
+      size_t diagonal = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= k.size(); ++j) {
+        const size_t substitution = diagonal + (lower(key[i - 1]) == lower(k[j - 1]) ? 0 : 1);
+        diagonal = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, substitution});
+      }
+    }
+    if (row[k.size()] < bestDistance) {
+      bestDistance = row[k.size()];
+      best = k;
+    }
+  }
+  return bestDistance <= 2 + best.size() / 12 ? best : std::string_view{};
+}
+
 enum class Bound { Any, NonNegative, Positive };
 
 // One JSON object and its key path ("colliders[1]"), with typed, checked reads of its members.
@@ -84,6 +116,8 @@ class Section {
   bool has(const char* key) const { return object_.contains(key); }
   const Json& at(const char* key) const { return object_.at(key); }
 
+  // An unknown key is named with the known ones, or, where they would make the sentence too long
+  // to read (the solver has 13), with the nearest one when it looks like a typo of it.
   void allowKeys(std::initializer_list<std::string_view> known) const {
     for (const auto& item : object_.items()) {
       bool found = false;
@@ -91,8 +125,14 @@ class Section {
       if (found) continue;
       std::string list;
       for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-      throw InputError(source_ + ": unknown key '" + keyPath(excerpt(item.key())) + "' (known: " + list +
-                       ")");
+      const std::string unknown = source_ + ": unknown key '" + keyPath(excerpt(item.key())) + "'";
+      std::string message = unknown + " (known: " + list + ")";
+      if (message.size() > kMaxMessageChars) {
+        const std::string_view near = nearestKey(item.key(), known);
+        message = unknown + (near.empty() ? " (docs/scene-format.md lists the known keys)"
+                                          : " (did you mean '" + std::string(near) + "'?)");
+      }
+      throw InputError(message);
     }
   }
 

@@ -84,6 +84,14 @@ TEST(HostileScene, EchoedKeysAndValuesAreShortAndPrintable) {
   const Case cases[] = {
       {R"({")" + huge + R"(": 1})", "hostile.json: unknown key 'xxxxxxxx"},
       {R"({"cloth\u001b[31m": 1})", "unknown key 'cloth\\x1b[31m'"},
+      // the solver's 13 keys do not fit in one short sentence beside the unknown one (found by fuzz_scene)
+      {R"({"cloth": {"grid": {}}, "solver": {"constraiftStiffness": 1}})",
+       "unknown key 'solver.constraiftStiffness' (did you mean 'constraintStiffness'?)"},
+      {R"({"cloth": {"grid": {}}, "solver": {"Substeps": 1}})", "unknown key 'solver.Substeps' (did you mean 'substeps'?)"},
+      {R"({"cloth": {"grid": {}}, "solver": {")" + huge + R"(": 1}})",
+       "unknown key 'solver.xxxxxxxx"},
+      {R"({"cloth": {"grid": {}}, "solver": {"wholly different": 1}})",
+       "unknown key 'solver.wholly different' (docs/scene-format.md lists the known keys)"},
       {R"({"cloth": {"grid": {"plane": ")" + huge + R"("}}})", "cloth.grid.plane must be"},
       {R"({"cloth": {"grid": {"plane": "\u001b]0;title\u0007"}}})", "cloth.grid.plane must be"},
       {R"({"cloth": {"grid": {"width": ")" + std::string(30, 'a') + "\u00e9\u00e9\u00e9\u00e9\u00e9" + R"("}}})",
