@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev
   libimgui-dev
   xvfb xauth xdotool
+  clang libclang-rt-14-dev llvm-14  # scripts/check-sanitizers.sh: libFuzzer, its runtime, llvm-symbolizer
 )
 
 missing=()

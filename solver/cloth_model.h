@@ -103,6 +103,8 @@ constexpr uint64_t kMaxObjBytes = uint64_t{512} << 20;
 // Reads an OBJ file (faces triangulated) and calls buildMesh. Missing, not a regular file, over
 // kMaxObjBytes, or malformed: InputError naming the file.
 ClothModel loadMesh(const MeshSpec& spec, const Material& material);
+// The same from the file's text (spec.path only names it in messages): what loadMesh does after reading.
+ClothModel parseObjMesh(const std::string& text, const MeshSpec& spec, const Material& material);
 
 // Unique edges of a triangle list, sorted, by the sorted edge-triple construction.
 struct MeshTopology {

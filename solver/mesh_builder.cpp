@@ -205,6 +205,12 @@ ClothModel buildMesh(const std::vector<glm::vec3>& vertices,
 }
 
 ClothModel loadMesh(const MeshSpec& spec, const Material& material) {
+  // Read the file ourselves: the user gets the real reason (missing, a folder, a device, too
+  // large), and parsing from a string keeps tinyobjloader from looking for .mtl files.
+  return parseObjMesh(readInputFile(spec.path, {"cannot read mesh", kMaxObjBytes}), spec, material);
+}
+
+ClothModel parseObjMesh(const std::string& text, const MeshSpec& spec, const Material& material) {
   auto fail = [&](const std::string& reason) {
     return InputError("cannot read mesh '" + shownPath(spec.path) + "': " + reason);
   };
@@ -215,9 +221,6 @@ ClothModel loadMesh(const MeshSpec& spec, const Material& material) {
       !std::isfinite(spec.offset.z)) {
     throw fail("offset must be finite");
   }
-  // Read the file ourselves: the user gets the real reason (missing, a folder, a device, too
-  // large), and parsing from a string keeps tinyobjloader from looking for .mtl files.
-  const std::string text = readInputFile(spec.path, {"cannot read mesh", kMaxObjBytes});
   try {
     checkObjNumbers(text);
   } catch (const InputError& e) {

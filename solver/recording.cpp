@@ -90,9 +90,9 @@ RecordingReader::RecordingReader(const std::string& path)
     : path_(path), name_("recording '" + shownPath(path) + "'") {
   // No size limit of its own: the header says how long the file must be, and that is checked.
   uint64_t actual = 0;
-  file_ = openInputFile(path, {"cannot open recording", UINT64_MAX}, actual);
+  file_.reset(openInputFile(path, {"cannot open recording", UINT64_MAX}, actual));
   uint8_t header[kHeaderBytes];
-  if (std::fread(header, 1, sizeof header, file_) != sizeof header)
+  if (std::fread(header, 1, sizeof header, file_.get()) != sizeof header)
     throw InputError(name_ + " is truncated: its header is incomplete");
   if (std::memcmp(header, kMagic, 8) != 0) throw InputError("'" + shownPath(path) + "' is not a weft recording");
   uint32_t fields[6];
@@ -127,15 +127,11 @@ RecordingReader::RecordingReader(const std::string& path)
     throw InputError(name_ + " holds " + std::to_string(header_.triangleCount) + " triangles, more than the limit of " +
                      std::to_string(kMaxTriangles));
   triangles_.resize(header_.triangleCount);
-  if (std::fread(triangles_.data(), sizeof(glm::uvec3), triangles_.size(), file_) != triangles_.size())
+  if (std::fread(triangles_.data(), sizeof(glm::uvec3), triangles_.size(), file_.get()) != triangles_.size())
     throw InputError(name_ + " is truncated in its triangles");
   for (const glm::uvec3& t : triangles_)
     if (t.x >= header_.particleCount || t.y >= header_.particleCount || t.z >= header_.particleCount)
       throw InputError(name_ + " is corrupt: a triangle indexes past its particles");
-}
-
-RecordingReader::~RecordingReader() {
-  if (file_) std::fclose(file_);
 }
 
 std::vector<glm::vec4> RecordingReader::frame(uint32_t k) const {
@@ -143,9 +139,9 @@ std::vector<glm::vec4> RecordingReader::frame(uint32_t k) const {
   std::vector<float> xyz(size_t(header_.particleCount) * 3);
   uint32_t stored = 0;
   uint64_t offset = framesOffset_ + uint64_t(k) * frameBytes(header_.particleCount);
-  bool ok = std::fseek(file_, static_cast<long>(offset), SEEK_SET) == 0 &&
-            std::fread(xyz.data(), sizeof(float), xyz.size(), file_) == xyz.size() &&
-            std::fread(&stored, sizeof stored, 1, file_) == 1;
+  bool ok = std::fseek(file_.get(), static_cast<long>(offset), SEEK_SET) == 0 &&
+            std::fread(xyz.data(), sizeof(float), xyz.size(), file_.get()) == xyz.size() &&
+            std::fread(&stored, sizeof stored, 1, file_.get()) == 1;
   if (!ok) throw InputError(name_ + " is truncated at frame " + std::to_string(k));
   if (checksum(xyz.data(), xyz.size() * sizeof(float)) != stored)
     throw InputError(name_ + " is corrupt at frame " + std::to_string(k) + " (checksum mismatch)");

@@ -5,6 +5,7 @@
 // never leaves a file that looks complete.
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,6 @@ class RecordingReader {
   // Reads the header and triangles and checks the file's size against them. Missing file, wrong
   // magic or version, truncated or oversized file: InputError naming the file.
   explicit RecordingReader(const std::string& path);
-  ~RecordingReader();
   RecordingReader(const RecordingReader&) = delete;
   RecordingReader& operator=(const RecordingReader&) = delete;
 
@@ -61,9 +61,13 @@ class RecordingReader {
   std::vector<glm::vec4> frame(uint32_t k) const;
 
  private:
+  struct CloseFile {
+    void operator()(FILE* file) const { std::fclose(file); }
+  };
   std::string path_;
   std::string name_;  // "recording 'path'" as messages show it
-  FILE* file_ = nullptr;
+  // Owned from the constructor's first line: a refusal thrown there closes it (no destructor runs).
+  std::unique_ptr<FILE, CloseFile> file_;
   RecordingHeader header_;
   std::vector<glm::uvec3> triangles_;
   uint64_t framesOffset_ = 0;

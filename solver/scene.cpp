@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string_view>
+#include <vector>
 
 #include "engine/error.h"
 #include "solver/input_file.h"
@@ -35,6 +36,7 @@ std::string formatNumber(double value) {
 }
 
 std::string shownScalar(const Json& value) {
+  if (value.is_number_integer()) return value.dump();  // every digit: 1000001, not 1e+06
   if (value.is_number()) return formatNumber(value.get<double>());  // so 1e39 does not read "null"
   if (value.is_string()) return "\"" + excerpt(value.get_ref<const std::string&>()) + "\"";
   if (value.is_array()) return value.empty() ? "[]" : "[...]";
@@ -61,6 +63,37 @@ std::string shown(const Json& value) {
   return text;
 }
 
+// A message longer than this is hard to take in at a glance; the rule tests/test_hostile_input.cpp holds.
+constexpr size_t kMaxMessageChars = 200;
+
+// The known key `key` is most likely a typo of: at most 2 edits away ignoring case (one more for
+// long keys), or none.
+std::string_view nearestKey(std::string_view key, std::initializer_list<std::string_view> known) {
+  if (key.size() > 64) return {};
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+  std::string_view best;
+  size_t bestDistance = SIZE_MAX;
+  for (std::string_view k : known) {
+    // Levenshtein distance, one row at a time.
+    std::vector<size_t> row(k.size() + 1);
+    for (size_t j = 0; j <= k.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= key.size(); ++i) {
+      size_t diagonal = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= k.size(); ++j) {
+        const size_t substitution = diagonal + (lower(key[i - 1]) == lower(k[j - 1]) ? 0 : 1);
+        diagonal = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, substitution});
+      }
+    }
+    if (row[k.size()] < bestDistance) {
+      bestDistance = row[k.size()];
+      best = k;
+    }
+  }
+  return bestDistance <= 2 + best.size() / 12 ? best : std::string_view{};
+}
+
 enum class Bound { Any, NonNegative, Positive };
 
 // One JSON object and its key path ("colliders[1]"), with typed, checked reads of its members.
@@ -84,6 +117,8 @@ class Section {
   const std::string& source() const { return source_; }
   const Json& at(const char* key) const { return object_.at(key); }
 
+  // An unknown key is named with the known ones, or, where they would make the sentence too long
+  // to read (the solver has 13), with the nearest one when it looks like a typo of it.
   void allowKeys(std::initializer_list<std::string_view> known) const {
     for (const auto& item : object_.items()) {
       bool found = false;
@@ -91,8 +126,14 @@ class Section {
       if (found) continue;
       std::string list;
       for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-      throw InputError(source_ + ": unknown key '" + keyPath(excerpt(item.key())) + "' (known: " + list +
-                       ")");
+      const std::string unknown = source_ + ": unknown key '" + keyPath(excerpt(item.key())) + "'";
+      std::string message = unknown + " (known: " + list + ")";
+      if (message.size() > kMaxMessageChars) {
+        const std::string_view near = nearestKey(item.key(), known);
+        message = unknown + (near.empty() ? " (docs/scene-format.md lists the known keys)"
+                                          : " (did you mean '" + std::string(near) + "'?)");
+      }
+      throw InputError(message);
     }
   }
 
@@ -119,11 +160,12 @@ class Section {
     return x;
   }
 
-  int integer(const char* key, int fallback, int minimum) const {
+  int integer(const char* key, int fallback, int minimum, int maximum = INT_MAX) const {
     if (!has(key)) return fallback;
     const Json& value = at(key);
     // 8.0 is accepted: JSON writers do not always keep the integer/float distinction.
     const double x = value.is_number() ? value.get<double>() : NAN;
+    if (x > maximum) fail(key, "must be at most " + std::to_string(maximum) + " (got " + shown(value) + ")");
     if (!(x >= minimum && x <= INT_MAX && x == std::floor(x))) {
       const std::string kind = minimum == 1   ? "a positive integer"
                                : minimum == 0 ? "an integer >= 0"
@@ -410,8 +452,8 @@ SolverSettings parseSolver(const Section& s) {
     }
   }
   out.dt = s.number("dt", out.dt, Bound::Positive);
-  out.substeps = s.integer("substeps", out.substeps, 1);
-  out.iterations = s.integer("iterations", out.iterations, 0);
+  out.substeps = s.integer("substeps", out.substeps, 1, kMaxSubsteps);
+  out.iterations = s.integer("iterations", out.iterations, 0, kMaxIterations);
   out.constraintStiffness = s.number("constraintStiffness", out.constraintStiffness);
   if (!(out.constraintStiffness > 0.f && out.constraintStiffness <= 1.f)) {
     s.fail("constraintStiffness",
@@ -420,8 +462,8 @@ SolverSettings parseSolver(const Section& s) {
   out.tolerance = s.number("tolerance", out.tolerance, Bound::Positive);
   out.relaxationRho = s.number("relaxationRho", out.relaxationRho, Bound::NonNegative);
   if (!(out.relaxationRho < 1.f)) s.fail("relaxationRho", "must be in [0, 1) (got " + formatNumber(out.relaxationRho) + ")");
-  out.maxIterations = s.integer("maxIterations", out.maxIterations, 1);
-  out.newtonIterations = s.integer("newtonIterations", out.newtonIterations, 1);
+  out.maxIterations = s.integer("maxIterations", out.maxIterations, 1, kMaxIterations);
+  out.newtonIterations = s.integer("newtonIterations", out.newtonIterations, 1, kMaxNewtonIterations);
   out.chebyshevRho = s.number("chebyshevRho", out.chebyshevRho);
   if (!(out.chebyshevRho >= 0.f && out.chebyshevRho < 1.f)) {
     s.fail("chebyshevRho", "must be in [0, 1) (got " + formatNumber(out.chebyshevRho) + ")");
@@ -431,7 +473,7 @@ SolverSettings parseSolver(const Section& s) {
   if (!(out.relaxation >= 1.f && out.relaxation < 2.f)) {
     s.fail("relaxation", "must be in [1, 2) (got " + formatNumber(out.relaxation) + ")");
   }
-  out.frames = s.integer("frames", out.frames, 1);
+  out.frames = s.integer("frames", out.frames, 1, kMaxFrames);
   return out;
 }
 

@@ -44,6 +44,13 @@ Integrator parseIntegrator(const std::string& name);
 const char* integratorName(Integrator integrator);
 std::vector<std::string> integratorNames();
 
+// Upper bounds on a run's loop counts, for scene files and command-line flags alike: far above what
+// any scene needs, low enough that a typo (80000 for 8) is refused instead of running for hours.
+constexpr int kMaxSubsteps = 10000;         // steps per frame
+constexpr int kMaxIterations = 10000;       // Verlet relaxation iterations; implicit solves' maxIterations
+constexpr int kMaxNewtonIterations = 100;   // Newton-Chebyshev: Newton iterations per step
+constexpr int kMaxFrames = 1000000;         // frames a run simulates: 4.6 h of 60 fps
+
 struct SolverSettings {
   Integrator integrator = Integrator::Verlet;
   float dt = 1.f / 60.f;   // s per frame

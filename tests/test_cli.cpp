@@ -10,7 +10,16 @@
 #include <fstream>
 #include <sstream>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <optional>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -37,8 +46,50 @@ Result weft(const std::string& args) { return shell(std::string(WEFT_BINARY) + "
 
 // For input that could block: killed after `seconds` (exit status 124) rather than hanging the suite.
 Result weftWithin(int seconds, const std::string& args) {
-  return shell("timeout " + std::to_string(seconds) + " " + WEFT_BINARY + " " + args);
+  // -k: a run that finishes its frame after the SIGTERM (demos/weft/interrupt.h) gets a SIGKILL 10 s on.
+  return shell("timeout -k 10 " + std::to_string(seconds) + " " + WEFT_BINARY + " " + args);
 }
+
+// A `weft` started in the background with its output in a file, so that a test can signal it mid-run.
+class Background {
+ public:
+  Background(const std::vector<std::string>& args, const std::string& logPath) {
+    std::vector<std::string> all = {WEFT_BINARY};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t files;
+    posix_spawn_file_actions_init(&files);
+    posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&files, STDOUT_FILENO, STDERR_FILENO);
+    if (posix_spawn(&pid_, argv[0], &files, nullptr, argv.data(), environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&files);
+  }
+  ~Background() {
+    if (pid_ > 0 && !status_) {
+      ::kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+  bool started() const { return pid_ > 0; }
+  void signal(int number) const { ::kill(pid_, number); }
+  // The wait status once it has ended; nullopt while it runs, after `seconds` of waiting.
+  std::optional<int> wait(double seconds) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (!status_) {
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) status_ = status;
+      else if (std::chrono::steady_clock::now() > deadline) break;
+      else std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return status_;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  std::optional<int> status_;
+};
 
 std::string scene(const std::string& name) { return std::string(WEFT_SOURCE_DIR) + "/demos/scenes/" + name; }
 
@@ -90,6 +141,44 @@ TEST(Cli, RunWritesStatsPngAndObjFramesWithTheRightNumbers) {
   }
   EXPECT_EQ(vertices, 48);
   EXPECT_EQ(faces, 2 * 7 * 5);
+}
+
+// An implicit run's stats summarise its solves: the count, median, histogram and the two ends of
+// the run; --stats-steps all adds every step, as the stats listed them before.
+TEST(Cli, StatsSummariseTheSolvesAndListEveryStepOnlyWhenAsked) {
+  fs::path implicit = writeFile("implicit.json", R"({"cloth": {"grid": {"width": 8, "height": 6, "size": [0.5, 0.4]}},
+    "pins": {"corners": 2}, "solver": {"integrator": "implicit-cg", "frames": 20, "substeps": 8}})");
+  const fs::path stats = tempDir() / "implicit_stats.json", all = tempDir() / "implicit_all.json";
+  Result r = weft("run " + implicit.string() + " --backend cpu --quiet --stats " + stats.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  nlohmann::json solve = nlohmann::json::parse(std::ifstream(stats))["solve"];
+  EXPECT_EQ(solve["solves"], 160);
+  EXPECT_FALSE(solve.contains("steps"));
+  ASSERT_EQ(solve["firstSteps"].size(), 50u);
+  ASSERT_EQ(solve["lastSteps"].size(), 50u);
+  EXPECT_EQ(solve["firstSteps"][0]["step"], 1);
+  EXPECT_EQ(solve["lastSteps"][0]["step"], 111);
+  EXPECT_EQ(solve["lastSteps"][49]["step"], 160);
+  int histogramTotal = 0, mostIterations = 0;
+  for (const auto& bar : solve["iterationHistogram"]) {
+    histogramTotal += bar["solves"].get<int>();
+    mostIterations = std::max(mostIterations, bar["iterations"].get<int>());
+  }
+  EXPECT_EQ(histogramTotal, 160);
+  EXPECT_EQ(solve["maxIterations"], mostIterations);
+  EXPECT_GT(solve["medianIterations"].get<double>(), 0.0);
+
+  Result everyStep = weft("run " + implicit.string() + " --backend cpu --quiet --stats-steps all --stats " + all.string());
+  ASSERT_EQ(everyStep.exitCode, 0) << everyStep.output;
+  nlohmann::json allSolve = nlohmann::json::parse(std::ifstream(all))["solve"];
+  ASSERT_EQ(allSolve["steps"].size(), 160u);
+  // The CPU backend is deterministic: the same run's step 160, whichever list holds it.
+  EXPECT_EQ(allSolve["steps"][159]["iterations"], solve["lastSteps"][49]["iterations"]);
+  EXPECT_EQ(allSolve["steps"][159]["residual"], solve["lastSteps"][49]["residual"]);
+
+  Result bad = weft("run " + implicit.string() + " --backend cpu --stats-steps some");
+  EXPECT_EQ(bad.exitCode, 1);
+  EXPECT_EQ(bad.output, "weft: --stats-steps must be 'ends' or 'all' (got 'some')\n");
 }
 
 TEST(Cli, GpuRunUnderValidationIsClean) {
@@ -247,11 +336,52 @@ TEST(Cli, ImpossibleFlags) {
   }
 }
 
+// The scene reader's bounds hold for the flags too, each refused in one sentence that names it.
+TEST(Cli, LoopCountFlagsOverTheirBoundsAreRefused) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--substeps 80000", "--substeps must be from 1 to 10000 (got 80000)"},
+      {"--iterations 10001", "--iterations must be from 0 to 10000 (got 10001)"},
+      {"--max-iterations 10001", "--max-iterations must be from 1 to 10000 (got 10001)"},
+      {"--frames 1000001", "--frames must be from 1 to 1000000 (got 1000001)"},
+  };
+  for (const auto& [flag, message] : cases) {
+    Result r = weftWithin(20, "run " + scene("hanging.json") + " --backend cpu --quiet " + flag);
+    EXPECT_EQ(r.exitCode, 1) << flag << ": " << r.output;
+    EXPECT_EQ(r.output, "weft: " + message + "\n") << flag;
+  }
+}
+
 TEST(Cli, OutputIntoAMissingFolderFailsBeforeRunningAndLeavesNothing) {
   Result r = weft("run " + scene("hanging.json") + " --backend cpu --png /nonexistent/dir/out.png");
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_THAT(r.output, HasSubstr("folder does not exist"));
   EXPECT_FALSE(fs::exists("/nonexistent/dir/out.png"));
+}
+
+// Every output is tried before the first frame: an unwritable place gets one line and exit 1 at once,
+// not after a run of a million frames (the scene's), and the run prints nothing else.
+TEST(Cli, UnwritableOutputsAreRefusedBeforeTheRun) {
+  if (!fs::is_directory("/sys/kernel")) GTEST_SKIP() << "no /sys: no folder that even root cannot write";
+  const fs::path long_ = writeFile("long.json", R"({"cloth": {"grid": {"width": 32, "height": 32}},
+    "solver": {"frames": 1000000}})");
+  const fs::path folder = tempDir() / "a_folder";
+  fs::create_directories(folder);
+  // /sys refuses new files even to root (EACCES; EROFS where it is mounted read-only).
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--png /sys/kernel/weft.png", "cannot write PNG '/sys/kernel/weft.png': "},
+      {"--stats /sys/kernel/weft.json", "cannot write stats '/sys/kernel/weft.json': "},
+      {"--record /sys/kernel/weft.weftrec", "cannot write recording '/sys/kernel/weft.weftrec': "},
+      {"--obj-dir /sys/kernel", "cannot write OBJ frames into '/sys/kernel': "},
+      {"--stats " + folder.string(), "cannot write stats '" + folder.string() + "': it is a folder"},
+      {"--record " + folder.string(), "cannot write recording '" + folder.string() + "': it is a folder"},
+  };
+  for (const auto& [flag, message] : cases) {
+    Result r = weftWithin(20, "run " + long_.string() + " --backend cpu --quiet " + flag);
+    EXPECT_EQ(r.exitCode, 1) << flag << ": " << r.output;
+    EXPECT_THAT(r.output, ::testing::StartsWith("weft: " + message)) << flag;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << flag << ": " << r.output;
+  }
+  EXPECT_FALSE(fs::exists(folder.string() + ".tmp"));
 }
 
 TEST(Cli, BlowUpStopsAtTheStepAndNamesTheIntegrator) {
@@ -268,6 +398,55 @@ TEST(Cli, BlowUpStopsAtTheStepAndNamesTheIntegrator) {
   EXPECT_EQ(j["nonFinite"], true);
   EXPECT_GT(j["nonFiniteStep"].get<int>(), 0);
   EXPECT_LT(j["nonFiniteStep"].get<int>(), 2000);
+}
+
+// Ctrl-C (or a SIGTERM) while `weft run` writes: the frame in progress finishes, the recording and
+// the stats, not complete, are not written, no temporary file remains, every OBJ frame already
+// written is whole, and the exit status says which signal ended the run.
+TEST(Cli, InterruptedRunLeavesNoTemporaryFileAndOnlyWholeOutputs) {
+  // 32 x 32 on the CPU: a few ms a frame, so a million frames run until the signal comes.
+  const fs::path sceneFile = writeFile("interrupt.json", R"({"cloth": {"grid": {"width": 32, "height": 32}},
+    "pins": {"corners": 2}, "solver": {"frames": 1000000}})");
+  for (int number : {SIGINT, SIGTERM}) {
+    const fs::path dir = tempDir() / ("interrupt_" + std::to_string(number));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "objs");
+    Background run({"run", sceneFile.string(), "--backend", "cpu", "--quiet", "--record", (dir / "run.weftrec").string(),
+                    "--stats", (dir / "stats.json").string(), "--obj-dir", (dir / "objs").string()},
+                   (dir / "log.txt").string());
+    ASSERT_TRUE(run.started());
+    // Signalled once it has written frames: the recording's temporary file is open and growing.
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!fs::exists(dir / "objs" / "frame_00003.obj") && std::chrono::steady_clock::now() < deadline &&
+           !run.wait(0.01)) {
+    }
+    ASSERT_TRUE(fs::exists(dir / "run.weftrec.tmp")) << number;
+    run.signal(number);
+    std::optional<int> status = run.wait(30);
+    ASSERT_TRUE(status) << "still running 30 s after signal " << number;
+    std::ifstream logFile(dir / "log.txt");
+    const std::string log((std::istreambuf_iterator<char>(logFile)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(WIFEXITED(*status)) << "ended by signal " << (WIFSIGNALED(*status) ? WTERMSIG(*status) : 0);
+    EXPECT_EQ(WEXITSTATUS(*status), 128 + number) << log;
+    EXPECT_THAT(log, HasSubstr(number == SIGINT ? "interrupted by SIGINT after frame" : "interrupted by SIGTERM after frame"));
+    int objs = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+      EXPECT_NE(entry.path().extension(), ".tmp") << entry.path();
+      if (entry.path().extension() != ".obj") continue;
+      ++objs;
+      std::ifstream obj(entry.path());
+      int vertices = 0, faces = 0;
+      for (std::string line; std::getline(obj, line);) {
+        vertices += line.rfind("v ", 0) == 0;
+        faces += line.rfind("f ", 0) == 0;
+      }
+      EXPECT_EQ(vertices, 32 * 32) << entry.path();
+      EXPECT_EQ(faces, 2 * 31 * 31) << entry.path();
+    }
+    EXPECT_GE(objs, 3);
+    EXPECT_FALSE(fs::exists(dir / "run.weftrec"));
+    EXPECT_FALSE(fs::exists(dir / "stats.json"));
+  }
 }
 
 }  // namespace

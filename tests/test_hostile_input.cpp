@@ -84,6 +84,14 @@ TEST(HostileScene, EchoedKeysAndValuesAreShortAndPrintable) {
   const Case cases[] = {
       {R"({")" + huge + R"(": 1})", "hostile.json: unknown key 'xxxxxxxx"},
       {R"({"cloth\u001b[31m": 1})", "unknown key 'cloth\\x1b[31m'"},
+      // the solver's 13 keys do not fit in one short sentence beside the unknown one (found by fuzz_scene)
+      {R"({"cloth": {"grid": {}}, "solver": {"constraiftStiffness": 1}})",
+       "unknown key 'solver.constraiftStiffness' (did you mean 'constraintStiffness'?)"},
+      {R"({"cloth": {"grid": {}}, "solver": {"Substeps": 1}})", "unknown key 'solver.Substeps' (did you mean 'substeps'?)"},
+      {R"({"cloth": {"grid": {}}, "solver": {")" + huge + R"(": 1}})",
+       "unknown key 'solver.xxxxxxxx"},
+      {R"({"cloth": {"grid": {}}, "solver": {"wholly different": 1}})",
+       "unknown key 'solver.wholly different' (docs/scene-format.md lists the known keys)"},
       {R"({"cloth": {"grid": {"plane": ")" + huge + R"("}}})", "cloth.grid.plane must be"},
       {R"({"cloth": {"grid": {"plane": "\u001b]0;title\u0007"}}})", "cloth.grid.plane must be"},
       {R"({"cloth": {"grid": {"width": ")" + std::string(30, 'a') + "\u00e9\u00e9\u00e9\u00e9\u00e9" + R"("}}})",
@@ -203,6 +211,28 @@ TEST(HostileRecording, MoreParticlesOrTrianglesThanTheLimitsAreRefused) {
   expectPlainSentence(message);
   fs::remove(many);
   fs::remove(tris);
+}
+
+size_t openDescriptors() {
+  size_t count = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator("/proc/self/fd")) ++count;
+  return count;
+}
+
+// A reader that refuses a recording closes it: a viewer refusing file after file, or a fuzzer, would
+// otherwise run out of descriptors (the fuzzer found this: the constructor threw past its fclose).
+TEST(HostileRecording, RefusedRecordingsLeaveNoFileOpen) {
+  const fs::path truncated = recordingWithHeader("weft_short.weftrec", 4, 3, 0, 100);
+  const fs::path foreign = fs::path(testing::TempDir()) / "weft_foreign.weftrec";
+  std::ofstream(foreign, std::ios::binary) << std::string(80, 'x');
+  const size_t before = openDescriptors();
+  for (int i = 0; i < 50; ++i) {
+    EXPECT_THAT(inputErrorOf([&] { RecordingReader reader(truncated.string()); }), HasSubstr("is truncated"));
+    EXPECT_THAT(inputErrorOf([&] { RecordingReader reader(foreign.string()); }), HasSubstr("is not a weft recording"));
+  }
+  EXPECT_EQ(openDescriptors(), before);
+  fs::remove(truncated);
+  fs::remove(foreign);
 }
 
 TEST(HostileFiles, DevicesAreRefusedUnreadByEveryReader) {

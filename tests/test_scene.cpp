@@ -113,6 +113,21 @@ TEST(SceneParse, EveryFieldIsRead) {
   EXPECT_FLOAT_EQ(s.camera.fovYDegrees, 60.f);
 }
 
+TEST(SceneParse, LoopCountsUpToTheirBoundsAreAccepted) {
+  const Scene s = parse(R"({"cloth": {"grid": {"width": 4, "height": 4}},
+    "solver": {"substeps": 10000, "iterations": 10000, "maxIterations": 10000, "newtonIterations": 100,
+               "frames": 1000000}})");
+  EXPECT_EQ(s.solver.substeps, kMaxSubsteps);
+  EXPECT_EQ(s.solver.iterations, kMaxIterations);
+  EXPECT_EQ(s.solver.maxIterations, kMaxIterations);
+  EXPECT_EQ(s.solver.newtonIterations, kMaxNewtonIterations);
+  EXPECT_EQ(s.solver.frames, kMaxFrames);
+  EXPECT_EQ(kMaxSubsteps, 10000);  // the numbers docs/scene-format.md gives
+  EXPECT_EQ(kMaxIterations, 10000);
+  EXPECT_EQ(kMaxNewtonIterations, 100);
+  EXPECT_EQ(kMaxFrames, 1000000);
+}
+
 TEST(SceneParse, CalibrationIsOptionalAndTakesTheHeaderDefaults) {
   EXPECT_FALSE(parse(R"({"cloth": {"grid": {}}})").calibration.has_value());
   const Scene defaults = parse(R"({"cloth": {"grid": {}}, "calibration": {}})");
@@ -257,6 +272,18 @@ INSTANTIATE_TEST_SUITE_P(
                  {"solver.chebyshevRho", "[0, 1)"}},
         BadScene{R"({)" GRID R"(, "solver": {"newtonIterations": 0}})",
                  {"solver.newtonIterations", "positive integer"}},
+        // Upper bounds: a typo (80000 for 8) is refused rather than run for hours.
+        BadScene{R"({)" GRID R"(, "solver": {"substeps": 10001}})",
+                 {"test.json: solver.substeps must be at most 10000 (got 10001)"}},
+        BadScene{R"({)" GRID R"(, "solver": {"iterations": 10001}})",
+                 {"solver.iterations must be at most 10000 (got 10001)"}},
+        BadScene{R"({)" GRID R"(, "solver": {"maxIterations": 10001}})",
+                 {"solver.maxIterations must be at most 10000 (got 10001)"}},
+        BadScene{R"({)" GRID R"(, "solver": {"newtonIterations": 101}})",
+                 {"solver.newtonIterations must be at most 100 (got 101)"}},
+        BadScene{R"({)" GRID R"(, "solver": {"frames": 1000001}})",
+                 {"solver.frames must be at most 1000000 (got 1000001)"}},
+        BadScene{R"({)" GRID R"(, "solver": {"frames": 1e300}})", {"solver.frames must be at most 1000000 (got 1e+300)"}},
         BadScene{R"({)" GRID R"(, "solver": {"velocityScale": 0}})",
                  {"solver.velocityScale", "positive number"}},
         BadScene{R"({)" GRID R"(, "camera": {"fovY": 0}})", {"camera.fovY", "180"}},

@@ -8,11 +8,16 @@
 
 namespace weft {
 
+std::string frameObjName(int frame) {
+  char name[32];
+  std::snprintf(name, sizeof name, "frame_%05d.obj", frame);
+  return name;
+}
+
 void writeFrameObj(const std::string& dir, int frame, const std::vector<glm::vec4>& positions,
                    const std::vector<glm::uvec3>& triangles, const std::string& prefix, uint32_t firstVertex,
                    uint32_t vertexCount) {
-  char name[32];
-  std::snprintf(name, sizeof name, "frame_%05d.obj", frame);
+  const std::string name = frameObjName(frame);
   std::filesystem::path path = std::filesystem::path(dir) / (prefix.empty() ? name : prefix + "_" + name);
   const size_t end = vertexCount == 0 ? positions.size() : size_t{firstVertex} + vertexCount;
   std::string tmp = path.string() + ".tmp";

@@ -10,6 +10,9 @@
 
 namespace weft {
 
+// "frame_NNNNN.obj": frame `frame`'s file name.
+std::string frameObjName(int frame);
+
 // Writes dir/frame_NNNNN.obj atomically (temporary file, then rename): the vertices
 // [firstVertex, firstVertex + vertexCount) and the triangles among them (all when vertexCount is 0),
 // as dir/PREFIX_frame_NNNNN.obj when a prefix is given.

@@ -10,7 +10,9 @@
 #include <memory>
 
 #include "demos/render/cloth_renderer.h"
+#include "demos/weft/interrupt.h"
 #include "demos/weft/obj_writer.h"
+#include "demos/weft/output_paths.h"
 #include "demos/weft/run_report.h"
 #include "engine/context.h"
 #include "engine/error.h"
@@ -27,6 +29,14 @@ namespace {
 constexpr uint32_t kPngWidth = 1280;
 constexpr uint32_t kPngHeight = 720;
 
+// A loop count from the command line, within the bounds the scene reader holds it to (solver/scene.h).
+int bounded(const char* flag, int value, int minimum, int maximum) {
+  if (value < minimum || value > maximum)
+    throw InputError(std::string(flag) + " must be from " + std::to_string(minimum) + " to " + std::to_string(maximum) +
+                     " (got " + std::to_string(value) + ")");
+  return value;
+}
+
 void applyOverrides(Scene& scene, const RunOptions& o) {
   if (o.grid) {
     if (*o.grid < 0) {  // withGridSize takes an unsigned size and says the same for the others
@@ -40,51 +50,28 @@ void applyOverrides(Scene& scene, const RunOptions& o) {
     }
   }
   if (o.integrator) scene.solver.integrator = parseIntegrator(*o.integrator);
-  if (o.frames) {
-    if (*o.frames < 1) throw InputError("--frames must be at least 1 (got " + std::to_string(*o.frames) + ")");
-    scene.solver.frames = *o.frames;
-  }
+  if (o.frames) scene.solver.frames = bounded("--frames", *o.frames, 1, kMaxFrames);
   if (o.dt) {
     if (!(*o.dt > 0.f) || !std::isfinite(*o.dt)) throw InputError("--dt must be a positive number of seconds");
     scene.solver.dt = *o.dt;
   }
-  if (o.substeps) {
-    if (*o.substeps < 1) throw InputError("--substeps must be at least 1 (got " + std::to_string(*o.substeps) + ")");
-    scene.solver.substeps = *o.substeps;
-  }
+  if (o.substeps) scene.solver.substeps = bounded("--substeps", *o.substeps, 1, kMaxSubsteps);
   if (o.tolerance) {
     if (!(*o.tolerance > 0.f) || !std::isfinite(*o.tolerance)) throw InputError("--tolerance must be a positive number");
     scene.solver.tolerance = *o.tolerance;
   }
-  if (o.maxIterations) {
-    if (*o.maxIterations < 1)
-      throw InputError("--max-iterations must be at least 1 (got " + std::to_string(*o.maxIterations) + ")");
-    scene.solver.maxIterations = *o.maxIterations;
-  }
-  if (o.iterations) {
-    if (*o.iterations < 0) throw InputError("--iterations must be 0 or more (got " + std::to_string(*o.iterations) + ")");
-    scene.solver.iterations = *o.iterations;
-  }
+  if (o.maxIterations) scene.solver.maxIterations = bounded("--max-iterations", *o.maxIterations, 1, kMaxIterations);
+  if (o.iterations) scene.solver.iterations = bounded("--iterations", *o.iterations, 0, kMaxIterations);
 }
 
-// Output folders are checked before the run so that a typo costs nothing.
+// Every output is tried before the run so that a typo or a read-only place costs nothing.
 void checkOutputs(const RunOptions& o) {
-  auto parentExists = [](const std::string& file) {
-    auto parent = std::filesystem::path(file).parent_path();
-    return parent.empty() || std::filesystem::is_directory(parent);
-  };
-  if (!o.pngPath.empty() && !parentExists(o.pngPath))
-    throw InputError("cannot write PNG '" + o.pngPath + "': its folder does not exist");
-  if (!o.recordPath.empty() && !parentExists(o.recordPath))
-    throw InputError("cannot write recording '" + o.recordPath + "': its folder does not exist");
-  if (!o.statsPath.empty() && !parentExists(o.statsPath))
-    throw InputError("cannot write stats '" + o.statsPath + "': its folder does not exist");
-  if (!o.objDir.empty()) {
-    std::error_code error;
-    std::filesystem::create_directories(o.objDir, error);
-    if (error || !std::filesystem::is_directory(o.objDir))
-      throw InputError("cannot create OBJ folder '" + o.objDir + "'");
-  }
+  if (o.statsSteps != "ends" && o.statsSteps != "all")
+    throw InputError("--stats-steps must be 'ends' or 'all' (got '" + o.statsSteps + "')");
+  if (!o.pngPath.empty()) checkOutputFile(o.pngPath, "PNG");
+  if (!o.recordPath.empty()) checkOutputFile(o.recordPath, "recording");
+  if (!o.statsPath.empty()) checkOutputFile(o.statsPath, "stats");
+  if (!o.objDir.empty()) checkOutputFolder(o.objDir, frameObjName(1));
 }
 
 bool isFinite(const std::vector<glm::vec4>& values) {
@@ -112,9 +99,19 @@ class Progress {
   std::chrono::steady_clock::time_point last_{};
 };
 
+// The run's end after SIGINT or SIGTERM. An output not yet complete (the recording, the PNG, the
+// stats) describes a run that did not finish: it is not written, and its writer's destructor removes
+// its temporary file. Outputs already renamed into place (OBJ frames) are whole and stay.
+int interrupted(int signal, int frame, int frames) {
+  std::fprintf(stderr, "\nweft: interrupted by %s after frame %d of %d; outputs not yet complete were discarded\n",
+               signalName(signal), frame, frames);
+  return interruptedExitStatus(signal);
+}
+
 }  // namespace
 
 int runCommand(const RunOptions& options) {
+  InterruptGuard interrupts;
   Scene scene = loadScene(options.scenePath);
   applyOverrides(scene, options);
   Backend backend = options.backend ? parseBackend(*options.backend) : Backend::Gpu;
@@ -138,6 +135,7 @@ int runCommand(const RunOptions& options) {
   if (backend == Backend::Cpu) std::printf("weft: CPU backend on %s\n", solver->deviceName().c_str());
 
   RunReport report;
+  report.solves = SolveLog(options.statsSteps == "all");
   report.scene = std::filesystem::path(options.scenePath).filename().string();
   report.device = solver->deviceName();
   report.backend = backendName(backend);
@@ -163,6 +161,7 @@ int runCommand(const RunOptions& options) {
   }
   Progress progress(settings.frames, options.quiet);
   for (int frame = 1; frame <= settings.frames; ++frame) {
+    if (int signal = interrupts.signal()) return interrupted(signal, frame - 1, settings.frames);
     auto start = std::chrono::steady_clock::now();
     solver->advance(settings.dt, settings.substeps);
     double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -178,20 +177,20 @@ int runCommand(const RunOptions& options) {
       }
       report.gpuMsPerStep.push_back(total / settings.substeps);
     }
-    for (const SolveStats& s : solver->lastSolveStats()) report.solves.push_back(s);
+    for (const SolveStats& s : solver->lastSolveStats()) report.solves.add(s);
     report.frames = frame;
-    report.steps = frame * settings.substeps;
+    report.steps = int64_t{frame} * settings.substeps;  // up to 10^10: past int
 
     solver->readState(positions, velocities);
     if (!isFinite(positions) || !isFinite(velocities)) {
       // Replay the frame one step at a time from the last good state to name the exact step.
       solver->writeState(lastGood, lastGoodVelocities);
-      int bad = (frame - 1) * settings.substeps + settings.substeps;
+      int64_t bad = int64_t{frame} * settings.substeps;
       for (int s = 1; s <= settings.substeps; ++s) {
         solver->advance(settings.dt / settings.substeps, 1);
         solver->readState(positions, velocities);
         if (!isFinite(positions) || !isFinite(velocities)) {
-          bad = (frame - 1) * settings.substeps + s;
+          bad = int64_t{frame - 1} * settings.substeps + s;
           break;
         }
       }
@@ -199,9 +198,9 @@ int runCommand(const RunOptions& options) {
       report.nonFiniteStep = bad;
       report.steps = bad;
       report.final = summarizeState(positions, velocities, scene.cloth.masses);
-      std::fprintf(stderr, "\nweft: the state became non-finite at step %d (frame %d) with integrator %s; "
+      std::fprintf(stderr, "\nweft: the state became non-finite at step %lld (frame %d) with integrator %s; "
                    "try a smaller --dt, more --substeps or an implicit integrator\n",
-                   bad, frame, report.integrator.c_str());
+                   static_cast<long long>(bad), frame, report.integrator.c_str());
       if (recording) recording->finish();  // the frames up to the last finite one: what led there
       if (!options.statsPath.empty()) writeStatsJson(report, options.statsPath);
       std::printf("%s\n", summaryLine(report).c_str());
@@ -214,6 +213,7 @@ int runCommand(const RunOptions& options) {
     progress.update(frame);
   }
   report.final = summarizeState(positions, velocities, scene.cloth.masses);
+  if (int signal = interrupts.signal()) return interrupted(signal, settings.frames, settings.frames);
   if (scene.parts.size() > 1)
     for (const ClothPart& part : scene.parts)
       report.cloths.push_back({part.name, summarizeState(positions, velocities, scene.cloth.masses,
@@ -228,6 +228,7 @@ int runCommand(const RunOptions& options) {
       renderer.render(positions, scene.colliders, scene.camera);
     renderer.savePng(options.pngPath);
   }
+  if (int signal = interrupts.signal()) return interrupted(signal, settings.frames, settings.frames);
   if (!options.statsPath.empty()) writeStatsJson(report, options.statsPath);
   std::printf("%s\n", summaryLine(report).c_str());
   if (context && context->validationMessageCount() > 0) {

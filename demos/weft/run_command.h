@@ -20,13 +20,15 @@ struct RunOptions {
   std::string objDir;
   std::string statsPath;
   std::string recordPath;
+  std::string statsSteps = "ends";  // the stats' solve log: "ends" (first and last 50 steps) or "all"
   std::string device;
   std::string shaderDir;
   bool validate = false;
   bool quiet = false;  // no progress line
 };
 
-// Exit status: 0 done, 1 bad input (message printed), 3 the state turned non-finite.
+// Exit status: 0 done, 1 bad input (message printed), 3 the state turned non-finite, 130 or 143
+// SIGINT or SIGTERM stopped the run (demos/weft/interrupt.h).
 int runCommand(const RunOptions& options);
 
 constexpr int kExitBadInput = 1;

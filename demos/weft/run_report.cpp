@@ -48,6 +48,46 @@ std::string summaryLine(const RunReport& r) {
   return buffer;
 }
 
+namespace {
+
+nlohmann::ordered_json stepJson(const SolveStats& s) {
+  return {{"iterations", s.iterations}, {"residual", s.residual}, {"converged", s.converged}, {"dt", s.dt}};
+}
+
+nlohmann::ordered_json loggedJson(const LoggedSolve& logged) {
+  nlohmann::ordered_json j = {{"step", logged.step}};
+  j.update(stepJson(logged.stats));
+  return j;
+}
+
+// The solve log's summary, of a size that does not grow with the run; every step only when kept.
+nlohmann::ordered_json solveJson(const SolveLog& log) {
+  nlohmann::ordered_json histogram = nlohmann::ordered_json::array();
+  for (const auto& [iterations, solves] : log.iterationHistogram())
+    histogram.push_back({{"iterations", iterations}, {"solves", solves}});
+  nlohmann::ordered_json first = nlohmann::ordered_json::array(), last = nlohmann::ordered_json::array();
+  for (const LoggedSolve& s : log.first()) first.push_back(loggedJson(s));
+  for (const LoggedSolve& s : log.last()) last.push_back(loggedJson(s));
+  nlohmann::ordered_json j = {{"solves", log.count()},
+                              {"medianIterations", log.medianIterations()},
+                              {"maxIterations", log.maxIterations()},
+                              {"maxResidual", log.maxResidual()},
+                              {"unconvergedSteps", log.unconverged()},
+                              {"minDt", log.minDt()},
+                              {"maxDt", log.maxDt()},
+                              {"iterationHistogram", histogram},
+                              {"firstSteps", first},
+                              {"lastSteps", last}};
+  if (log.keepsAll()) {
+    nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+    for (const SolveStats& s : log.all()) steps.push_back(stepJson(s));
+    j["steps"] = steps;
+  }
+  return j;
+}
+
+}  // namespace
+
 void writeStatsJson(const RunReport& r, const std::string& path) {
   nlohmann::ordered_json j;
   j["scene"] = r.scene;
@@ -74,20 +114,7 @@ void writeStatsJson(const RunReport& r, const std::string& path) {
   } else {
     j["medianGpuMsPerStep"] = nullptr;
   }
-  if (!r.solves.empty()) {
-    std::vector<double> iterations;
-    double worstResidual = 0;
-    int unconverged = 0;
-    nlohmann::ordered_json perStep = nlohmann::ordered_json::array();
-    for (const SolveStats& s : r.solves) {
-      iterations.push_back(s.iterations);
-      worstResidual = std::max(worstResidual, double(s.residual));
-      unconverged += s.converged ? 0 : 1;
-      perStep.push_back({{"iterations", s.iterations}, {"residual", s.residual}, {"converged", s.converged}, {"dt", s.dt}});
-    }
-    j["solve"] = {{"medianIterations", median(iterations)}, {"maxResidual", worstResidual},
-                  {"unconvergedSteps", unconverged}, {"steps", perStep}};
-  }
+  if (!r.solves.empty()) j["solve"] = solveJson(r.solves);
   j["finalKineticEnergy"] = r.final.finite ? nlohmann::ordered_json(r.final.kineticEnergy) : nullptr;
   auto vec = [](glm::vec3 v) {
     return std::isfinite(v.x + v.y + v.z) ? nlohmann::ordered_json{v.x, v.y, v.z} : nlohmann::ordered_json(nullptr);

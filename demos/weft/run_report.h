@@ -1,11 +1,13 @@
 #pragma once
 // What a run measured, and how it is written: the one-line summary and the --stats JSON.
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <glm/glm.hpp>
 
+#include "demos/weft/solve_log.h"
 #include "solver/solver.h"
 
 namespace weft {
@@ -25,20 +27,22 @@ struct RunReport {
   std::vector<std::pair<std::string, StateSummary>> cloths;  // each cloth's final state, when several
   size_t particles = 0, springs = 0, triangles = 0;
   uint32_t gridWidth = 0, gridHeight = 0;  // particles per row and rows of a grid cloth; 0 for a mesh
-  int frames = 0, substeps = 0, steps = 0, iterations = 0;
+  int frames = 0, substeps = 0, iterations = 0;
+  int64_t steps = 0;  // frames x substeps reaches 10^10 within the bounds (solver/scene.h)
   double frameDt = 0, stepDt = 0;
   std::vector<double> wallMsPerStep;                          // one sample per frame
   std::vector<double> gpuMsPerStep;                           // one sample per frame (GPU backend)
   std::vector<std::pair<std::string, std::vector<double>>> passMsPerStep;  // per pass, per frame
-  std::vector<SolveStats> solves;  // implicit integrators: one per step, in order
+  SolveLog solves;  // implicit integrators: one per step the solver took
   StateSummary final;
   bool nonFinite = false;
-  int nonFiniteStep = -1;
+  int64_t nonFiniteStep = -1;
 };
 
 double median(std::vector<double> values);
 std::string summaryLine(const RunReport& report);
-// Writes the stats JSON to path.tmp and renames it over `path`: never a half-written file.
+// Writes the stats JSON to path.tmp and renames it over `path`: never a half-written file. Its size
+// does not grow with the run unless the solve log keeps every step (SolveLog::keepsAll).
 void writeStatsJson(const RunReport& report, const std::string& path);
 
 }  // namespace weft
