@@ -327,7 +327,9 @@ TEST(SceneParse, SeveralClothsAreParticleRangesOfOneModelEachWithItsOwnRecipe) {
     aTethers += !inB && e.kind == WEFT_ELEMENT_TETHER;
     bHinges += inB && e.kind == WEFT_ELEMENT_HINGE;
     aero += e.kind == WEFT_ELEMENT_AERO;
-    if (inB) EXPECT_GE(std::min({e.nodes.x, e.nodes.y, e.nodes.z, e.nodes.w}), 9u);
+    if (inB) {
+      EXPECT_GE(std::min({e.nodes.x, e.nodes.y, e.nodes.z, e.nodes.w}), 9u);
+    }
   }
   EXPECT_EQ(aMembranes, 8u);
   EXPECT_EQ(aTethers, 8u);     // every free particle of a
