@@ -2,17 +2,12 @@
 // Implicit CG, the scalar pass (one workgroup): finishes a reduction from the partial sums and
 // updates the solve's scalars in place (mode WEFT_SOLVE_BEGIN / ALPHA / BETA). Once converged, it
 // writes zero groups into the indirect arguments so the remaining per-particle passes of the
-// step's fixed sequence cost nothing. Mirrors the scalar steps of cgSolveCpu().
+// step's fixed sequence cost nothing. The decisions themselves are cgScalarStep() in cg.h,
+// which the CPU step calls too.
 #include "cg_bindings.glsl"
+#include "cg.h"
 
 layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
-
-void stopIterating() {
-  scalars.converged = 1u;
-  indirect[0] = 0u;
-  indirect[1] = 0u;
-  indirect[2] = 0u;
-}
 
 void main() {
   uint mode = params.mode;
@@ -22,35 +17,13 @@ void main() {
   float total = workgroupSum(sum);
   if (gl_LocalInvocationID.x != 0) return;
 
-  if (mode == WEFT_SOLVE_BEGIN) {
-    scalars.delta0 = total;
-    scalars.deltaNew = total;
-    scalars.deltaOld = total;
-    scalars.alpha = 0.0;
-    scalars.beta = 0.0;
-    scalars.iterations = 0u;
-    scalars.converged = 0u;
-    indirect[0] = indirect[3];
-    indirect[1] = indirect[4];
-    indirect[2] = indirect[5];
-    if (!(total > 0.0) || solve.maxIterations == 0u) stopIterating();  // nothing to solve
-  } else if (mode == WEFT_SOLVE_ALPHA) {
-    scalars.pAp = total;
-    if (total > 0.0) {
-      scalars.alpha = scalars.deltaNew / total;
-    } else {  // A is positive definite on the free space; a zero here means c = 0: done
-      scalars.alpha = 0.0;
-      stopIterating();
-    }
-  } else {
-    scalars.deltaOld = scalars.deltaNew;
-    scalars.deltaNew = total;
-    scalars.beta = total / scalars.deltaOld;
-    scalars.iterations += 1u;
-    if (total <= solve.tolerance * solve.tolerance * scalars.delta0 || scalars.iterations >= solve.maxIterations)
-      stopIterating();
-  }
-  float relative = scalars.delta0 > 0.0 ? sqrt(max(scalars.deltaNew, 0.0) / scalars.delta0) : 0.0;
-  stepLog[solve.substep] = StepLog(scalars.iterations, relative,
-                                   relative <= solve.tolerance ? 1u : 0u, params.dt);
+  SolveScalars s = scalars;
+  bool stopped = cgScalarStep(s, mode, total, solve.tolerance, solve.maxIterations);
+  scalars = s;
+  // The per-particle passes dispatch from entry 0: the full grid while running, none once stopped.
+  indirect[0] = stopped ? 0u : indirect[3];
+  indirect[1] = stopped ? 0u : indirect[4];
+  indirect[2] = stopped ? 0u : indirect[5];
+  float relative = cgRelativeResidual(s);
+  stepLog[solve.substep] = StepLog(s.iterations, relative, relative <= solve.tolerance ? 1u : 0u, params.dt);
 }

@@ -1,6 +1,8 @@
 #pragma once
 // What an integrator step works on, per backend. The CPU state is std::vectors in exactly the GPU
 // layout (struct of arrays of vec4), so each integrator's CPU loop and GPU passes read alike.
+#include <array>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -10,6 +12,7 @@
 #include "engine/buffer.h"
 #include "engine/gpu_timer.h"
 #include "engine/program.h"
+#include "engine/shader_library.h"
 #include "shaders/shared.h"
 #include "solver/solver.h"
 #include "solver/elements.h"
@@ -31,7 +34,6 @@ struct CpuState {
   std::vector<std::vector<glm::vec4>> scratch;         // per-integrator temporaries (RK4 stages)
   std::vector<glm::mat3> blocks;                       // implicit CG: inverse diagonal blocks
   std::vector<glm::vec4> springBlocks;                 // implicit CG: each spring end's system block
-  std::vector<SolveStats> solveStats;                  // implicit integrators: one per step
   float adaptiveDt = 0.f;  // adaptive integrators: the next step to try, s (0: the requested one)
   SpringTable springs;
   ElementTable elements;
@@ -42,17 +44,14 @@ struct CpuState {
 };
 
 // ---- GPU ----
-struct GpuPrograms {
-  engine::ComputeProgram eulerStep;
-  engine::ComputeProgram verletPredict;
-  engine::ComputeProgram verletRelax;
-  engine::ComputeProgram rk4Stage;
-  engine::ComputeProgram cgSetup, cgScalars, cgProduct, cgUpdate, cgDirection, cgFinish;
-  engine::ComputeProgram newtonPredict, newtonGradient, newtonScalars, newtonSweep, newtonUpdate, newtonFinish;
-  engine::ComputeProgram nlcgStart, nlcgScalars, nlcgResidual, nlcgDirection, nlcgAdd, nlcgFinish;
+// The kernels and buffers one integrator unit owns on the GPU (solver/integrators/*/), made on the
+// unit's first use: a solver builds only the pipelines of the integrators it runs.
+struct UnitResources {
+  virtual ~UnitResources() = default;
 };
 
-// Ping-pong pairs: passes that gather neighbours read one buffer and write the other.
+// The state every integrator shares. Ping-pong pairs: passes that gather neighbours read one
+// buffer and write the other.
 struct GpuState {
   engine::Buffer positions[2], velocities[2];
   int currentPositions = 0, currentVelocities = 0;
@@ -60,29 +59,20 @@ struct GpuState {
   engine::Buffer elements, elementRows, elementRefs;  // the element table and its incidence rows
   uint32_t elementRefCount = 0;                       // incidence entries (0: a cloth of springs only)
   std::vector<engine::Buffer> scratch;  // per-integrator temporaries, vec4[N] each, made on first use
-  // Iterative solves: scalars, partial sums, indirect arguments, the per-step log, CG's blocks.
-  engine::Buffer solveScalars, partials, indirect, stepLog, preconditioner, springBlocks;
-  // Newton-Chebyshev: its scalars, inverse diagonal blocks (2 vec4 per particle) and spring
-  // couplings (a vec4 per spring entry), made on first use.
-  engine::Buffer newtonScalars, newtonDiagonal, newtonCouplings;
-  uint32_t stepLogCapacity = 0;
-  // Non-linear CG: its scalars (ending with the step's log), partials, indirect arguments, and the
-  // host-visible copy of the log read after every step.
-  engine::Buffer nlcgScalars, nlcgPartials, nlcgIndirect, nlcgReadback;
-  float adaptiveDt = 0.f;           // the next step to try, s (0: the requested one)
-  uint32_t nlcgLastIterations = 0;  // of the last step: sizes the next step's recording
   uint32_t particleCount = 0, colliderCount = 0;
   const engine::Context* context = nullptr;
+  const engine::ShaderLibrary* shaders = nullptr;
+  std::array<std::unique_ptr<UnitResources>, kIntegratorCount> units;
 
-  // Makes sure `count` scratch buffers exist. Called while recording, before any is used.
+  // Makes sure `count` scratch buffers exist. Not while recording.
   void ensureScratch(size_t count);
-  // Makes sure the iterative-solve buffers exist with room for `steps` log entries; the indirect
-  // arguments' full-size entry is filled for `program`'s workgroup layout. Not while recording.
-  void ensureSolveBuffers(uint32_t steps, const engine::ComputeProgram& program);
-  void ensureNewtonBuffers();
-  // Makes sure the non-linear CG buffers exist, the full-size indirect entry laid out for
-  // `program`'s workgroups. Not while recording.
-  void ensureNlcgBuffers(const engine::ComputeProgram& program);
+  // The resources of unit `id`, of the unit's own type T, made by T(*this) on first use.
+  template <class T>
+  T& unit(Integrator id) {
+    std::unique_ptr<UnitResources>& slot = units[static_cast<size_t>(id)];
+    if (!slot) slot = std::make_unique<T>(*this);
+    return static_cast<T&>(*slot);
+  }
 
   const engine::Buffer& positionsIn() const { return positions[currentPositions]; }
   const engine::Buffer& positionsOut() const { return positions[1 - currentPositions]; }
@@ -96,7 +86,6 @@ struct GpuState {
 struct GpuRecorder {
   VkCommandBuffer cmd;
   GpuState& state;
-  const GpuPrograms& programs;
   engine::GpuTimer* timer;  // null: no timestamps
 };
 

@@ -5,12 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "solver/integrators/euler.h"
-#include "solver/integrators/implicit_cg.h"
-#include "solver/integrators/newton_chebyshev.h"
-#include "solver/integrators/nonlinear_cg.h"
-#include "solver/integrators/rk4.h"
-#include "solver/integrators/verlet.h"
+#include "solver/integrators/integrator_unit.h"
 
 namespace weft {
 
@@ -29,37 +24,12 @@ CpuSolver::CpuSolver(const ClothModel& model, const SolverParams& params, unsign
 
 void CpuSolver::onParamsChanged() { state_.colliders = packColliders(params_.colliders); }
 
-void CpuSolver::advanceStep(const gpu::StepParams& step, const integrators::CgSettings& cg,
-                            const integrators::NewtonSettings& newton) {
-  switch (params_.integrator) {
-    case Integrator::ExplicitEuler:
-    case Integrator::SymplecticEuler: integrators::eulerStepCpu(state_, step, pool_); break;
-    case Integrator::Verlet:
-      integrators::verletStepCpu(state_, step, params_.iterations, params_.relaxationRho, pool_);
-      break;
-    case Integrator::Rk4: integrators::rk4StepCpu(state_, step, pool_); break;
-    case Integrator::ImplicitCg: solveStats_.push_back(integrators::implicitCgStepCpu(state_, step, cg, pool_)); break;
-    case Integrator::NewtonChebyshev:
-      solveStats_.push_back(integrators::newtonChebyshevStepCpu(state_, step, newton, pool_));
-      break;
-    case Integrator::NonlinearCg: break;  // adaptive: advance() runs whole frames of it
-  }
-}
-
 void CpuSolver::advance(float frameDt, int substeps) {
   const float dt = frameDt / static_cast<float>(substeps);
   gpu::StepParams step = makeStepParams(params_, dt, static_cast<uint32_t>(particleCount_),
                                         static_cast<uint32_t>(state_.colliders.size()), state_.elements.rows.back());
   auto start = std::chrono::steady_clock::now();
-  solveStats_.clear();
-  if (params_.integrator == Integrator::NonlinearCg) {  // adaptive: it chooses its own steps
-    const integrators::NlcgSettings settings{params_.tolerance, params_.maxIterations, params_.velocityScale};
-    solveStats_ = integrators::nonlinearCgAdvanceCpu(state_, step, settings, frameDt, substeps, pool_);
-  } else {
-    const integrators::CgSettings cg{params_.tolerance, params_.maxIterations};
-    const integrators::NewtonSettings newton = integrators::newtonSettings(params_);
-    for (int s = 0; s < substeps; ++s) advanceStep(step, cg, newton);
-  }
+  solveStats_ = integrators::integratorUnit(params_.integrator).advanceCpu(state_, params_, step, frameDt, substeps, pool_);
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   passTimes_ = {{std::string(integratorName(params_.integrator)), ms}};
 }

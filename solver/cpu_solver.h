@@ -5,8 +5,6 @@
 #include <memory>
 
 #include "solver/backend_state.h"
-#include "solver/integrators/implicit_cg.h"
-#include "solver/integrators/newton_chebyshev.h"
 #include "solver/solver.h"
 #include "solver/thread_pool.h"
 
@@ -28,8 +26,6 @@ class CpuSolver : public Solver {
   void onParamsChanged() override;
 
  private:
-  void advanceStep(const gpu::StepParams& step, const integrators::CgSettings& cg,
-                   const integrators::NewtonSettings& newton);
   ThreadPool pool_;
   CpuState state_;
   PassTimes passTimes_;

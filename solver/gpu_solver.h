@@ -42,13 +42,9 @@ class GpuSolver : public Solver {
   void onParamsChanged() override;
 
  private:
-  bool logsSolves() const;  // the integrator logs per-step iterations and residuals on the GPU
   void submitTimed(const std::function<void(VkCommandBuffer)>& record);  // adds to passTimes_
-  void advanceImplicitCg(float frameDt, int substeps);
-  static constexpr int kCgIterationsPerCheck = 8;
-  void advanceNonlinearCg(float frameDt, int substeps);
+  gpu::StepParams stepParams(float frameDt, int substeps) const;
   engine::Context& context_;
-  GpuPrograms programs_;
   GpuState state_;
   engine::GpuTimer timer_;
   uint32_t timerCapacity_ = 0;

@@ -37,6 +37,7 @@ enum class Integrator : uint8_t {
   NonlinearCg,
   NewtonChebyshev,
 };
+constexpr size_t kIntegratorCount = static_cast<size_t>(Integrator::NewtonChebyshev) + 1;
 
 // Parses "explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg", "nonlinear-cg",
 // "newton-chebyshev"; unknown name: InputError listing the names.

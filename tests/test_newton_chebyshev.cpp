@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "shaders/newton.h"
-#include "solver/integrators/newton_chebyshev.h"
+#include "solver/integrators/newton_chebyshev/newton_chebyshev.h"
 #include "solver/scene.h"
 #include "test_support.h"
 

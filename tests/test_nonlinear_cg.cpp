@@ -3,7 +3,7 @@
 // growing it back, and the two backends agreeing.
 //
 // The method converges only while h omega < ~1 for the stiffest spring mode (see
-// solver/integrators/nonlinear_cg.h), so the adaptive step takes about 1 / omega_max whatever is
+// solver/integrators/nonlinear_cg/nonlinear_cg.h), so the adaptive step takes about 1 / omega_max whatever is
 // requested, and on lavapipe every GPU step is a submission of ~0.5-1 ms: the cloths here are
 // chosen so that each test stays within a few thousand steps.
 #include <cmath>
@@ -11,6 +11,7 @@
 
 #include <stdexcept>
 
+#include "engine/error.h"
 #include "solver/gpu_solver.h"
 #include "solver/scene.h"
 #include "test_support.h"
@@ -223,7 +224,7 @@ TEST_P(NonlinearCgTest, ANonFiniteStateIsAnErrorNotEndlessRetries) {
   v[1].x = std::nanf("");
   solver->writeState(x, v);
   // Every attempt diverges at once; after 20 halvings (a millionth of the step) it gives up.
-  EXPECT_THROW(solver->advance(kFrame, 1), std::runtime_error);
+  EXPECT_THROW(solver->advance(kFrame, 1), SolveError);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, NonlinearCgTest, ::testing::ValuesIn(allBackends()), backendParamName);

@@ -1,6 +1,7 @@
 #include "demos/view/live_simulation.h"
 
 #include "solver/gpu_solver.h"
+#include "solver/integrators/integrator_unit.h"
 
 namespace weft {
 
@@ -14,8 +15,7 @@ LiveSimulation::LiveSimulation(Scene scene, Backend backend, engine::Context* co
 LiveSimulation::~LiveSimulation() = default;
 
 bool LiveSimulation::recordsIntoFrame() const {
-  const Integrator i = scene_.solver.integrator;
-  return gpuSolver_ && i != Integrator::ImplicitCg && i != Integrator::NonlinearCg;
+  return gpuSolver_ && !integrators::integratorUnit(scene_.solver.integrator).submitsOwnFrames();
 }
 
 void LiveSimulation::setSettings(const SolverSettings& settings, const Environment& environment) {

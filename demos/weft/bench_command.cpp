@@ -17,6 +17,7 @@
 #include "engine/program.h"
 #include "engine/shader_library.h"
 #include "shaders/shared.h"
+#include "solver/integrators/integrator_unit.h"
 #include "solver/solver.h"
 #include "solver/thread_pool.h"
 
@@ -35,9 +36,7 @@ ClothModel benchGrid(int n, Integrator integrator) {
   grid.sizeX = grid.sizeY = 0.01f * static_cast<float>(n - 1);
   grid.origin = glm::vec3(-0.5f * grid.sizeX, 1.5f, 0.f);
   grid.totalMass = 1e-4f * static_cast<float>(n) * static_cast<float>(n);
-  bool explicitForces = integrator == Integrator::ExplicitEuler || integrator == Integrator::SymplecticEuler ||
-                        integrator == Integrator::Rk4;
-  Material material = explicitForces ? Material{0.1f, 0.025f, 0.005f, 1e-4f} : Material{};
+  Material material = integrators::integratorUnit(integrator).explicitForces() ? Material{0.1f, 0.025f, 0.005f, 1e-4f} : Material{};
   ClothModel model = buildGrid(grid, material);
   pinParticles(model, gridCorners(model, CornerPreset::Two));
   return model;

@@ -1,16 +1,18 @@
-#include "solver/integrators/euler.h"
+#include "solver/integrators/euler/euler.h"
 
 #include "engine/commands.h"
 #include "shaders/physics.h"
-#include "solver/integrators/cpu_forces.h"
+#include "solver/integrators/common/cpu_forces.h"
 #include "solver/thread_pool.h"
 
 namespace weft::integrators {
 
 using gpu::xyz;
 
+namespace {
+
 // The CPU twin of euler_step.comp, line for line.
-static void eulerStepParticle(uint32_t i, const CpuState& s, CpuState& out, const gpu::StepParams& p) {
+void eulerStepParticle(uint32_t i, const CpuState& s, CpuState& out, const gpu::StepParams& p) {
   glm::vec4 xi = s.positions[i];
   glm::vec3 x = xyz(xi);
   glm::vec3 v = xyz(s.velocities[i]);
@@ -33,6 +35,7 @@ static void eulerStepParticle(uint32_t i, const CpuState& s, CpuState& out, cons
   out.velocitiesOut[i] = glm::vec4(v, 0.f);
 }
 
+// One step of either variant (params.mode), all particles, then the state is swapped.
 void eulerStepCpu(CpuState& state, const gpu::StepParams& params, ThreadPool& pool) {
   pool.parallelFor(state.positions.size(), [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) eulerStepParticle(static_cast<uint32_t>(i), state, state, params);
@@ -41,10 +44,16 @@ void eulerStepCpu(CpuState& state, const gpu::StepParams& params, ThreadPool& po
   state.swapVelocities();
 }
 
-void recordEulerStep(GpuRecorder& r, const gpu::StepParams& params) {
+struct EulerResources : UnitResources {
+  explicit EulerResources(const GpuState& s) : step(*s.context, *s.shaders, "euler_step.comp") {}
+  engine::ComputeProgram step;
+};
+
+// The same step as one dispatch of euler_step.comp.
+void recordEulerStep(GpuRecorder& r, const engine::ComputeProgram& program, const gpu::StepParams& params) {
   GpuState& s = r.state;
   engine::timed(r.timer, r.cmd, "euler_step", [&] {
-    r.programs.eulerStep.dispatch(r.cmd, s.particleCount,
+    program.dispatch(r.cmd, s.particleCount,
                                   {{WEFT_BIND_POSITIONS, &s.positionsIn()},
                                    {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
                                    {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
@@ -60,6 +69,33 @@ void recordEulerStep(GpuRecorder& r, const gpu::StepParams& params) {
   engine::barrier::computeToCompute(r.cmd);
   s.swapPositions();
   s.swapVelocities();
+}
+
+class EulerUnit final : public IntegratorUnit {
+ public:
+  explicit EulerUnit(Integrator variant) : variant_(variant) {}
+  Integrator id() const override { return variant_; }
+  std::vector<SolveStats> advanceCpu(CpuState& state, const SolverParams&, const gpu::StepParams& step, float,
+                                     int substeps, ThreadPool& pool) const override {
+    for (int k = 0; k < substeps; ++k) eulerStepCpu(state, step, pool);
+    return {};
+  }
+  bool explicitForces() const override { return true; }
+  uint32_t timedPassesPerStep(const SolverParams&) const override { return 1; }
+  void prepareGpu(GpuState& state, const SolverParams&, int) const override { state.unit<EulerResources>(variant_); }
+  void recordStep(GpuRecorder& r, const SolverParams&, const gpu::StepParams& step, uint32_t) const override {
+    recordEulerStep(r, r.state.unit<EulerResources>(variant_).step, step);
+  }
+
+ private:
+  Integrator variant_;
+};
+
+}  // namespace
+
+const IntegratorUnit& eulerUnit(Integrator variant) {
+  static const EulerUnit explicitEuler(Integrator::ExplicitEuler), symplecticEuler(Integrator::SymplecticEuler);
+  return variant == Integrator::ExplicitEuler ? explicitEuler : symplecticEuler;
 }
 
 }  // namespace weft::integrators

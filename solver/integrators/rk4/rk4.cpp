@@ -1,7 +1,7 @@
-#include "solver/integrators/rk4.h"
+#include "solver/integrators/rk4/rk4.h"
 
 #include "engine/commands.h"
-#include "solver/integrators/cpu_forces.h"
+#include "solver/integrators/common/cpu_forces.h"
 #include "solver/thread_pool.h"
 
 namespace weft::integrators {
@@ -57,8 +57,6 @@ void rk4StageParticle(uint32_t i, uint32_t stage, Rk4Arrays& a, const CpuState& 
   }
 }
 
-}  // namespace
-
 void rk4StepCpu(CpuState& s, const gpu::StepParams& params, ThreadPool& pool) {
   const size_t n = s.positions.size();
   s.scratch.resize(6);
@@ -80,9 +78,14 @@ void rk4StepCpu(CpuState& s, const gpu::StepParams& params, ThreadPool& pool) {
   s.swapVelocities();
 }
 
+struct Rk4Resources : UnitResources {
+  explicit Rk4Resources(const GpuState& s) : stage(*s.context, *s.shaders, "rk4_stage.comp") {}
+  engine::ComputeProgram stage;
+};
+
 void recordRk4Step(GpuRecorder& r, const gpu::StepParams& params) {
   GpuState& s = r.state;
-  s.ensureScratch(6);
+  const engine::ComputeProgram& program = s.unit<Rk4Resources>(Integrator::Rk4).stage;
   const engine::Buffer *stageX0 = &s.scratch[0], *stageV0 = &s.scratch[1], *stageX1 = &s.scratch[2],
                        *stageV1 = &s.scratch[3];
   struct Io {
@@ -96,7 +99,7 @@ void recordRk4Step(GpuRecorder& r, const gpu::StepParams& params) {
     gpu::StepParams p = params;
     p.mode = stage;
     engine::timed(r.timer, r.cmd, "rk4_stage", [&] {
-      r.programs.rk4Stage.dispatch(r.cmd, s.particleCount,
+      program.dispatch(r.cmd, s.particleCount,
                                    {{WEFT_BIND_PREV_POSITIONS, &s.positionsIn()},
                                     {WEFT_BIND_BASE_VELOCITIES, &s.velocitiesIn()},
                                     {WEFT_BIND_POSITIONS, io[stage].xs},
@@ -117,6 +120,32 @@ void recordRk4Step(GpuRecorder& r, const gpu::StepParams& params) {
   }
   s.swapPositions();
   s.swapVelocities();
+}
+
+class Rk4Unit final : public IntegratorUnit {
+ public:
+  Integrator id() const override { return Integrator::Rk4; }
+  std::vector<SolveStats> advanceCpu(CpuState& state, const SolverParams&, const gpu::StepParams& step, float,
+                                     int substeps, ThreadPool& pool) const override {
+    for (int k = 0; k < substeps; ++k) rk4StepCpu(state, step, pool);
+    return {};
+  }
+  bool explicitForces() const override { return true; }
+  uint32_t timedPassesPerStep(const SolverParams&) const override { return 4; }
+  void prepareGpu(GpuState& state, const SolverParams&, int) const override {
+    state.unit<Rk4Resources>(Integrator::Rk4);
+    state.ensureScratch(6);  // two stage states and the weighted sums
+  }
+  void recordStep(GpuRecorder& r, const SolverParams&, const gpu::StepParams& step, uint32_t) const override {
+    recordRk4Step(r, step);
+  }
+};
+
+}  // namespace
+
+const IntegratorUnit& rk4Unit() {
+  static const Rk4Unit unit;
+  return unit;
 }
 
 }  // namespace weft::integrators

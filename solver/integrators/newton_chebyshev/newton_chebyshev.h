@@ -51,7 +51,7 @@
 // its sum, and a stopped solve writes zero workgroups into the indirect arguments of its
 // remaining sweeps. Those empty dispatches still cost ~35 us each on lavapipe: keep maxIterations
 // near what a solve needs.
-#include "solver/backend_state.h"
+#include "solver/integrators/integrator_unit.h"
 
 namespace weft::integrators {
 
@@ -68,9 +68,6 @@ NewtonSettings newtonSettings(const SolverParams& params);
 // element j. All ones for rho = 0.
 std::vector<float> chebyshevWeights(float rho, int count);
 
-SolveStats newtonChebyshevStepCpu(CpuState& state, const gpu::StepParams& params, const NewtonSettings& settings,
-                                  ThreadPool& pool);
-void recordNewtonChebyshevStep(GpuRecorder& recorder, const gpu::StepParams& params, const NewtonSettings& settings,
-                               uint32_t substep);
+const IntegratorUnit& newtonChebyshevUnit();
 
 }  // namespace weft::integrators

@@ -1,8 +1,8 @@
-#include "solver/integrators/verlet.h"
+#include "solver/integrators/verlet/verlet.h"
 
 #include "engine/commands.h"
 #include "shaders/physics.h"
-#include "solver/integrators/cpu_elements.h"
+#include "solver/integrators/common/cpu_elements.h"
 #include "solver/thread_pool.h"
 
 namespace weft::integrators {
@@ -74,6 +74,8 @@ static gpu::StepParams relaxParams(gpu::StepParams params, int pass, int iterati
   return params;
 }
 
+namespace {
+
 void verletStepCpu(CpuState& state, const gpu::StepParams& params, int iterations, float rho, ThreadPool& pool) {
   const size_t n = state.positions.size();
   pool.parallelFor(n, [&](size_t begin, size_t end) {
@@ -90,10 +92,17 @@ void verletStepCpu(CpuState& state, const gpu::StepParams& params, int iteration
   state.swapVelocities();
 }
 
+struct VerletResources : UnitResources {
+  explicit VerletResources(const GpuState& s)
+      : predict(*s.context, *s.shaders, "verlet_predict.comp"), relax(*s.context, *s.shaders, "verlet_relax.comp") {}
+  engine::ComputeProgram predict, relax;
+};
+
 void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, int iterations, float rho) {
   GpuState& s = r.state;
+  const VerletResources& programs = s.unit<VerletResources>(Integrator::Verlet);
   engine::timed(r.timer, r.cmd, "verlet_predict", [&] {
-    r.programs.verletPredict.dispatch(r.cmd, s.particleCount,
+    programs.predict.dispatch(r.cmd, s.particleCount,
                                       {{WEFT_BIND_POSITIONS, &s.positionsIn()},
                                        {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
                                        {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
@@ -108,7 +117,7 @@ void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, int iterati
   for (int pass = 0; pass < relaxPasses(iterations); ++pass) {
     gpu::StepParams p = relaxParams(params, pass, iterations, rho);
     engine::timed(r.timer, r.cmd, "verlet_relax", [&] {
-      r.programs.verletRelax.dispatch(r.cmd, s.particleCount,
+      programs.relax.dispatch(r.cmd, s.particleCount,
                                       {{WEFT_BIND_POSITIONS, &s.positionsIn()},
                                        {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
                                        {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
@@ -125,6 +134,32 @@ void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, int iterati
     s.swapPositions();
   }
   s.swapVelocities();
+}
+
+class VerletUnit final : public IntegratorUnit {
+ public:
+  Integrator id() const override { return Integrator::Verlet; }
+  std::vector<SolveStats> advanceCpu(CpuState& state, const SolverParams& params, const gpu::StepParams& step, float,
+                                     int substeps, ThreadPool& pool) const override {
+    for (int k = 0; k < substeps; ++k) verletStepCpu(state, step, params.iterations, params.relaxationRho, pool);
+    return {};
+  }
+  uint32_t timedPassesPerStep(const SolverParams& params) const override {
+    return 1 + static_cast<uint32_t>(relaxPasses(params.iterations));
+  }
+  void prepareGpu(GpuState& state, const SolverParams&, int) const override {
+    state.unit<VerletResources>(Integrator::Verlet);
+  }
+  void recordStep(GpuRecorder& r, const SolverParams& params, const gpu::StepParams& step, uint32_t) const override {
+    recordVerletStep(r, step, params.iterations, params.relaxationRho);
+  }
+};
+
+}  // namespace
+
+const IntegratorUnit& verletUnit() {
+  static const VerletUnit unit;
+  return unit;
 }
 
 }  // namespace weft::integrators

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "shaders/physics.h"
-#include "solver/integrators/cpu_elements.h"
+#include "solver/integrators/common/cpu_elements.h"
 #include "solver/spring_table.h"
 
 namespace weft::integrators {

@@ -1,11 +1,13 @@
-#include "solver/integrators/implicit_cg.h"
+#include "solver/integrators/implicit_cg/implicit_cg.h"
 
 #include <array>
 #include <cmath>
 
 #include "engine/commands.h"
+#include "solver/integrators/common/solve_kit.h"
+#include "shaders/cg.h"
 #include "shaders/physics.h"
-#include "solver/integrators/cpu_elements.h"
+#include "solver/integrators/common/cpu_elements.h"
 #include "solver/thread_pool.h"
 
 namespace weft::integrators {
@@ -114,27 +116,27 @@ void cgFinishParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPara
 }
 
 
-}  // namespace
+struct CgSettings {
+  float tolerance;
+  int maxIterations;
+};
 
 SolveStats implicitCgStepCpu(CpuState& s, const gpu::StepParams& p, const CgSettings& settings, ThreadPool& pool) {
   const size_t n = s.positions.size();
   CgVectors w = cgVectors(s);
-  // The same scalar logic as cg_scalars.comp, on the host.
-  double delta0 = sumOver(pool, n, [&](uint32_t i) { return cgSetupParticle(i, s, w, p); });
-  double deltaNew = delta0;
-  int iterations = 0;
-  const double target = double(settings.tolerance) * settings.tolerance * delta0;
-  bool stop = !(delta0 > 0.0) || settings.maxIterations == 0;
+  const auto cap = static_cast<uint32_t>(settings.maxIterations);
+  // The passes of cg_*.comp with the scalar decisions of cg.h between them, as the GPU runs them.
+  gpu::SolveScalars scalars{};
+  auto decide = [&](uint32_t mode, double total) {
+    return gpu::cgScalarStep(scalars, mode, static_cast<float>(total), settings.tolerance, cap);
+  };
+  bool stop = decide(WEFT_SOLVE_BEGIN, sumOver(pool, n, [&](uint32_t i) { return cgSetupParticle(i, s, w, p); }));
   while (!stop) {
-    double pAp = sumOver(pool, n, [&](uint32_t i) { return cgProductParticle(i, s, w, p); });
-    if (!(pAp > 0.0)) break;
-    float alpha = static_cast<float>(deltaNew / pAp);
-    double deltaOld = deltaNew;
-    deltaNew = sumOver(pool, n, [&](uint32_t i) { return cgUpdateParticle(i, s, w, alpha); });
-    ++iterations;
-    stop = deltaNew <= target || iterations >= settings.maxIterations;
+    if (decide(WEFT_SOLVE_ALPHA, sumOver(pool, n, [&](uint32_t i) { return cgProductParticle(i, s, w, p); }))) break;
+    const float alpha = scalars.alpha;
+    stop = decide(WEFT_SOLVE_BETA, sumOver(pool, n, [&](uint32_t i) { return cgUpdateParticle(i, s, w, alpha); }));
     if (stop) break;
-    float beta = static_cast<float>(deltaNew / deltaOld);
+    const float beta = scalars.beta;
     pool.parallelFor(n, [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; ++i)
         w.c[i] = glm::vec4(gpu::applyFilter(w.constraint[i], xyz(w.q[i]) + beta * xyz(w.c[i])), 0.f);
@@ -145,29 +147,45 @@ SolveStats implicitCgStepCpu(CpuState& s, const gpu::StepParams& p, const CgSett
   });
   s.swapPositions();
   s.swapVelocities();
-  float residual = delta0 > 0 ? static_cast<float>(std::sqrt(std::max(deltaNew, 0.0) / delta0)) : 0.f;
-  return {iterations, residual, residual <= settings.tolerance, p.dt};
+  const float residual = gpu::cgRelativeResidual(scalars);
+  return {static_cast<int>(scalars.iterations), residual, residual <= settings.tolerance, p.dt};
 }
 
-namespace {
+// The kernels and buffers of the GPU solve: the solve kit (scalars host-visible: advance() reads
+// the converged flag between chunks), the inverse diagonal blocks and each spring end's block.
+struct CgResources : UnitResources {
+  explicit CgResources(const GpuState& s)
+      : setup(*s.context, *s.shaders, "cg_setup.comp"),
+        scalars(*s.context, *s.shaders, "cg_scalars.comp"),
+        product(*s.context, *s.shaders, "cg_product.comp"),
+        update(*s.context, *s.shaders, "cg_update.comp"),
+        direction(*s.context, *s.shaders, "cg_direction.comp"),
+        finish(*s.context, *s.shaders, "cg_finish.comp"),
+        kit(s, setup, {sizeof(gpu::SolveScalars), 1, 1, true}),
+        preconditioner(*s.context, 3ull * s.particleCount * sizeof(glm::vec4), engine::kStorageUsage,
+                       engine::MemoryUsage::DeviceLocal, "weft.preconditioner"),
+        springBlocks(*s.context, s.springs.size(), engine::kStorageUsage, engine::MemoryUsage::DeviceLocal,
+                     "weft.springBlocks") {}  // one vec4 per SpringEntry
+  engine::ComputeProgram setup, scalars, product, update, direction, finish;
+  SolveKit kit;
+  engine::Buffer preconditioner, springBlocks;
+};
 
 // Everything one CG pass needs to record itself.
 struct CgPasses {
   GpuRecorder& r;
+  const CgResources& cg;
   gpu::SolveParams solve;
   std::array<engine::BufferBinding, 21> bindings;
 
   CgPasses(GpuRecorder& recorder, const gpu::StepParams& params, const CgSettings& settings, uint32_t substep)
-      : r(recorder) {
+      : r(recorder), cg(recorder.state.unit<CgResources>(Integrator::ImplicitCg)) {
     GpuState& s = r.state;
-    s.ensureScratch(5);
     solve = {};
     solve.step = params;
     solve.tolerance = settings.tolerance;
     solve.maxIterations = static_cast<uint32_t>(settings.maxIterations);
-    uint32_t groupsX, groupsY;
-    r.programs.cgSetup.groupsFor(s.particleCount, groupsX, groupsY);
-    solve.partialCount = groupsX * groupsY;
+    solve.partialCount = cg.kit.partialCount;
     solve.substep = substep;
     // Every CG pass binds the same set; each shader uses its part of it (reflection drops the rest).
     bindings = {{
@@ -181,39 +199,33 @@ struct CgPasses {
         {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
         {WEFT_BIND_ELEMENT_REFS, &s.elementRefs},
         {WEFT_BIND_COLLIDERS, &s.colliders},
-        {WEFT_BIND_SOLVE_SCALARS, &s.solveScalars},
-        {WEFT_BIND_PARTIALS, &s.partials},
-        {WEFT_BIND_INDIRECT, &s.indirect},
-        {WEFT_BIND_STEP_LOG, &s.stepLog},
+        {WEFT_BIND_SOLVE_SCALARS, &cg.kit.scalars},
+        {WEFT_BIND_PARTIALS, &cg.kit.partials},
+        {WEFT_BIND_INDIRECT, &cg.kit.indirect},
+        {WEFT_BIND_STEP_LOG, &cg.kit.stepLog},
         {WEFT_BIND_CG_DV, &s.scratch[0]},
         {WEFT_BIND_CG_R, &s.scratch[1]},
         {WEFT_BIND_CG_C, &s.scratch[2]},
         {WEFT_BIND_CG_Q, &s.scratch[3]},
-        {WEFT_BIND_CG_PRECONDITIONER, &s.preconditioner},
+        {WEFT_BIND_CG_PRECONDITIONER, &cg.preconditioner},
         {WEFT_BIND_CG_FILTER, &s.scratch[4]},
-        {WEFT_BIND_CG_BLOCKS, &s.springBlocks},
+        {WEFT_BIND_CG_BLOCKS, &cg.springBlocks},
     }};
   }
 
   void scalars(uint32_t mode) {
     gpu::SolveParams p = solve;
     p.step.mode = mode;
-    r.programs.cgScalars.dispatch(r.cmd, 1, bindings, p);
-    engine::barrier::computeToIndirect(r.cmd);
+    cg.kit.scalarPass(r.cmd, cg.scalars, bindings, p);
   }
-  void perParticle(const engine::ComputeProgram& program) {
-    program.dispatchIndirect(r.cmd, r.state.indirect, 0, bindings, solve);
-    engine::barrier::computeToCompute(r.cmd);
-  }
+  void perParticle(const engine::ComputeProgram& program) { cg.kit.indirectPass(r.cmd, program, 0, bindings, solve); }
 };
-
-}  // namespace
 
 void recordImplicitCgBegin(GpuRecorder& r, const gpu::StepParams& params, const CgSettings& settings,
                            uint32_t substep) {
   CgPasses passes(r, params, settings, substep);
   engine::timed(r.timer, r.cmd, "cg_setup", [&] {
-    r.programs.cgSetup.dispatch(r.cmd, r.state.particleCount, passes.bindings, passes.solve);
+    passes.cg.setup.dispatch(r.cmd, r.state.particleCount, passes.bindings, passes.solve);
   });
   engine::barrier::computeToCompute(r.cmd);
   passes.scalars(WEFT_SOLVE_BEGIN);
@@ -224,11 +236,11 @@ void recordImplicitCgIterations(GpuRecorder& r, const gpu::StepParams& params, c
   CgPasses passes(r, params, settings, substep);
   engine::timed(r.timer, r.cmd, "cg_iterations", [&] {
     for (int k = 0; k < count; ++k) {
-      passes.perParticle(r.programs.cgProduct);
+      passes.perParticle(passes.cg.product);
       passes.scalars(WEFT_SOLVE_ALPHA);
-      passes.perParticle(r.programs.cgUpdate);
+      passes.perParticle(passes.cg.update);
       passes.scalars(WEFT_SOLVE_BETA);
-      passes.perParticle(r.programs.cgDirection);
+      passes.perParticle(passes.cg.direction);
     }
   });
 }
@@ -237,18 +249,79 @@ void recordImplicitCgFinish(GpuRecorder& r, const gpu::StepParams& params, const
                             uint32_t substep) {
   CgPasses passes(r, params, settings, substep);
   engine::timed(r.timer, r.cmd, "cg_finish", [&] {
-    r.programs.cgFinish.dispatch(r.cmd, r.state.particleCount, passes.bindings, passes.solve);
+    passes.cg.finish.dispatch(r.cmd, r.state.particleCount, passes.bindings, passes.solve);
   });
   engine::barrier::computeToCompute(r.cmd);
   r.state.swapPositions();
   r.state.swapVelocities();
 }
 
-void recordImplicitCgStep(GpuRecorder& r, const gpu::StepParams& params, const CgSettings& settings,
-                          uint32_t substep) {
-  recordImplicitCgBegin(r, params, settings, substep);
-  recordImplicitCgIterations(r, params, settings, substep, settings.maxIterations);
-  recordImplicitCgFinish(r, params, settings, substep);
+constexpr int kCgIterationsPerCheck = 8;
+
+CgSettings cgSettings(const SolverParams& params) { return {params.tolerance, params.maxIterations}; }
+
+class ImplicitCgUnit final : public IntegratorUnit {
+ public:
+  Integrator id() const override { return Integrator::ImplicitCg; }
+  std::vector<SolveStats> advanceCpu(CpuState& state, const SolverParams& params, const gpu::StepParams& step, float,
+                                     int substeps, ThreadPool& pool) const override {
+    std::vector<SolveStats> stats;
+    for (int k = 0; k < substeps; ++k) stats.push_back(implicitCgStepCpu(state, step, cgSettings(params), pool));
+    return stats;
+  }
+  bool submitsOwnFrames() const override { return true; }
+  uint32_t timedPassesPerStep(const SolverParams&) const override { return 3; }  // setup, iterations, finish
+  void prepareGpu(GpuState& state, const SolverParams&, int substeps) const override {
+    state.ensureScratch(5);  // dv, r, c, q and the filter
+    state.unit<CgResources>(Integrator::ImplicitCg).kit.ensureLog(static_cast<uint32_t>(substeps));
+  }
+  void recordStep(GpuRecorder& r, const SolverParams& params, const gpu::StepParams& step,
+                  uint32_t substep) const override {
+    const CgSettings cg = cgSettings(params);
+    recordImplicitCgBegin(r, step, cg, substep);
+    recordImplicitCgIterations(r, step, cg, substep, cg.maxIterations);
+    recordImplicitCgFinish(r, step, cg, substep);
+  }
+  // Each step's iterations in chunks of kCgIterationsPerCheck: after each chunk the host reads the
+  // solve's 32-byte scalar state and stops at the first chunk after convergence. One small readback
+  // per chunk, never one per iteration; the scalars never leave the GPU for the arithmetic.
+  std::vector<SolveStats> advanceGpu(GpuFrame& frame, const SolverParams& params, const gpu::StepParams& step, float,
+                                     int substeps) const override {
+    const CgSettings cg = cgSettings(params);
+    const CgResources& resources = frame.state.unit<CgResources>(Integrator::ImplicitCg);
+    const auto* scalars = static_cast<const gpu::SolveScalars*>(resources.kit.scalars.mapped());
+    for (int s = 0; s < substeps; ++s) {
+      const auto substep = static_cast<uint32_t>(s);
+      int recorded = 0;
+      bool begun = false;
+      while (!begun || (recorded < cg.maxIterations && scalars->converged == 0)) {
+        const int chunk = std::min(kCgIterationsPerCheck, cg.maxIterations - recorded);
+        frame.submitTimed([&](VkCommandBuffer cmd) {
+          GpuRecorder recorder{cmd, frame.state, frame.timer};
+          if (!begun) recordImplicitCgBegin(recorder, step, cg, substep);
+          recordImplicitCgIterations(recorder, step, cg, substep, chunk);
+          engine::barrier::computeToHost(cmd);
+        });
+        begun = true;
+        recorded += chunk;
+      }
+      frame.submitTimed([&](VkCommandBuffer cmd) {
+        GpuRecorder recorder{cmd, frame.state, frame.timer};
+        recordImplicitCgFinish(recorder, step, cg, substep);
+      });
+    }
+    return readFrameStats(frame.state, substeps);
+  }
+  std::vector<SolveStats> readFrameStats(GpuState& state, int substeps) const override {
+    return state.unit<CgResources>(Integrator::ImplicitCg).kit.readLog(substeps);
+  }
+};
+
+}  // namespace
+
+const IntegratorUnit& implicitCgUnit() {
+  static const ImplicitCgUnit unit;
+  return unit;
 }
 
 }  // namespace weft::integrators

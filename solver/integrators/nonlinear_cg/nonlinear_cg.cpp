@@ -1,17 +1,20 @@
-#include "solver/integrators/nonlinear_cg.h"
+#include "solver/integrators/nonlinear_cg/nonlinear_cg.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
 #include <string>
 
 #include "engine/commands.h"
+#include "engine/error.h"
+#include "solver/integrators/common/solve_kit.h"
 #include "shaders/nlcg.h"
-#include "solver/integrators/cpu_forces.h"
+#include "solver/integrators/common/cpu_forces.h"
 #include "solver/thread_pool.h"
 
 namespace weft::integrators {
@@ -19,6 +22,16 @@ namespace weft::integrators {
 using gpu::xyz;
 
 namespace {
+
+struct NlcgSettings {
+  float tolerance;      // m/s: converged when every |r_i| < k tolerance
+  int maxIterations;    // line searches per attempt
+  float velocityScale;  // k (s)
+};
+
+NlcgSettings nlcgSettings(const SolverParams& params) {
+  return {params.tolerance, params.maxIterations, params.velocityScale};
+}
 
 // Step-size control of seed 000.
 constexpr float kShrinkOnDivergence = 0.5f;
@@ -178,24 +191,46 @@ gpu::StepLog nonlinearCgTryStepCpu(CpuState& s, const gpu::StepParams& p, const 
   return gpu::nlcgLog(scalars, p.dt);
 }
 
+// The kernels and buffers of the GPU solve: the solve kit (its scalars are
+// gpu::NonlinearCgScalars, ending with the step's log; WEFT_NLCG_PARTIAL_SLOTS sums at once; the
+// WEFT_NLCG_GROUPS_* entries), the host-visible copy of the log read after every step, and the
+// adaptive step's state across frames.
+struct NlcgResources : UnitResources {
+  explicit NlcgResources(const GpuState& s)
+      : start(*s.context, *s.shaders, "nlcg_start.comp"),
+        scalars(*s.context, *s.shaders, "nlcg_scalars.comp"),
+        residual(*s.context, *s.shaders, "nlcg_residual.comp"),
+        direction(*s.context, *s.shaders, "nlcg_direction.comp"),
+        add(*s.context, *s.shaders, "nlcg_add.comp"),
+        finish(*s.context, *s.shaders, "nlcg_finish.comp"),
+        kit(s, start, {sizeof(gpu::NonlinearCgScalars), WEFT_NLCG_PARTIAL_SLOTS, WEFT_NLCG_GROUPS_FULL / 3, false}),
+        readback(*s.context, sizeof(gpu::StepLog), VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback,
+                 "weft.nlcgReadback") {}
+  engine::ComputeProgram start, scalars, residual, direction, add, finish;
+  SolveKit kit;
+  engine::Buffer readback;
+  float adaptiveDt = 0.f;        // the next step to try, s (0: the requested one)
+  uint32_t lastIterations = 0;   // of the last step: sizes the next step's recording
+};
+
 // Every pass of a step binds from these two sets (each shader uses its part; reflection drops the
 // rest): the start reads the current state as positions/velocities; the others gather from the
 // iterate through those names and update it in place through the nlcg ones.
 struct NlcgPasses {
   GpuRecorder& r;
+  const NlcgResources& nl;
   gpu::NonlinearCgParams push{};
   std::array<engine::BufferBinding, 12> start;
   std::array<engine::BufferBinding, 19> iterate;
 
-  NlcgPasses(GpuRecorder& recorder, const gpu::StepParams& params, const NlcgSettings& settings) : r(recorder) {
+  NlcgPasses(GpuRecorder& recorder, const gpu::StepParams& params, const NlcgSettings& settings)
+      : r(recorder), nl(recorder.state.unit<NlcgResources>(Integrator::NonlinearCg)) {
     GpuState& s = r.state;
     push.step = params;
     push.threshold = nlcgThreshold(settings);
     push.velocityScale = settings.velocityScale;
     push.maxIterations = static_cast<uint32_t>(settings.maxIterations);
-    uint32_t x, y;
-    r.programs.nlcgStart.groupsFor(s.particleCount, x, y);
-    push.partialCount = x * y;
+    push.partialCount = nl.kit.partialCount;
     start = {{{WEFT_BIND_POSITIONS, &s.positionsIn()},
               {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
               {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
@@ -205,7 +240,7 @@ struct NlcgPasses {
               {WEFT_BIND_ELEMENTS, &s.elements},
               {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
               {WEFT_BIND_ELEMENT_REFS, &s.elementRefs},
-              {WEFT_BIND_NLCG_PARTIALS, &s.nlcgPartials},
+              {WEFT_BIND_NLCG_PARTIALS, &nl.kit.partials},
               {WEFT_BIND_NLCG_DIRECTION_P, &s.scratch[2]},
               {WEFT_BIND_NLCG_DIRECTION_V, &s.scratch[3]}}};
     iterate = {{{WEFT_BIND_POSITIONS, &s.positionsOut()},
@@ -218,9 +253,9 @@ struct NlcgPasses {
                 {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
                 {WEFT_BIND_ELEMENT_REFS, &s.elementRefs},
                 {WEFT_BIND_COLLIDERS, &s.colliders},
-                {WEFT_BIND_NLCG_SCALARS, &s.nlcgScalars},
-                {WEFT_BIND_NLCG_PARTIALS, &s.nlcgPartials},
-                {WEFT_BIND_NLCG_INDIRECT, &s.nlcgIndirect},
+                {WEFT_BIND_NLCG_SCALARS, &nl.kit.scalars},
+                {WEFT_BIND_NLCG_PARTIALS, &nl.kit.partials},
+                {WEFT_BIND_NLCG_INDIRECT, &nl.kit.indirect},
                 {WEFT_BIND_NLCG_POSITIONS, &s.positionsOut()},
                 {WEFT_BIND_NLCG_VELOCITIES, &s.velocitiesOut()},
                 {WEFT_BIND_NLCG_RESIDUAL_P, &s.scratch[0]},
@@ -232,52 +267,52 @@ struct NlcgPasses {
   void scalars(uint32_t mode) {
     gpu::NonlinearCgParams p = push;
     p.step.mode = mode;
-    r.programs.nlcgScalars.dispatch(r.cmd, 1, iterate, p);
-    engine::barrier::computeToIndirect(r.cmd);
+    nl.kit.scalarPass(r.cmd, nl.scalars, iterate, p);
   }
   // A per-particle pass whose group count the scalar pass chose.
   void indirect(const engine::ComputeProgram& program, uint32_t groupsOffset) {
-    program.dispatchIndirect(r.cmd, r.state.nlcgIndirect, groupsOffset * sizeof(uint32_t), iterate, push);
-    engine::barrier::computeToCompute(r.cmd);
+    nl.kit.indirectPass(r.cmd, program, groupsOffset, iterate, push);
   }
   // The trial move and its line search, then the test at the iterate when the scalars ask for it.
   void iteration() {
-    indirect(r.programs.nlcgDirection, WEFT_NLCG_GROUPS_ITERATE);
-    indirect(r.programs.nlcgResidual, WEFT_NLCG_GROUPS_ITERATE);
+    indirect(nl.direction, WEFT_NLCG_GROUPS_ITERATE);
+    indirect(nl.residual, WEFT_NLCG_GROUPS_ITERATE);
     scalars(WEFT_NLCG_SECANT);
-    indirect(r.programs.nlcgAdd, WEFT_NLCG_GROUPS_ITERATE);
+    indirect(nl.add, WEFT_NLCG_GROUPS_ITERATE);
     confirmation();
   }
   void confirmation() {
-    indirect(r.programs.nlcgResidual, WEFT_NLCG_GROUPS_CONFIRM);
+    indirect(nl.residual, WEFT_NLCG_GROUPS_CONFIRM);
     scalars(WEFT_NLCG_FRESH);
   }
   void iterationsThenFinish(uint32_t iterations) {
     engine::timed(r.timer, r.cmd, "nlcg_iterations", [&] {
       for (uint32_t k = 0; k < iterations; ++k) iteration();
     });
-    engine::timed(r.timer, r.cmd, "nlcg_finish", [&] { indirect(r.programs.nlcgFinish, WEFT_NLCG_GROUPS_FINISH); });
-    engine::recordReadback(r.cmd, r.state.nlcgScalars, r.state.nlcgReadback, sizeof(gpu::StepLog),
+    engine::timed(r.timer, r.cmd, "nlcg_finish", [&] { indirect(nl.finish, WEFT_NLCG_GROUPS_FINISH); });
+    engine::recordReadback(r.cmd, nl.kit.scalars, nl.readback, sizeof(gpu::StepLog),
                            offsetof(gpu::NonlinearCgScalars, log));
   }
 };
 
-// Submits one recording and returns the log it read back, adding its pass times to `passTimes`.
+// Submits one recording and returns the log it read back.
 template <class Record>
-gpu::StepLog submitStep(GpuState& s, engine::GpuTimer* timer, PassTimes& passTimes, Record&& record) {
-  engine::submitAndWait(*s.context, [&](VkCommandBuffer cmd) {
-    if (timer) timer->reset(cmd);
-    record(cmd);
-  });
-  if (timer)
-    for (const auto& [name, ms] : timer->read()) {
-      auto it = std::find_if(passTimes.begin(), passTimes.end(), [&](const auto& e) { return e.first == name; });
-      if (it == passTimes.end()) passTimes.emplace_back(name, ms);
-      else it->second += ms;
-    }
+gpu::StepLog submitStep(GpuFrame& frame, const NlcgResources& nl, Record&& record) {
+  frame.submitTimed([&](VkCommandBuffer cmd) { record(cmd); });
   gpu::StepLog log;
-  std::memcpy(&log, s.nlcgReadback.mapped(), sizeof log);
+  std::memcpy(&log, nl.readback.mapped(), sizeof log);
   return log;
+}
+
+// The sentence for a step that keeps diverging: the step in significant digits (it is a millionth
+// of the requested one, far below what fixed-point printing shows).
+std::string stepDiverged(float h, float requested, float residual) {
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "nonlinear-cg: the step still diverges at dt = %.3g s (%.2g of the requested %.3g s; residual %.3g "
+                "m/s): the state is not finite, or the scene is stiffer than the tolerance lets the step resolve",
+                double(h), double(h / requested), double(requested), double(residual));
+  return text;
 }
 
 // The frame loop of both backends: tries steps of the adaptive size, retries diverged ones at half
@@ -298,9 +333,7 @@ std::vector<SolveStats> advanceAdaptive(float& adaptiveDt, float frameDt, int su
     if (log.converged != WEFT_NLCG_CONVERGED) {
       adaptiveDt = h * kShrinkOnDivergence;
       if (adaptiveDt < kMinStepFraction * requested)
-        throw std::runtime_error("nonlinear-cg: the step still diverges at dt = " + std::to_string(h) +
-                                 " s (residual " + std::to_string(residual) +
-                                 " m/s); the state is not finite or the scene cannot be solved");
+        throw SolveError(stepDiverged(h, requested, residual));
       continue;
     }
     stats.push_back({static_cast<int>(log.iterations), residual, true, h});
@@ -312,8 +345,6 @@ std::vector<SolveStats> advanceAdaptive(float& adaptiveDt, float frameDt, int su
   }
   return stats;
 }
-
-}  // namespace
 
 std::vector<SolveStats> nonlinearCgAdvanceCpu(CpuState& s, const gpu::StepParams& params, const NlcgSettings& settings,
                                               float frameDt, int substeps, ThreadPool& pool) {
@@ -334,9 +365,9 @@ void recordNonlinearCgStep(GpuRecorder& r, const gpu::StepParams& params, const 
                            uint32_t iterations) {
   NlcgPasses passes(r, params, settings);
   engine::timed(r.timer, r.cmd, "nlcg_start", [&] {
-    r.programs.nlcgStart.dispatch(r.cmd, r.state.particleCount, passes.start, passes.push);
+    passes.nl.start.dispatch(r.cmd, r.state.particleCount, passes.start, passes.push);
     engine::barrier::computeToCompute(r.cmd);
-    r.programs.nlcgResidual.dispatch(r.cmd, r.state.particleCount, passes.iterate, passes.push);
+    passes.nl.residual.dispatch(r.cmd, r.state.particleCount, passes.iterate, passes.push);
     engine::barrier::computeToCompute(r.cmd);
     passes.scalars(WEFT_NLCG_BEGIN);
   });
@@ -348,39 +379,68 @@ void recordNonlinearCgContinuation(GpuRecorder& r, const gpu::StepParams& params
   NlcgPasses(r, params, settings).iterationsThenFinish(iterations);
 }
 
-std::vector<SolveStats> nonlinearCgAdvanceGpu(GpuState& s, const GpuPrograms& programs, const gpu::StepParams& params,
-                                              const NlcgSettings& settings, float frameDt, int substeps,
-                                              engine::GpuTimer* timer, PassTimes& passTimes) {
-  s.ensureNlcgBuffers(programs.nlcgStart);
-  s.ensureScratch(4);
-  passTimes.clear();
+std::vector<SolveStats> nonlinearCgAdvanceGpu(GpuFrame& frame, const gpu::StepParams& params,
+                                              const NlcgSettings& settings, float frameDt, int substeps) {
+  GpuState& s = frame.state;
+  NlcgResources& nl = s.unit<NlcgResources>(Integrator::NonlinearCg);
   const auto cap = static_cast<uint32_t>(settings.maxIterations);
-  return advanceAdaptive(s.adaptiveDt, frameDt, substeps, settings.maxIterations, settings.velocityScale, [&](float h) {
+  return advanceAdaptive(nl.adaptiveDt, frameDt, substeps, settings.maxIterations, settings.velocityScale, [&](float h) {
     gpu::StepParams p = params;
     p.dt = h;
     // Recording the whole cap would cost an empty dispatch per pass per unneeded iteration
     // (~17 us each on lavapipe, a submission ~20 us); the last step's count is a good guess.
-    uint32_t recorded = std::min(cap, s.nlcgLastIterations);
-    gpu::StepLog log = submitStep(s, timer, passTimes, [&](VkCommandBuffer cmd) {
-      GpuRecorder recorder{cmd, s, programs, timer};
+    uint32_t recorded = std::min(cap, nl.lastIterations);
+    gpu::StepLog log = submitStep(frame, nl, [&](VkCommandBuffer cmd) {
+      GpuRecorder recorder{cmd, s, frame.timer};
       recordNonlinearCgStep(recorder, p, settings, recorded);
     });
     while (log.converged == WEFT_NLCG_RUNNING) {  // ran out of recorded iterations: more, doubling
       const uint32_t more = std::min(cap - recorded, std::max(recorded, 1u));
       if (more == 0) throw std::logic_error("nonlinear-cg: still running after the iteration cap");
-      log = submitStep(s, timer, passTimes, [&](VkCommandBuffer cmd) {
-        GpuRecorder recorder{cmd, s, programs, timer};
+      log = submitStep(frame, nl, [&](VkCommandBuffer cmd) {
+        GpuRecorder recorder{cmd, s, frame.timer};
         recordNonlinearCgContinuation(recorder, p, settings, more);
       });
       recorded += more;
     }
-    s.nlcgLastIterations = log.iterations;
+    nl.lastIterations = log.iterations;
     if (log.converged == WEFT_NLCG_CONVERGED) {
       s.swapPositions();
       s.swapVelocities();
     }
     return log;
   });
+}
+
+class NonlinearCgUnit final : public IntegratorUnit {
+ public:
+  Integrator id() const override { return Integrator::NonlinearCg; }
+  std::vector<SolveStats> advanceCpu(CpuState& state, const SolverParams& params, const gpu::StepParams& step,
+                                     float frameDt, int substeps, ThreadPool& pool) const override {
+    return nonlinearCgAdvanceCpu(state, step, nlcgSettings(params), frameDt, substeps, pool);
+  }
+  bool recordsFrames() const override { return false; }
+  // A submission per attempt: start, iterations, finish.
+  uint32_t timedPassesPerStep(const SolverParams&) const override { return 3; }
+  void prepareGpu(GpuState& state, const SolverParams&, int) const override {
+    state.ensureScratch(4);  // the residual and the direction, position and velocity halves
+    state.unit<NlcgResources>(Integrator::NonlinearCg);
+  }
+  void recordStep(GpuRecorder&, const SolverParams&, const gpu::StepParams&, uint32_t) const override {
+    throw std::logic_error("nonlinear-cg decides on the host after every step whether to retry it, so it cannot "
+                           "record a frame into one command buffer: use advance()");
+  }
+  std::vector<SolveStats> advanceGpu(GpuFrame& frame, const SolverParams& params, const gpu::StepParams& step,
+                                     float frameDt, int substeps) const override {
+    return nonlinearCgAdvanceGpu(frame, step, nlcgSettings(params), frameDt, substeps);
+  }
+};
+
+}  // namespace
+
+const IntegratorUnit& nonlinearCgUnit() {
+  static const NonlinearCgUnit unit;
+  return unit;
 }
 
 }  // namespace weft::integrators

@@ -16,13 +16,13 @@
 // Seed 003 writes 0.5 a dt^2; that is the position-update of constant-acceleration kinematics from
 // rest, not Verlet's recurrence (its own comment thread asks why): weft uses a dt^2, which is exact
 // for free fall from the derived velocity and matches the closed form in the tests.
-#include "solver/backend_state.h"
+#include "solver/integrators/integrator_unit.h"
 
 namespace weft::integrators {
 
-// rho: the Chebyshev spectral-radius estimate (0: plain Jacobi), see chebyshevOmega().
-void verletStepCpu(CpuState& state, const gpu::StepParams& params, int iterations, float rho, ThreadPool& pool);
-void recordVerletStep(GpuRecorder& recorder, const gpu::StepParams& params, int iterations, float rho);
+// Steps take SolverParams::iterations and relaxationRho (the Chebyshev spectral-radius estimate,
+// 0: plain Jacobi, see chebyshevOmega()).
+const IntegratorUnit& verletUnit();
 float chebyshevOmega(int pass, float rho);
 
 }  // namespace weft::integrators

@@ -1,10 +1,11 @@
-#include "solver/integrators/newton_chebyshev.h"
+#include "solver/integrators/newton_chebyshev/newton_chebyshev.h"
 
 #include <array>
 
 #include "engine/commands.h"
+#include "solver/integrators/common/solve_kit.h"
 #include "shaders/newton.h"
-#include "solver/integrators/cpu_elements.h"
+#include "solver/integrators/common/cpu_elements.h"
 #include "solver/thread_pool.h"
 
 namespace weft::integrators {
@@ -163,6 +164,8 @@ std::vector<float> chebyshevWeights(float rho, int count) {
   return weights;
 }
 
+namespace {
+
 SolveStats newtonChebyshevStepCpu(CpuState& s, const gpu::StepParams& step, const NewtonSettings& settings,
                                   ThreadPool& pool) {
   const size_t n = s.positions.size();
@@ -200,17 +203,33 @@ SolveStats newtonChebyshevStepCpu(CpuState& s, const gpu::StepParams& step, cons
   return {static_cast<int>(scalars.stepIterations), scalars.worstResidual, scalars.stepConverged != 0, step.dt};
 }
 
+// The kernels and buffers of the GPU solve: the solve kit (its scalars are gpu::NewtonScalars),
+// each particle's inverse diagonal block (2 vec4) and each spring entry's coupling (a vec4).
+struct NewtonResources : UnitResources {
+  explicit NewtonResources(const GpuState& s)
+      : predict(*s.context, *s.shaders, "newton_predict.comp"),
+        gradient(*s.context, *s.shaders, "newton_gradient.comp"),
+        scalars(*s.context, *s.shaders, "newton_scalars.comp"),
+        sweep(*s.context, *s.shaders, "newton_sweep.comp"),
+        update(*s.context, *s.shaders, "newton_update.comp"),
+        finish(*s.context, *s.shaders, "newton_finish.comp"),
+        kit(s, gradient, {sizeof(gpu::NewtonScalars), 1, 1, false}),
+        diagonal(*s.context, 2ull * s.particleCount * sizeof(glm::vec4), engine::kStorageUsage,
+                 engine::MemoryUsage::DeviceLocal, "weft.newtonDiagonal"),
+        couplings(*s.context, s.springs.size() / sizeof(gpu::SpringEntry) * sizeof(glm::vec4), engine::kStorageUsage,
+                  engine::MemoryUsage::DeviceLocal, "weft.newtonCouplings") {}
+  engine::ComputeProgram predict, gradient, scalars, sweep, update, finish;
+  SolveKit kit;
+  engine::Buffer diagonal, couplings;
+};
+
 void recordNewtonChebyshevStep(GpuRecorder& r, const gpu::StepParams& step, const NewtonSettings& settings,
                                uint32_t substep) {
   GpuState& s = r.state;
-  s.ensureScratch(3);
-  s.ensureNewtonBuffers();
+  const NewtonResources& prog = s.unit<NewtonResources>(Integrator::NewtonChebyshev);
   const engine::Buffer &rhs = s.scratch[0], &y0 = s.scratch[1], &y1 = s.scratch[2];
-  const GpuPrograms& prog = r.programs;
   VkCommandBuffer cmd = r.cmd;
-  uint32_t groupsX, groupsY;
-  prog.newtonGradient.groupsFor(s.particleCount, groupsX, groupsY);
-  gpu::NewtonParams p = newtonParams(step, settings, groupsX * groupsY, substep);
+  gpu::NewtonParams p = newtonParams(step, settings, prog.kit.partialCount, substep);
   const std::vector<float> weights = chebyshevWeights(settings.chebyshevRho, recordedSweeps(settings));
   // Every pass binds the same set; each shader uses its part (reflection drops the rest). `dx`
   // and `dxPrev` swap from sweep to sweep; the other passes see y0 as dx.
@@ -225,50 +244,82 @@ void recordNewtonChebyshevStep(GpuRecorder& r, const gpu::StepParams& step, cons
         {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
         {WEFT_BIND_ELEMENT_REFS, &s.elementRefs},
         {WEFT_BIND_COLLIDERS, &s.colliders},
-        {WEFT_BIND_PARTIALS, &s.partials},
-        {WEFT_BIND_INDIRECT, &s.indirect},
-        {WEFT_BIND_STEP_LOG, &s.stepLog},
-        {WEFT_BIND_NEWTON_SCALARS, &s.newtonScalars},
+        {WEFT_BIND_PARTIALS, &prog.kit.partials},
+        {WEFT_BIND_INDIRECT, &prog.kit.indirect},
+        {WEFT_BIND_STEP_LOG, &prog.kit.stepLog},
+        {WEFT_BIND_NEWTON_SCALARS, &prog.kit.scalars},
         {WEFT_BIND_NEWTON_ITERATE, &s.positionsOut()},
         {WEFT_BIND_NEWTON_RHS, &rhs},
         {WEFT_BIND_NEWTON_DX, &dx},
         {WEFT_BIND_NEWTON_DX_PREV, &dxPrev},
-        {WEFT_BIND_NEWTON_DIAGONAL, &s.newtonDiagonal},
-        {WEFT_BIND_NEWTON_COUPLINGS, &s.newtonCouplings},
+        {WEFT_BIND_NEWTON_DIAGONAL, &prog.diagonal},
+        {WEFT_BIND_NEWTON_COUPLINGS, &prog.couplings},
     }};
   };
   const auto even = bindings(y0, y1), odd = bindings(y1, y0);
   auto scalarPass = [&](uint32_t mode) {
     gpu::NewtonParams q = p;
     q.step.mode = mode;
-    prog.newtonScalars.dispatch(cmd, 1, even, q);
-    engine::barrier::computeToIndirect(cmd);
+    prog.kit.scalarPass(cmd, prog.scalars, even, q);
   };
-  engine::timed(r.timer, cmd, "newton_predict", [&] { prog.newtonPredict.dispatch(cmd, s.particleCount, even, p); });
+  engine::timed(r.timer, cmd, "newton_predict", [&] { prog.predict.dispatch(cmd, s.particleCount, even, p); });
   engine::barrier::computeToCompute(cmd);
   for (int k = 0; k < settings.newtonIterations; ++k) {
     p.newtonIteration = static_cast<uint32_t>(k);
-    engine::timed(r.timer, cmd, "newton_gradient", [&] { prog.newtonGradient.dispatch(cmd, s.particleCount, even, p); });
+    engine::timed(r.timer, cmd, "newton_gradient", [&] { prog.gradient.dispatch(cmd, s.particleCount, even, p); });
     engine::barrier::computeToCompute(cmd);
     scalarPass(WEFT_NEWTON_BEGIN);
     engine::timed(r.timer, cmd, "newton_sweeps", [&] {
       for (size_t j = 0; j < weights.size(); ++j) {
         p.omega = weights[j];
         p.measure = measures(j) ? 1u : 0u;
-        prog.newtonSweep.dispatchIndirect(cmd, s.indirect, 0, j % 2 == 0 ? even : odd, p);
-        engine::barrier::computeToCompute(cmd);
+        prog.kit.indirectPass(cmd, prog.sweep, 0, j % 2 == 0 ? even : odd, p);
         if (measures(j)) scalarPass(WEFT_NEWTON_CHECK);
       }
       p.measure = 0;
     });
     p.omega = 1.f;
-    engine::timed(r.timer, cmd, "newton_update", [&] { prog.newtonUpdate.dispatch(cmd, s.particleCount, even, p); });
+    engine::timed(r.timer, cmd, "newton_update", [&] { prog.update.dispatch(cmd, s.particleCount, even, p); });
     engine::barrier::computeToCompute(cmd);
   }
-  engine::timed(r.timer, cmd, "newton_finish", [&] { prog.newtonFinish.dispatch(cmd, s.particleCount, even, p); });
+  engine::timed(r.timer, cmd, "newton_finish", [&] { prog.finish.dispatch(cmd, s.particleCount, even, p); });
   engine::barrier::computeToCompute(cmd);
   s.swapPositions();
   s.swapVelocities();
+}
+
+class NewtonChebyshevUnit final : public IntegratorUnit {
+ public:
+  Integrator id() const override { return Integrator::NewtonChebyshev; }
+  std::vector<SolveStats> advanceCpu(CpuState& state, const SolverParams& params, const gpu::StepParams& step, float,
+                                     int substeps, ThreadPool& pool) const override {
+    std::vector<SolveStats> stats;
+    for (int k = 0; k < substeps; ++k)
+      stats.push_back(newtonChebyshevStepCpu(state, step, newtonSettings(params), pool));
+    return stats;
+  }
+  // Predict and finish around a gradient, the sweeps and an update per Newton iteration.
+  uint32_t timedPassesPerStep(const SolverParams& params) const override {
+    return 2 + 3 * static_cast<uint32_t>(std::max(params.newtonIterations, 0));
+  }
+  void prepareGpu(GpuState& state, const SolverParams&, int substeps) const override {
+    state.ensureScratch(3);  // the right-hand side and the two Chebyshev iterates
+    state.unit<NewtonResources>(Integrator::NewtonChebyshev).kit.ensureLog(static_cast<uint32_t>(substeps));
+  }
+  void recordStep(GpuRecorder& r, const SolverParams& params, const gpu::StepParams& step,
+                  uint32_t substep) const override {
+    recordNewtonChebyshevStep(r, step, newtonSettings(params), substep);
+  }
+  std::vector<SolveStats> readFrameStats(GpuState& state, int substeps) const override {
+    return state.unit<NewtonResources>(Integrator::NewtonChebyshev).kit.readLog(substeps);
+  }
+};
+
+}  // namespace
+
+const IntegratorUnit& newtonChebyshevUnit() {
+  static const NewtonChebyshevUnit unit;
+  return unit;
 }
 
 }  // namespace weft::integrators

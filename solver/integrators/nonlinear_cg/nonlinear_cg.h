@@ -55,34 +55,14 @@
 // is the one readback per step. A submission records as many iterations as the last step took; a
 // step that needs more continues in further submissions (doubling), each with its own readback:
 // on lavapipe an extra submission (~20 us) costs less than one iteration of empty dispatches.
-#include "solver/backend_state.h"
+#include "solver/integrators/integrator_unit.h"
 
 namespace weft::integrators {
 
-struct NlcgSettings {
-  float tolerance;      // m: converged when every |r_i| < tolerance
-  int maxIterations;    // line searches per attempt
-  float velocityScale;  // k (s)
-};
-
-// Advances the current state by frameDt in adaptive steps of at most frameDt / substeps; the
-// adaptive step persists in the state across calls. Throws std::runtime_error when a step keeps
-// diverging below a millionth of the requested step (a non-finite state, or an impossible scene).
-std::vector<SolveStats> nonlinearCgAdvanceCpu(CpuState& state, const gpu::StepParams& params,
-                                              const NlcgSettings& settings, float frameDt, int substeps,
-                                              ThreadPool& pool);
-std::vector<SolveStats> nonlinearCgAdvanceGpu(GpuState& state, const GpuPrograms& programs,
-                                              const gpu::StepParams& params, const NlcgSettings& settings,
-                                              float frameDt, int substeps, engine::GpuTimer* timer,
-                                              PassTimes& passTimes);
-
-// One attempt at a step of params.dt from the current state, recorded into `cmd` and ending with
-// the log copied to the host-visible readback buffer. The state is left as it was: the caller
-// swaps in the result (positionsOut / velocitiesOut) if the log says converged.
-void recordNonlinearCgStep(GpuRecorder& recorder, const gpu::StepParams& params, const NlcgSettings& settings,
-                           uint32_t iterations);
-// More iterations of a step that ran out of recorded ones (its log says running).
-void recordNonlinearCgContinuation(GpuRecorder& recorder, const gpu::StepParams& params,
-                                   const NlcgSettings& settings, uint32_t iterations);
+// Steps take SolverParams::tolerance (m/s), maxIterations (line searches per attempt) and
+// velocityScale (k, s). The adaptive step persists across frames, in the CPU state or the unit's
+// GPU resources. A step that keeps diverging below a millionth of the requested step (a non-finite
+// state, or an impossible scene) throws std::runtime_error.
+const IntegratorUnit& nonlinearCgUnit();
 
 }  // namespace weft::integrators

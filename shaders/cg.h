@@ -1,0 +1,70 @@
+// Implicit CG's scalar decisions (Baraff & Witkin's modified PCG, seed 001): what alpha, beta and
+// the stopping test are after each reduction. The GPU's one-workgroup scalar pass
+// (cg_scalars.comp) and the CPU step (solver/integrators/implicit_cg/) call the same cgScalarStep(),
+// so the two backends stop their solves by the same rule, as newton.h does for Newton-Chebyshev.
+#ifndef WEFT_CG_H
+#define WEFT_CG_H
+
+#include "shared.h"
+
+#ifdef __cplusplus
+#include <algorithm>
+#include <cmath>
+namespace weft::gpu {
+using std::max;
+using std::sqrt;
+#define WEFT_FN inline
+#define WEFT_INOUT(T) T&
+#else
+#define WEFT_FN
+#define WEFT_INOUT(T) inout T
+#endif
+
+// One scalar pass; `total` is the reduction the pass before it finished:
+// - WEFT_SOLVE_BEGIN: r0.s0 of the setup; the solve starts (stops at once if there is nothing to
+//   solve or no iteration allowed);
+// - WEFT_SOLVE_ALPHA: c.(A c); alpha = r.s / c.Ac. A is positive definite on the free space, so a
+//   non-positive value means c = 0: the solve is done;
+// - WEFT_SOLVE_BETA: the new r.s; beta = new / old, and the stopping test
+//   r.s <= tolerance^2 r0.s0 or the iteration cap.
+// Returns true when the solve is stopped (s.converged = 1: the remaining iterations do nothing).
+WEFT_FN bool cgScalarStep(WEFT_INOUT(SolveScalars) s, uint mode, float total, float tolerance, uint maxIterations) {
+  if (mode == WEFT_SOLVE_BEGIN) {
+    s.delta0 = total;
+    s.deltaNew = total;
+    s.deltaOld = total;
+    s.alpha = 0.0f;
+    s.beta = 0.0f;
+    s.pAp = 0.0f;
+    s.iterations = 0u;
+    s.converged = (!(total > 0.0f) || maxIterations == 0u) ? 1u : 0u;
+  } else if (mode == WEFT_SOLVE_ALPHA) {
+    s.pAp = total;
+    if (total > 0.0f) {
+      s.alpha = s.deltaNew / total;
+    } else {
+      s.alpha = 0.0f;
+      s.converged = 1u;
+    }
+  } else {
+    s.deltaOld = s.deltaNew;
+    s.deltaNew = total;
+    s.beta = total / s.deltaOld;
+    s.iterations += 1u;
+    if (total <= tolerance * tolerance * s.delta0 || s.iterations >= maxIterations) s.converged = 1u;
+  }
+  return s.converged != 0u;
+}
+
+// The relative preconditioned residual sqrt(r.s / r0.s0) the step log reports.
+WEFT_FN float cgRelativeResidual(SolveScalars s) {
+  return s.delta0 > 0.0f ? sqrt(max(s.deltaNew, 0.0f) / s.delta0) : 0.0f;
+}
+
+#ifdef __cplusplus
+#undef WEFT_FN
+#undef WEFT_INOUT
+}  // namespace weft::gpu
+#endif
+
+#endif  // WEFT_CG_H

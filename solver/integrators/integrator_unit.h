@@ -1,0 +1,64 @@
+#pragma once
+// An integrator as one unit: its CPU loop, its GPU pass sequence and the kernels and buffers that
+// sequence needs, behind one small interface. The solvers of both backends ask the registry
+// (integratorUnit) for the unit a SolverParams names and never branch on the integrator
+// themselves, so adding an integrator is a folder under solver/integrators/ and a line in
+// registry.cpp.
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "solver/backend_state.h"
+
+namespace weft::integrators {
+
+// What a unit that submits its own work (GpuUnit::advance) may use of the GPU solver.
+struct GpuFrame {
+  GpuState& state;
+  engine::GpuTimer* timer;  // reset by each submitTimed; null: no timestamps
+  // Records into a fresh command buffer, submits it, waits, and adds its timestamps to the frame's
+  // pass times.
+  std::function<void(const std::function<void(VkCommandBuffer)>&)> submitTimed;
+};
+
+class IntegratorUnit {
+ public:
+  virtual ~IntegratorUnit() = default;
+  virtual Integrator id() const = 0;
+
+  // true: elastic forces are evaluated at known states, so steps are stable only while omega h
+  // stays below a limit (explicit and symplectic Euler, RK4).
+  virtual bool explicitForces() const { return false; }
+
+  // ---- CPU ----
+  // Advances `state` by frameDt in `substeps` steps of step.dt (adaptive units choose their own
+  // steps within that frame); returns one SolveStats per step for the implicit ones, else nothing.
+  virtual std::vector<SolveStats> advanceCpu(CpuState& state, const SolverParams& params, const gpu::StepParams& step,
+                                             float frameDt, int substeps, ThreadPool& pool) const = 0;
+
+  // ---- GPU ----
+  // false: the unit decides on the host after each step (nonlinear-cg's retries), so a frame of it
+  // cannot be recorded into a command buffer its caller submits.
+  virtual bool recordsFrames() const { return true; }
+  // true: advance() lets the unit submit its own work (advanceGpu) rather than recording the frame
+  // into one command buffer; implicit-cg does so to stop at the first chunk after convergence.
+  virtual bool submitsOwnFrames() const { return !recordsFrames(); }
+  // Timestamped regions one step records at most (sizes the solver's timer).
+  virtual uint32_t timedPassesPerStep(const SolverParams& params) const = 0;
+  // Makes the unit's kernels and buffers exist, with room for `substeps` steps: uploads and may
+  // wait for the device, so never while a command buffer of the caller is being recorded into.
+  virtual void prepareGpu(GpuState& state, const SolverParams& params, int substeps) const = 0;
+  // Records one step (prepareGpu first). `substep` indexes the frame's step log.
+  virtual void recordStep(GpuRecorder& recorder, const SolverParams& params, const gpu::StepParams& step,
+                          uint32_t substep) const = 0;
+  // A whole frame for units with submitsOwnFrames(); returns its SolveStats.
+  virtual std::vector<SolveStats> advanceGpu(GpuFrame& frame, const SolverParams& params, const gpu::StepParams& step,
+                                             float frameDt, int substeps) const;
+  // The SolveStats a recorded frame of `substeps` steps logged on the device (empty by default).
+  virtual std::vector<SolveStats> readFrameStats(GpuState& state, int substeps) const;
+};
+
+// The unit of every integrator the scene format names; integratorUnit(id).id() == id.
+const IntegratorUnit& integratorUnit(Integrator integrator);
+
+}  // namespace weft::integrators
