@@ -1,4 +1,4 @@
-// Colliders and Verlet's distance constraints, on both backends.
+// Verlet's distance constraints and drag, on both backends (colliders: test_integrator_invariants.cpp).
 #include <cmath>
 
 #include "solver/spring_table.h"
@@ -8,51 +8,6 @@ namespace weft::test {
 namespace {
 
 class ConstraintTest : public ValidatedTest, public ::testing::WithParamInterface<Backend> {};
-
-ClothModel dropCloth() {
-  GridSpec grid;
-  grid.width = 16;
-  grid.height = 16;
-  grid.origin = glm::vec3(-0.4f, 0.9f, -0.4f);
-  grid.sizeX = grid.sizeY = 0.8f;
-  grid.totalMass = 0.3f;
-  return buildGrid(grid, Material{60.f, 15.f, 3.f, 0.05f});
-}
-
-TEST_P(ConstraintTest, NothingPassesBelowTheGroundOrIntoTheSphere) {
-  ColliderDesc sphere;
-  sphere.kind = ColliderDesc::Kind::Sphere;
-  sphere.center = glm::vec3(0.1f, 0.35f, 0.f);
-  sphere.radius = 0.25f;
-  ColliderDesc ground;  // y = 0
-  for (Integrator integrator :
-       {Integrator::ExplicitEuler, Integrator::SymplecticEuler, Integrator::Verlet, Integrator::Rk4}) {
-    SolverParams params;
-    params.integrator = integrator;
-    params.colliders = {sphere, ground};
-    auto solver = makeTestSolver(dropCloth(), params, GetParam());
-    std::vector<glm::vec4> x, v;
-    float lowestSeen = 1e9f, closestToSphere = 1e9f;
-    bool touchedSphere = false, touchedGround = false;
-    for (int frame = 0; frame < 60; ++frame) {  // 1 s: the cloth lands on the sphere and slides to the ground
-      solver->advance(1.f / 60.f, 40);
-      solver->readState(x, v);
-      for (const auto& p : x) {
-        float toSphere = glm::distance(glm::vec3(p), sphere.center);
-        lowestSeen = std::min(lowestSeen, p.y);
-        closestToSphere = std::min(closestToSphere, toSphere);
-        touchedSphere |= toSphere < sphere.radius + 2 * sphere.margin;
-        touchedGround |= p.y < 2 * ground.margin;
-      }
-    }
-    const char* name = integratorName(integrator);
-    // Colliders run last in every step, so the stored state is always outside, at the margin.
-    EXPECT_GE(lowestSeen, ground.margin - 1e-5f) << name;
-    EXPECT_GE(closestToSphere, sphere.radius + sphere.margin - 1e-5f) << name;
-    EXPECT_TRUE(touchedSphere) << name << ": the cloth never reached the sphere";
-    EXPECT_TRUE(touchedGround) << name << ": the cloth never reached the ground";
-  }
-}
 
 double meanStretch(const ClothModel& model, const std::vector<glm::vec4>& x) {
   double sum = 0;
