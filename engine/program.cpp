@@ -84,6 +84,12 @@ void Program::release() {
 void Program::createLayout(const Context& context, const std::vector<uint32_t>& bindings,
                            VkShaderStageFlags stages) {
   device_ = context.device();
+  // Every buffer is a push descriptor, and only those the SPIR-V uses are bound (a pass may offer
+  // more): a kernel past the spec's floor would run on some devices and not on others, so it is
+  // refused here, when it is built, rather than when a frame is recorded.
+  if (bindings.size() > kMaxPushDescriptors)
+    throw std::logic_error(name_ + " uses " + std::to_string(bindings.size()) + " storage buffers, more than the " +
+                           std::to_string(kMaxPushDescriptors) + " push descriptors every Vulkan device offers");
   bindings_ = bindings;
   stages_ = stages;
   std::vector<VkDescriptorSetLayoutBinding> entries;
@@ -107,9 +113,8 @@ void Program::createLayout(const Context& context, const std::vector<uint32_t>& 
 
 void Program::bind(VkCommandBuffer cmd, std::span<const BufferBinding> buffers, const void* push,
                    uint32_t pushBytes) const {
-  // 32: the least maxPushDescriptors a device with VK_KHR_push_descriptor may report.
-  std::array<VkDescriptorBufferInfo, 32> infos{};
-  std::array<VkWriteDescriptorSet, 32> writes{};
+  std::array<VkDescriptorBufferInfo, kMaxPushDescriptors> infos{};
+  std::array<VkWriteDescriptorSet, kMaxPushDescriptors> writes{};
   uint32_t count = 0;
   for (uint32_t binding : bindings_) {
     auto it = std::find_if(buffers.begin(), buffers.end(), [&](const BufferBinding& b) { return b.binding == binding; });

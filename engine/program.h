@@ -32,6 +32,10 @@ struct BufferBinding {
 // Every program has one push-constant range of this size: the minimum every device guarantees.
 constexpr uint32_t kPushConstantBytes = 128;
 
+// The least maxPushDescriptors a device with VK_KHR_push_descriptor may report: a kernel binds at
+// most this many storage buffers (checked when it is built).
+constexpr uint32_t kMaxPushDescriptors = 32;
+
 class Program {
  public:
   Program() = default;
