@@ -336,6 +336,25 @@ TEST(Cli, ImpossibleFlags) {
   }
 }
 
+// A flag the parser cannot read is bad input like any other: status 1 and a sentence naming it,
+// not the parser's own status numbers; --help still succeeds.
+TEST(Cli, UnparsableFlagsAreBadInputWithStatusOne) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"run " + scene("hanging.json") + " --frames abc", "--frames"},
+      {"run " + scene("hanging.json") + " --no-such-flag", "--no-such-flag"},
+      {"run", "scene is required"},
+      {"bench --grids", "--grids"},
+  };
+  for (const auto& [args, named] : cases) {
+    Result r = weft(args);
+    EXPECT_EQ(r.exitCode, 1) << args << ": " << r.output;
+    EXPECT_THAT(r.output, HasSubstr(named)) << args;
+  }
+  Result help = weft("run --help");
+  EXPECT_EQ(help.exitCode, 0) << help.output;
+  EXPECT_THAT(help.output, HasSubstr("--substeps"));
+}
+
 // The scene reader's bounds hold for the flags too, each refused in one sentence that names it.
 TEST(Cli, LoopCountFlagsOverTheirBoundsAreRefused) {
   const std::vector<std::pair<std::string, std::string>> cases = {
@@ -398,6 +417,26 @@ TEST(Cli, BlowUpStopsAtTheStepAndNamesTheIntegrator) {
   EXPECT_EQ(j["nonFinite"], true);
   EXPECT_GT(j["nonFiniteStep"].get<int>(), 0);
   EXPECT_LT(j["nonFiniteStep"].get<int>(), 2000);
+}
+
+// nonlinear-cg halves a diverging step down to a millionth of the requested one; past that the
+// run stops like a blow-up: status 3, one sentence with the step in significant digits (not
+// "dt = 0.000000 s"), the stats with the sentence and the frames done.
+TEST(Cli, AStepNonlinearCgCannotTakeStopsTheRunWithStatusThree) {
+  // A 10 s step on 16 particles of 0.6 mg joined by 1e5 N/m springs: omega ~ 4e5 /s asks for steps
+  // of a few microseconds, below a millionth of the requested 10 s.
+  fs::path stiff = writeFile("nlcg_stiff.json", R"({"cloth": {"grid": {"width": 4, "height": 4}, "totalMass": 0.00001},
+    "material": {"structuralStiffness": 100000}, "pins": {"corners": 2},
+    "solver": {"integrator": "nonlinear-cg", "dt": 10, "substeps": 1, "frames": 2}})");
+  fs::path stats = tempDir() / "nlcg_failure.json";
+  Result r = weft("run " + stiff.string() + " --backend cpu --quiet --stats " + stats.string());
+  EXPECT_EQ(r.exitCode, 3) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("nonlinear-cg: the step still diverges at dt = "));
+  EXPECT_THAT(r.output, ::testing::Not(HasSubstr("0.000000")));
+  EXPECT_THAT(r.output, ::testing::Not(HasSubstr("internal error")));
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(stats));
+  EXPECT_THAT(j["failure"].get<std::string>(), HasSubstr("still diverges"));
+  EXPECT_EQ(j["frames"], 0);
 }
 
 // Ctrl-C (or a SIGTERM) while `weft run` writes: the frame in progress finishes, the recording and

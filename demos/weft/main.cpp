@@ -92,7 +92,14 @@ int main(int argc, char** argv) {
 
   CLI::App* devicesCmd = app.add_subcommand("devices", "list the Vulkan devices weft can use");
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    // --help and --version print and succeed; anything else is bad input, status 1 like every
+    // other, not CLI11's own numbers (104, 106, 109, ...) that no script could list.
+    const int status = app.exit(error);
+    return status == 0 ? 0 : weft::kExitBadInput;
+  }
   try {
     if (runCmd->parsed()) return weft::runCommand(run);
     if (benchCmd->parsed()) return weft::benchCommand(bench);

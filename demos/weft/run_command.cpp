@@ -163,7 +163,22 @@ int runCommand(const RunOptions& options) {
   for (int frame = 1; frame <= settings.frames; ++frame) {
     if (int signal = interrupts.signal()) return interrupted(signal, frame - 1, settings.frames);
     auto start = std::chrono::steady_clock::now();
-    solver->advance(settings.dt, settings.substeps);
+    try {
+      solver->advance(settings.dt, settings.substeps);
+    } catch (const SolveError& error) {
+      // The method cannot go on from here (the state is kept as the last frame left it): what ran
+      // until now is written, as for a state turned non-finite.
+      report.failure = error.what();
+      report.frames = frame - 1;
+      report.steps = int64_t{frame - 1} * settings.substeps;
+      solver->readState(positions, velocities);
+      report.final = summarizeState(positions, velocities, scene.cloth.masses);
+      std::fprintf(stderr, "\nweft: frame %d: %s\n", frame, error.what());
+      if (recording) recording->finish();
+      if (!options.statsPath.empty()) writeStatsJson(report, options.statsPath);
+      std::printf("%s\n", summaryLine(report).c_str());
+      return kExitNonFinite;
+    }
     double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     report.wallMsPerStep.push_back(wallMs / settings.substeps);
     if (backend == Backend::Gpu) {

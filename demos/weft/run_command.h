@@ -27,8 +27,9 @@ struct RunOptions {
   bool quiet = false;  // no progress line
 };
 
-// Exit status: 0 done, 1 bad input (message printed), 3 the state turned non-finite, 130 or 143
-// SIGINT or SIGTERM stopped the run (demos/weft/interrupt.h).
+// Exit status: 0 done, 1 bad input (message printed), 3 the state turned non-finite or the
+// integrator could not take a step (SolveError), 130 or 143 SIGINT or SIGTERM stopped the run
+// (demos/weft/interrupt.h).
 int runCommand(const RunOptions& options);
 
 constexpr int kExitBadInput = 1;

@@ -41,10 +41,10 @@ std::string summaryLine(const RunReport& r) {
   std::string gpu = r.gpuMsPerStep.empty() ? "" : ", GPU " + std::to_string(median(r.gpuMsPerStep)).substr(0, 6) + " ms";
   std::snprintf(buffer, sizeof buffer,
                 "weft: %s | %s | %s %s | %zu particles, %zu springs | %d frames x %d substeps | %.4f ms/step%s | "
-                "KE %.4g J%s",
+                "KE %.4g J%s%s",
                 r.scene.c_str(), r.device.c_str(), r.backend.c_str(), r.integrator.c_str(), r.particles, r.springs,
                 r.frames, r.substeps, median(r.wallMsPerStep), gpu.c_str(), r.final.kineticEnergy,
-                r.nonFinite ? " | NON-FINITE" : "");
+                r.nonFinite ? " | NON-FINITE" : "", r.failure.empty() ? "" : " | STEP FAILED");
   return buffer;
 }
 
@@ -132,6 +132,7 @@ void writeStatsJson(const RunReport& r, const std::string& path) {
   }
   j["nonFinite"] = r.nonFinite;
   j["nonFiniteStep"] = r.nonFinite ? nlohmann::ordered_json(r.nonFiniteStep) : nullptr;
+  j["failure"] = r.failure.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.failure);
 
   std::string tmp = path + ".tmp";
   {

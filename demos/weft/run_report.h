@@ -37,6 +37,7 @@ struct RunReport {
   StateSummary final;
   bool nonFinite = false;
   int64_t nonFiniteStep = -1;
+  std::string failure;  // why the integrator could not take a step (SolveError); empty if it could
 };
 
 double median(std::vector<double> values);
