@@ -66,6 +66,10 @@ struct GpuState {
 
   // Makes sure `count` scratch buffers exist. Not while recording.
   void ensureScratch(size_t count);
+  // A pass's own buffers followed by the cloth's tables and the world, which any kernel may read:
+  // spring rows, entries and links, the element table and its incidence rows, the colliders.
+  // Every pass binds them all; reflection keeps those its kernel declares.
+  std::vector<engine::BufferBinding> withTables(std::initializer_list<engine::BufferBinding> own) const;
   // The resources of unit `id`, of the unit's own type T, made by T(*this) on first use.
   template <class T>
   T& unit(Integrator id) {

@@ -55,6 +55,18 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
 
 GpuSolver::~GpuSolver() = default;
 
+std::vector<engine::BufferBinding> GpuState::withTables(std::initializer_list<engine::BufferBinding> own) const {
+  std::vector<engine::BufferBinding> bindings(own);
+  bindings.insert(bindings.end(), {{WEFT_BIND_SPRING_ROWS, &springRows},
+                                   {WEFT_BIND_SPRINGS, &springs},
+                                   {WEFT_BIND_SPRING_LINKS, &springLinks},
+                                   {WEFT_BIND_ELEMENTS, &elements},
+                                   {WEFT_BIND_ELEMENT_ROWS, &elementRows},
+                                   {WEFT_BIND_ELEMENT_REFS, &elementRefs},
+                                   {WEFT_BIND_COLLIDERS, &colliders}});
+  return bindings;
+}
+
 void GpuState::ensureScratch(size_t count) {
   while (scratch.size() < count)
     scratch.push_back(storage(*context, particleCount * sizeof(glm::vec4), "weft.scratch" + std::to_string(scratch.size())));

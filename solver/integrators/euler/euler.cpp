@@ -54,16 +54,10 @@ void recordEulerStep(GpuRecorder& r, const engine::ComputeProgram& program, cons
   GpuState& s = r.state;
   engine::timed(r.timer, r.cmd, "euler_step", [&] {
     program.dispatch(r.cmd, s.particleCount,
-                                  {{WEFT_BIND_POSITIONS, &s.positionsIn()},
+                                  s.withTables({{WEFT_BIND_POSITIONS, &s.positionsIn()},
                                    {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
                                    {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
-                                   {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
-                                   {WEFT_BIND_SPRING_ROWS, &s.springRows},
-                                   {WEFT_BIND_SPRINGS, &s.springs},
-                                   {WEFT_BIND_ELEMENTS, &s.elements},
-                                   {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
-                                   {WEFT_BIND_ELEMENT_REFS, &s.elementRefs},
-                                   {WEFT_BIND_COLLIDERS, &s.colliders}},
+                                   {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()}}),
                                   params);
   });
   engine::barrier::computeToCompute(r.cmd);

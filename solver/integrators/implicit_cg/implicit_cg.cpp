@@ -176,7 +176,7 @@ struct CgPasses {
   GpuRecorder& r;
   const CgResources& cg;
   gpu::SolveParams solve;
-  std::array<engine::BufferBinding, 21> bindings;
+  std::vector<engine::BufferBinding> bindings;
 
   CgPasses(GpuRecorder& recorder, const gpu::StepParams& params, const CgSettings& settings, uint32_t substep)
       : r(recorder), cg(recorder.state.unit<CgResources>(Integrator::ImplicitCg)) {
@@ -188,17 +188,11 @@ struct CgPasses {
     solve.partialCount = cg.kit.partialCount;
     solve.substep = substep;
     // Every CG pass binds the same set; each shader uses its part of it (reflection drops the rest).
-    bindings = {{
+    bindings = s.withTables({
         {WEFT_BIND_POSITIONS, &s.positionsIn()},
         {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
         {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
         {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
-        {WEFT_BIND_SPRING_ROWS, &s.springRows},
-        {WEFT_BIND_SPRINGS, &s.springs},
-        {WEFT_BIND_ELEMENTS, &s.elements},
-        {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
-        {WEFT_BIND_ELEMENT_REFS, &s.elementRefs},
-        {WEFT_BIND_COLLIDERS, &s.colliders},
         {WEFT_BIND_SOLVE_SCALARS, &cg.kit.scalars},
         {WEFT_BIND_PARTIALS, &cg.kit.partials},
         {WEFT_BIND_INDIRECT, &cg.kit.indirect},
@@ -210,7 +204,7 @@ struct CgPasses {
         {WEFT_BIND_CG_PRECONDITIONER, &cg.preconditioner},
         {WEFT_BIND_CG_FILTER, &s.scratch[4]},
         {WEFT_BIND_CG_BLOCKS, &cg.springBlocks},
-    }};
+    });
   }
 
   void scalars(uint32_t mode) {

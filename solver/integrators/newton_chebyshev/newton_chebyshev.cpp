@@ -234,16 +234,10 @@ void recordNewtonChebyshevStep(GpuRecorder& r, const gpu::StepParams& step, cons
   // Every pass binds the same set; each shader uses its part (reflection drops the rest). `dx`
   // and `dxPrev` swap from sweep to sweep; the other passes see y0 as dx.
   auto bindings = [&](const engine::Buffer& dx, const engine::Buffer& dxPrev) {
-    return std::array<engine::BufferBinding, 19>{{
+    return s.withTables({
         {WEFT_BIND_POSITIONS, &s.positionsIn()},
         {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
         {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
-        {WEFT_BIND_SPRING_ROWS, &s.springRows},
-        {WEFT_BIND_SPRINGS, &s.springs},
-        {WEFT_BIND_ELEMENTS, &s.elements},
-        {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
-        {WEFT_BIND_ELEMENT_REFS, &s.elementRefs},
-        {WEFT_BIND_COLLIDERS, &s.colliders},
         {WEFT_BIND_PARTIALS, &prog.kit.partials},
         {WEFT_BIND_INDIRECT, &prog.kit.indirect},
         {WEFT_BIND_STEP_LOG, &prog.kit.stepLog},
@@ -254,7 +248,7 @@ void recordNewtonChebyshevStep(GpuRecorder& r, const gpu::StepParams& step, cons
         {WEFT_BIND_NEWTON_DX_PREV, &dxPrev},
         {WEFT_BIND_NEWTON_DIAGONAL, &prog.diagonal},
         {WEFT_BIND_NEWTON_COUPLINGS, &prog.couplings},
-    }};
+    });
   };
   const auto even = bindings(y0, y1), odd = bindings(y1, y0);
   auto scalarPass = [&](uint32_t mode) {

@@ -220,8 +220,7 @@ struct NlcgPasses {
   GpuRecorder& r;
   const NlcgResources& nl;
   gpu::NonlinearCgParams push{};
-  std::array<engine::BufferBinding, 12> start;
-  std::array<engine::BufferBinding, 19> iterate;
+  std::vector<engine::BufferBinding> start, iterate;
 
   NlcgPasses(GpuRecorder& recorder, const gpu::StepParams& params, const NlcgSettings& settings)
       : r(recorder), nl(recorder.state.unit<NlcgResources>(Integrator::NonlinearCg)) {
@@ -231,28 +230,17 @@ struct NlcgPasses {
     push.velocityScale = settings.velocityScale;
     push.maxIterations = static_cast<uint32_t>(settings.maxIterations);
     push.partialCount = nl.kit.partialCount;
-    start = {{{WEFT_BIND_POSITIONS, &s.positionsIn()},
+    start = s.withTables({{WEFT_BIND_POSITIONS, &s.positionsIn()},
               {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
               {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
               {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
-              {WEFT_BIND_SPRING_ROWS, &s.springRows},
-              {WEFT_BIND_SPRINGS, &s.springs},
-              {WEFT_BIND_ELEMENTS, &s.elements},
-              {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
-              {WEFT_BIND_ELEMENT_REFS, &s.elementRefs},
               {WEFT_BIND_NLCG_PARTIALS, &nl.kit.partials},
               {WEFT_BIND_NLCG_DIRECTION_P, &s.scratch[2]},
-              {WEFT_BIND_NLCG_DIRECTION_V, &s.scratch[3]}}};
-    iterate = {{{WEFT_BIND_POSITIONS, &s.positionsOut()},
+              {WEFT_BIND_NLCG_DIRECTION_V, &s.scratch[3]}});
+    iterate = s.withTables({{WEFT_BIND_POSITIONS, &s.positionsOut()},
                 {WEFT_BIND_VELOCITIES, &s.velocitiesOut()},
                 {WEFT_BIND_PREV_POSITIONS, &s.positionsIn()},
                 {WEFT_BIND_BASE_VELOCITIES, &s.velocitiesIn()},
-                {WEFT_BIND_SPRING_ROWS, &s.springRows},
-                {WEFT_BIND_SPRINGS, &s.springs},
-                {WEFT_BIND_ELEMENTS, &s.elements},
-                {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
-                {WEFT_BIND_ELEMENT_REFS, &s.elementRefs},
-                {WEFT_BIND_COLLIDERS, &s.colliders},
                 {WEFT_BIND_NLCG_SCALARS, &nl.kit.scalars},
                 {WEFT_BIND_NLCG_PARTIALS, &nl.kit.partials},
                 {WEFT_BIND_NLCG_INDIRECT, &nl.kit.indirect},
@@ -261,7 +249,7 @@ struct NlcgPasses {
                 {WEFT_BIND_NLCG_RESIDUAL_P, &s.scratch[0]},
                 {WEFT_BIND_NLCG_RESIDUAL_V, &s.scratch[1]},
                 {WEFT_BIND_NLCG_DIRECTION_P, &s.scratch[2]},
-                {WEFT_BIND_NLCG_DIRECTION_V, &s.scratch[3]}}};
+                {WEFT_BIND_NLCG_DIRECTION_V, &s.scratch[3]}});
   }
 
   void scalars(uint32_t mode) {

@@ -100,20 +100,14 @@ void recordRk4Step(GpuRecorder& r, const gpu::StepParams& params) {
     p.mode = stage;
     engine::timed(r.timer, r.cmd, "rk4_stage", [&] {
       program.dispatch(r.cmd, s.particleCount,
-                                   {{WEFT_BIND_PREV_POSITIONS, &s.positionsIn()},
+                                   s.withTables({{WEFT_BIND_PREV_POSITIONS, &s.positionsIn()},
                                     {WEFT_BIND_BASE_VELOCITIES, &s.velocitiesIn()},
                                     {WEFT_BIND_POSITIONS, io[stage].xs},
                                     {WEFT_BIND_VELOCITIES, io[stage].vs},
                                     {WEFT_BIND_POSITIONS_OUT, io[stage].xOut},
                                     {WEFT_BIND_VELOCITIES_OUT, io[stage].vOut},
                                     {WEFT_BIND_ACCUM_POSITIONS, &s.scratch[4]},
-                                    {WEFT_BIND_ACCUM_VELOCITIES, &s.scratch[5]},
-                                    {WEFT_BIND_SPRING_ROWS, &s.springRows},
-                                    {WEFT_BIND_SPRINGS, &s.springs},
-                                    {WEFT_BIND_ELEMENTS, &s.elements},
-                                    {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
-                                    {WEFT_BIND_ELEMENT_REFS, &s.elementRefs},
-                                    {WEFT_BIND_COLLIDERS, &s.colliders}},
+                                    {WEFT_BIND_ACCUM_VELOCITIES, &s.scratch[5]}}),
                                    p);
     });
     engine::barrier::computeToCompute(r.cmd);

@@ -103,13 +103,10 @@ void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, int iterati
   const VerletResources& programs = s.unit<VerletResources>(Integrator::Verlet);
   engine::timed(r.timer, r.cmd, "verlet_predict", [&] {
     programs.predict.dispatch(r.cmd, s.particleCount,
-                                      {{WEFT_BIND_POSITIONS, &s.positionsIn()},
+                                      s.withTables({{WEFT_BIND_POSITIONS, &s.positionsIn()},
                                        {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
                                        {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
-                                       {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
-                                       {WEFT_BIND_ELEMENTS, &s.elements},
-                                       {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
-                                       {WEFT_BIND_ELEMENT_REFS, &s.elementRefs}},
+                                       {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()}}),
                                       params);
   });
   engine::barrier::computeToCompute(r.cmd);
@@ -118,16 +115,10 @@ void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, int iterati
     gpu::StepParams p = relaxParams(params, pass, iterations, rho);
     engine::timed(r.timer, r.cmd, "verlet_relax", [&] {
       programs.relax.dispatch(r.cmd, s.particleCount,
-                                      {{WEFT_BIND_POSITIONS, &s.positionsIn()},
+                                      s.withTables({{WEFT_BIND_POSITIONS, &s.positionsIn()},
                                        {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
                                        {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
-                                       {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
-                                       {WEFT_BIND_SPRING_ROWS, &s.springRows},
-                                       {WEFT_BIND_SPRING_LINKS, &s.springLinks},
-                                       {WEFT_BIND_ELEMENTS, &s.elements},
-                                       {WEFT_BIND_ELEMENT_ROWS, &s.elementRows},
-                                       {WEFT_BIND_ELEMENT_REFS, &s.elementRefs},
-                                       {WEFT_BIND_COLLIDERS, &s.colliders}},
+                                       {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()}}),
                                       p);
     });
     engine::barrier::computeToCompute(r.cmd);
