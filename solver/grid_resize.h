@@ -1,5 +1,5 @@
 #pragma once
-// A grid scene at another resolution: what `weft run --grid` and the viewer's calibration use.
+// A grid scene at another resolution, for a caller that picks the grid size itself.
 #include <cstdint>
 
 #include "solver/scene.h"

@@ -2,6 +2,7 @@
 // A scene: the cloth, its surroundings and the solver settings, read from JSON (docs/scene-format.md).
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -45,12 +46,11 @@ Integrator parseIntegrator(const std::string& name);
 const char* integratorName(Integrator integrator);
 std::vector<std::string> integratorNames();
 
-// Upper bounds on a run's loop counts, for scene files and command-line flags alike: far above what
-// any scene needs, low enough that a typo (80000 for 8) is refused instead of running for hours.
+// Upper bounds on the solver's loop counts, for scene files and command-line flags alike: far above
+// what any scene needs, low enough that a typo (80000 for 8) is refused instead of running for hours.
 constexpr int kMaxSubsteps = 10000;         // steps per frame
 constexpr int kMaxIterations = 10000;       // Verlet relaxation iterations; implicit solves' maxIterations
 constexpr int kMaxNewtonIterations = 100;   // Newton-Chebyshev: Newton iterations per step
-constexpr int kMaxFrames = 1000000;         // frames a run simulates: 4.6 h of 60 fps
 
 struct SolverSettings {
   Integrator integrator = Integrator::Verlet;
@@ -65,13 +65,6 @@ struct SolverSettings {
   int newtonIterations = 2;         // Newton-Chebyshev: Newton iterations per step
   float chebyshevRho = 0.999f;      // Newton-Chebyshev: Jacobi spectral radius estimate, [0, 1); 0: plain Jacobi
   float velocityScale = 0.01f;      // nonlinear-cg: velocity residual scale k (s)
-  int frames = 120;        // frames a run simulates
-};
-
-struct CameraDesc {
-  glm::vec3 eye{1.5f, 1.0f, 2.5f};
-  glm::vec3 target{0.f, 0.f, 0.f};
-  float fovYDegrees = 45.f;
 };
 
 // The pins as the scene file gave them, kept so withGridSize can pin the same places again.
@@ -81,16 +74,8 @@ struct PinSpec {
   std::vector<uint32_t> rows;     // whole grid rows, counted from the first (a clamped edge)
 };
 
-// Largest side of the square grids withGridSize builds and calibration tries: 4096^2 is the
-// model's limit of 2^24 particles.
+// Largest side of the square grids withGridSize builds: 4096^2 is the model's limit of 2^24 particles.
 constexpr uint32_t kMaxGridSide = 4096;
-
-// How the viewer picks a grid size for this machine (solver/grid_calibration.h).
-struct CalibrationSpec {
-  float targetFps = 60.f;  // frames per second the simulation should keep up with, > 0
-  uint32_t minGrid = 32;   // particles per side, 2 <= minGrid <= maxGrid
-  uint32_t maxGrid = 2048; // particles per side, <= kMaxGridSide
-};
 
 // One cloth of a scene: where its particles and triangles sit in the scene's model. A scene's
 // cloths are particle ranges of one model, so one solver steps them all.
@@ -110,11 +95,9 @@ struct Scene {
   std::optional<GridSpec> grid;  // set when the cloth is a grid (with the file's mass rule)
   PinSpec pins;
   glm::vec3 initialVelocity{0.f};  // m/s, every particle
-  std::optional<CalibrationSpec> calibration;
   Environment environment;
   std::vector<ColliderDesc> colliders;
   SolverSettings solver;
-  CameraDesc camera;
 };
 
 // A scene is a page or two of JSON written by hand; the limit keeps a wrong path (a disk image, a
@@ -126,5 +109,18 @@ constexpr uint64_t kMaxSceneBytes = uint64_t{16} << 20;
 // values: InputError, one sentence that names the file and the offending key.
 Scene loadScene(const std::string& path);
 Scene parseScene(const std::string& jsonText, const std::string& baseDir, const std::string& sourceName);
+
+// Keys of a scene file that belong to the program reading it rather than to the cloth: the scene
+// reader accepts them unread, and names them among the known keys when it refuses an unknown one.
+// The program reads their values from the same SceneDocument.
+struct ForeignKeys {
+  std::vector<std::string_view> topLevel;  // whole sections beside "cloth", "solver", ...
+  std::vector<std::string_view> solver;    // keys inside "solver"
+};
+
+// The scene of a parsed file (solver/scene_json.h), with the same checks as loadScene; `foreign`
+// keys are left to the caller.
+struct SceneDocument;
+Scene readScene(const SceneDocument& document, const ForeignKeys& foreign = {});
 
 }  // namespace weft

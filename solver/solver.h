@@ -1,7 +1,7 @@
 #pragma once
 // The public face of weft: make a solver for a scene on a backend, advance it, read its state.
 //
-//   weft::Scene scene = weft::loadScene("hanging.json");
+//   weft::Scene scene = weft::loadScene("cloth.json");
 //   auto solver = weft::makeSolver(scene, weft::Backend::Gpu, &context);
 //   solver->advance(scene.solver.dt, scene.solver.substeps);   // one frame
 //   solver->readState(positions, velocities);

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "input_error.h"
-#include "solver/grid_calibration.h"
+#include "demos/common/grid_calibration.h"
 
 namespace weft {
 namespace {

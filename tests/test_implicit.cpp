@@ -4,6 +4,7 @@
 
 #include "engine/commands.h"
 #include "solver/gpu_solver.h"
+#include "demos/common/demo_scene.h"
 #include "solver/scene.h"
 #include "test_support.h"
 
@@ -54,7 +55,7 @@ TEST_P(ImplicitTest, StiffClothAtSixtyHertzBlowsUpExplicitlyAndRestsImplicitly) 
 }
 
 TEST_P(ImplicitTest, EverySolveReachesItsToleranceWithinTheCap) {
-  Scene scene = loadScene(std::string(WEFT_SOURCE_DIR) + "/demos/scenes/hanging.json");
+  Scene scene = loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/demos/scenes/hanging.json").scene;
   SolverParams params = solverParams(scene);
   params.integrator = Integrator::ImplicitCg;
   params.tolerance = 1e-3f;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "shaders/newton.h"
+#include "demos/common/demo_scene.h"
 #include "solver/integrators/newton_chebyshev/newton_chebyshev.h"
 #include "solver/scene.h"
 #include "test_support.h"
@@ -91,7 +92,7 @@ TEST_P(NewtonChebyshevTest, StiffClothAtSixtyHertzStaysBoundedAndComesToRest) {
 }
 
 TEST_P(NewtonChebyshevTest, EveryStepReachesItsToleranceWithinTheCap) {
-  Scene scene = loadScene(std::string(WEFT_SOURCE_DIR) + "/demos/scenes/hanging.json");
+  Scene scene = loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/demos/scenes/hanging.json").scene;
   SolverParams params = solverParams(scene);
   params.integrator = Integrator::NewtonChebyshev;
   params.tolerance = 1e-3f;

@@ -13,6 +13,7 @@
 
 #include "engine/error.h"
 #include "solver/gpu_solver.h"
+#include "demos/common/demo_scene.h"
 #include "solver/scene.h"
 #include "test_support.h"
 
@@ -101,7 +102,7 @@ TEST_P(NonlinearCgTest, StiffClothAtSixtyHertzStaysBoundedAndComesToRest) {
 }
 
 TEST_P(NonlinearCgTest, EveryStepReachesThePrecisionWithinTheCap) {
-  Scene scene = loadScene(std::string(WEFT_SOURCE_DIR) + "/demos/scenes/hanging.json");
+  Scene scene = loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/demos/scenes/hanging.json").scene;
   // The scene starts flat and at rest, where the explicit prediction alone is within tolerance;
   // a swinging state (springs stretched, 0.5 s in, taken with the scene's own Verlet on the CPU)
   // makes the solver iterate.

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "demos/common/demo_scene.h"
 #include "demos/render/camera.h"
 #include "demos/view/orbit_camera.h"
 #include "solver/recording.h"
@@ -35,10 +36,11 @@ class ViewInput : public ::testing::TestWithParam<const char*> {};
 TEST_P(ViewInput, DragHoldsTheGrabbedParticleAtTheTargetUntilReleaseAndTheWindowResizes) {
   if (!haveXvfb() || !haveXdotool()) GTEST_SKIP() << "xvfb-run or xdotool is not installed";
   const glm::vec2 viewport(1280.f, 720.f);  // the window's size before the resize, the whole view (no panel)
-  Scene hanging = loadScene(scene("hanging.json"));
+  const DemoScene demo = loadDemoScene(scene("hanging.json"));
+  const Scene& hanging = demo.scene;
   std::vector<glm::vec4> start;
   for (const glm::vec3& p : hanging.cloth.positions) start.emplace_back(p, 0.f);
-  const CameraDesc camera = hanging.camera;
+  const CameraDesc camera = demo.camera;
 
   // The pointer goes onto the middle particle of the grid; pickParticle chooses among the particles
   // within its radius, as the viewer will, and the drag moves 150 pixels down.

@@ -8,6 +8,7 @@
 
 #include <glm/glm.hpp>
 
+#include "demos/common/camera_desc.h"
 #include "demos/render/palette.h"
 #include "demos/render/render_target.h"
 #include "demos/render/scene_drawer.h"

@@ -9,6 +9,7 @@
 #include <glm/glm.hpp>
 #include <volk.h>
 
+#include "demos/common/camera_desc.h"
 #include "engine/buffer.h"
 #include "engine/program.h"
 #include "solver/cloth_model.h"

@@ -6,7 +6,7 @@
 
 #include <glm/glm.hpp>
 
-#include "solver/scene.h"
+#include "demos/common/camera_desc.h"
 
 namespace weft {
 

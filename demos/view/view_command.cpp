@@ -3,14 +3,15 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "demos/common/demo_scene.h"
+#include "demos/common/frame_timing.h"
+#include "demos/common/grid_calibration.h"
 #include "demos/render/camera.h"
 #include "demos/view/viewer.h"
 #include "demos/view/window.h"
 #include "engine/context.h"
 #include "engine/error.h"
 #include "engine/shader_library.h"
-#include "solver/frame_timing.h"
-#include "solver/grid_calibration.h"
 #include "solver/grid_resize.h"
 #include "solver/scene.h"
 
@@ -76,14 +77,19 @@ ViewContent loadContent(const ViewOptions& options) {
     if (content.recording->header().frameCount == 0)
       throw InputError("recording '" + options.replayPath + "' holds no frames");
     if (!options.scenePath.empty()) {  // its camera and colliders
-      content.scene = loadScene(options.scenePath);
+      DemoScene demo = loadDemoScene(options.scenePath);
+      content.scene = std::move(demo.scene);
+      content.camera = demo.camera;
     } else {
-      content.scene.camera = fitCamera(content.recording->frame(0));
+      content.camera = fitCamera(content.recording->frame(0));
       content.scene.colliders = {ColliderDesc{}};  // the ground every scene stands on
     }
     return content;
   }
-  content.scene = loadScene(options.scenePath);
+  DemoScene demo = loadDemoScene(options.scenePath);
+  content.scene = std::move(demo.scene);
+  content.camera = demo.camera;
+  content.calibration = demo.calibration;
   if (options.grid) {
     if (*options.grid < 2) throw InputError("--grid must be at least 2 (got " + std::to_string(*options.grid) + ")");
     content.scene = withGridSize(content.scene, static_cast<uint32_t>(*options.grid));
@@ -105,7 +111,7 @@ constexpr int kCalibrationFrames = 5;
 // The scene's calibration section asks for the largest grid that keeps its frame rate on this
 // device: measure, then rebuild the scene at that size. Timed with the first pane's integrator.
 void calibrate(ViewContent& content, engine::Context& context, const engine::ShaderLibrary& shaders) {
-  const CalibrationSpec& spec = *content.scene.calibration;
+  const CalibrationSpec& spec = *content.calibration;
   Scene timed = content.scene;
   timed.solver.integrator = content.solvers[0].integrator;
   timed.solver.substeps = content.solvers[0].substeps;
@@ -148,7 +154,7 @@ int viewCommand(const ViewOptions& options) {
   engine::Context context(contextOptions);
   std::printf("weft: Vulkan device %s (%s)\n", context.deviceName().c_str(), context.deviceType().c_str());
   engine::ShaderLibrary shaders;
-  if (!content.recording && !options.grid && content.scene.calibration) calibrate(content, context, shaders);
+  if (!content.recording && !options.grid && content.calibration) calibrate(content, context, shaders);
   Viewer viewer(context, shaders, std::move(content), options);
   return viewer.run();
 }

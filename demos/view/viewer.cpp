@@ -45,7 +45,7 @@ Viewer::Viewer(engine::Context& context, const engine::ShaderLibrary& shaders, V
       window_(context.instance(), options.width, options.height, windowTitle(options)),
       swapchain_(context, window_.surface(), window_.framebufferSize(), wantedSamples(context, options)),
       frames_(context),
-      camera_(content_.scene.camera),
+      camera_(content_.camera),
       drawMode_(options.draw == "springs"                           ? DrawMode::Springs
                 : options.wireframe || options.draw == "wireframe" ? DrawMode::Wireframe
                                                                    : DrawMode::Shaded),

@@ -10,6 +10,8 @@
 
 #include <glm/glm.hpp>
 
+#include "demos/common/camera_desc.h"
+#include "demos/common/grid_calibration.h"
 #include "demos/render/scene_drawer.h"
 #include "demos/view/frame_recorder.h"
 #include "demos/view/frame_ring.h"
@@ -47,7 +49,9 @@ struct Pane {
 
 // What the viewer shows, decided by the command line.
 struct ViewContent {
-  Scene scene;                                  // live scene, or camera and colliders for a replay
+  Scene scene;                                  // live scene, or the colliders for a replay
+  CameraDesc camera;                            // where the view starts
+  std::optional<CalibrationSpec> calibration;   // live: the grid size is measured for
   Backend backend = Backend::Gpu;
   struct PaneSolver {
     Integrator integrator;

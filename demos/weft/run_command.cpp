@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "demos/common/demo_scene.h"
 #include "demos/render/cloth_renderer.h"
 #include "demos/weft/interrupt.h"
 #include "demos/weft/obj_writer.h"
@@ -29,7 +30,8 @@ namespace {
 constexpr uint32_t kPngWidth = 1280;
 constexpr uint32_t kPngHeight = 720;
 
-// A loop count from the command line, within the bounds the scene reader holds it to (solver/scene.h).
+// A loop count from the command line, within the bounds the scene readers hold it to (solver/scene.h,
+// demos/common/demo_scene.h).
 int bounded(const char* flag, int value, int minimum, int maximum) {
   if (value < minimum || value > maximum)
     throw InputError(std::string(flag) + " must be from " + std::to_string(minimum) + " to " + std::to_string(maximum) +
@@ -37,7 +39,8 @@ int bounded(const char* flag, int value, int minimum, int maximum) {
   return value;
 }
 
-void applyOverrides(Scene& scene, const RunOptions& o) {
+void applyOverrides(DemoScene& demo, const RunOptions& o) {
+  Scene& scene = demo.scene;
   if (o.grid) {
     if (*o.grid < 0) {  // withGridSize takes an unsigned size and says the same for the others
       throw InputError("--grid: a grid size must be from 2 to " + std::to_string(kMaxGridSide) +
@@ -50,7 +53,7 @@ void applyOverrides(Scene& scene, const RunOptions& o) {
     }
   }
   if (o.integrator) scene.solver.integrator = parseIntegrator(*o.integrator);
-  if (o.frames) scene.solver.frames = bounded("--frames", *o.frames, 1, kMaxFrames);
+  if (o.frames) demo.frames = bounded("--frames", *o.frames, 1, kMaxFrames);
   if (o.dt) {
     if (!(*o.dt > 0.f) || !std::isfinite(*o.dt)) throw InputError("--dt must be a positive number of seconds");
     scene.solver.dt = *o.dt;
@@ -112,8 +115,10 @@ int interrupted(int signal, int frame, int frames) {
 
 int runCommand(const RunOptions& options) {
   InterruptGuard interrupts;
-  Scene scene = loadScene(options.scenePath);
-  applyOverrides(scene, options);
+  DemoScene demo = loadDemoScene(options.scenePath);
+  applyOverrides(demo, options);
+  const Scene& scene = demo.scene;
+  const int frames = demo.frames;
   Backend backend = options.backend ? parseBackend(*options.backend) : Backend::Gpu;
   checkOutputs(options);
 
@@ -159,9 +164,9 @@ int runCommand(const RunOptions& options) {
                                                   static_cast<uint32_t>(settings.substeps));
     recording->addFrame(lastGood);  // frame 0: the initial state
   }
-  Progress progress(settings.frames, options.quiet);
-  for (int frame = 1; frame <= settings.frames; ++frame) {
-    if (int signal = interrupts.signal()) return interrupted(signal, frame - 1, settings.frames);
+  Progress progress(frames, options.quiet);
+  for (int frame = 1; frame <= frames; ++frame) {
+    if (int signal = interrupts.signal()) return interrupted(signal, frame - 1, frames);
     auto start = std::chrono::steady_clock::now();
     try {
       solver->advance(settings.dt, settings.substeps);
@@ -228,7 +233,7 @@ int runCommand(const RunOptions& options) {
     progress.update(frame);
   }
   report.final = summarizeState(positions, velocities, scene.cloth.masses);
-  if (int signal = interrupts.signal()) return interrupted(signal, settings.frames, settings.frames);
+  if (int signal = interrupts.signal()) return interrupted(signal, frames, frames);
   if (scene.parts.size() > 1)
     for (const ClothPart& part : scene.parts)
       report.cloths.push_back({part.name, summarizeState(positions, velocities, scene.cloth.masses,
@@ -238,12 +243,12 @@ int runCommand(const RunOptions& options) {
   if (!options.pngPath.empty()) {
     ClothRenderer renderer(*context, *shaders, scene.cloth, kPngWidth, kPngHeight);
     if (auto* gpu = dynamic_cast<GpuSolver*>(solver.get()))
-      renderer.render(gpu->positionBuffer(), scene.colliders, scene.camera);  // the solver's own buffer
+      renderer.render(gpu->positionBuffer(), scene.colliders, demo.camera);  // the solver's own buffer
     else
-      renderer.render(positions, scene.colliders, scene.camera);
+      renderer.render(positions, scene.colliders, demo.camera);
     renderer.savePng(options.pngPath);
   }
-  if (int signal = interrupts.signal()) return interrupted(signal, settings.frames, settings.frames);
+  if (int signal = interrupts.signal()) return interrupted(signal, frames, frames);
   if (!options.statsPath.empty()) writeStatsJson(report, options.statsPath);
   std::printf("%s\n", summaryLine(report).c_str());
   if (context && context->validationMessageCount() > 0) {

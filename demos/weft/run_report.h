@@ -28,7 +28,7 @@ struct RunReport {
   size_t particles = 0, springs = 0, triangles = 0;
   uint32_t gridWidth = 0, gridHeight = 0;  // particles per row and rows of a grid cloth; 0 for a mesh
   int frames = 0, substeps = 0, iterations = 0;
-  int64_t steps = 0;  // frames x substeps reaches 10^10 within the bounds (solver/scene.h)
+  int64_t steps = 0;  // frames x substeps reaches 10^10 within the bounds (solver/scene.h, demos/common/demo_scene.h)
   double frameDt = 0, stepDt = 0;
   std::vector<double> wallMsPerStep;                          // one sample per frame
   std::vector<double> gpuMsPerStep;                           // one sample per frame (GPU backend)

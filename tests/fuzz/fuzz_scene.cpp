@@ -1,5 +1,6 @@
-// libFuzzer harness for the scene reader: parseScene on any bytes must build a scene or refuse it
-// with one readable sentence (an InputError). Another exception, a sanitizer report or a hang is a
+// libFuzzer harness for the scene reader: parseDemoScene (the cloth's keys and the demos' beside
+// them, as the seeds in tests/fuzz/scene/ have) on any bytes must build a scene or refuse it with
+// one readable sentence (an InputError). Another exception, a sanitizer report or a hang is a
 // finding. Mesh paths resolve against tests/fuzz/obj/, whose seeds are OBJ files.
 #include <cstddef>
 #include <cstdint>
@@ -8,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/error.h"
-#include "solver/scene.h"
+#include "demos/common/demo_scene.h"
 #include "tests/fuzz/fuzz_message.h"
 
 namespace {
@@ -30,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   if (hugeGrid(text)) return 0;
   try {
-    weft::parseScene(text, WEFT_FUZZ_MESH_DIR, "fuzz.json");
+    weft::parseDemoScene(text, WEFT_FUZZ_MESH_DIR, "fuzz.json");
   } catch (const weft::InputError& e) {
     weft::fuzz::checkMessage(e.what());
   }

@@ -1,7 +1,7 @@
 #pragma once
 // Picking the largest grid this machine simulates in real time: a search over grid sizes that
 // measures as few of them as it can, since each measurement builds a solver and runs frames.
-// Pure: the caller supplies the cost (solver/frame_timing.h measures one), so it needs no device.
+// Pure: the caller supplies the cost (demos/common/frame_timing.h measures one), so it needs no device.
 #include <cstdint>
 #include <functional>
 #include <utility>
@@ -10,6 +10,13 @@
 #include "solver/scene.h"
 
 namespace weft {
+
+// How the viewer picks a grid size for this machine: a scene file's "calibration" section.
+struct CalibrationSpec {
+  float targetFps = 60.f;  // frames per second the simulation should keep up with, > 0
+  uint32_t minGrid = 32;   // particles per side, 2 <= minGrid <= maxGrid
+  uint32_t maxGrid = 2048; // particles per side, <= kMaxGridSide
+};
 
 // The share of a frame the simulation may take; the rest is left for drawing the cloth, the
 // panel and presenting, which the measurement does not include.

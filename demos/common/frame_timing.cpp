@@ -1,6 +1,6 @@
 // Timing frames of a resized scene. The median, not the mean: one frame the operating system
 // interrupts should not move the grid size a machine gets.
-#include "solver/frame_timing.h"
+#include "demos/common/frame_timing.h"
 
 #include <algorithm>
 #include <chrono>

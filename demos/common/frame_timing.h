@@ -2,6 +2,7 @@
 // What one frame of a scene costs at a given grid size: the measurement calibrateGrid searches with.
 #include <cstdint>
 
+#include "solver/scene.h"
 #include "solver/solver.h"
 
 namespace weft {

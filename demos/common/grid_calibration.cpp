@@ -1,6 +1,6 @@
 // The grid-size search of calibrateGrid: grow until a size is over budget, then close in on the
 // budget between the last size within it and that one.
-#include "solver/grid_calibration.h"
+#include "demos/common/grid_calibration.h"
 
 #include <algorithm>
 #include <cmath>
