@@ -22,6 +22,7 @@
 #include "solver/grid_resize.h"
 #include "solver/recording.h"
 #include "solver/scene.h"
+#include "solver/energy_bound.h"
 #include "solver/solver.h"
 
 namespace weft {
@@ -157,6 +158,7 @@ int runCommand(const RunOptions& options) {
 
   std::vector<glm::vec4> positions, velocities, lastGood, lastGoodVelocities;
   solver->readState(lastGood, lastGoodVelocities);
+  const EnergyBound energy(scene, lastGood, lastGoodVelocities);  // tells an explosion that stays finite
   std::unique_ptr<RecordingWriter> recording;
   if (!options.recordPath.empty()) {
     recording = std::make_unique<RecordingWriter>(options.recordPath, static_cast<uint32_t>(report.particles),
@@ -202,26 +204,43 @@ int runCommand(const RunOptions& options) {
     report.steps = int64_t{frame} * settings.substeps;  // up to 10^10: past int
 
     solver->readState(positions, velocities);
-    if (!isFinite(positions) || !isFinite(velocities)) {
+    const double time = double(frame) * settings.dt;
+    const bool nonFinite = !isFinite(positions) || !isFinite(velocities);
+    if (nonFinite || energy.exceeded(positions, velocities, time)) {
       // Replay the frame one step at a time from the last good state to name the exact step.
+      auto bad = [&](int step) {
+        if (!isFinite(positions) || !isFinite(velocities)) return true;
+        return !nonFinite && energy.exceeded(positions, velocities, (frame - 1) * double(settings.dt) +
+                                                                        step * double(report.stepDt));
+      };
       solver->writeState(lastGood, lastGoodVelocities);
-      int64_t bad = int64_t{frame} * settings.substeps;
+      int64_t badStep = int64_t{frame} * settings.substeps;
       for (int s = 1; s <= settings.substeps; ++s) {
         solver->advance(settings.dt / settings.substeps, 1);
         solver->readState(positions, velocities);
-        if (!isFinite(positions) || !isFinite(velocities)) {
-          bad = int64_t{frame - 1} * settings.substeps + s;
+        if (bad(s)) {
+          badStep = int64_t{frame - 1} * settings.substeps + s;
           break;
         }
       }
-      report.nonFinite = true;
-      report.nonFiniteStep = bad;
-      report.steps = bad;
+      report.nonFinite = nonFinite;
+      report.nonFiniteStep = nonFinite ? badStep : -1;
+      report.steps = badStep;
       report.final = summarizeState(positions, velocities, scene.cloth.masses);
-      std::fprintf(stderr, "\nweft: the state became non-finite at step %lld (frame %d) with integrator %s; "
-                   "try a smaller --dt, more --substeps or an implicit integrator\n",
-                   static_cast<long long>(bad), frame, report.integrator.c_str());
-      if (recording) recording->finish();  // the frames up to the last finite one: what led there
+      if (nonFinite) {
+        std::fprintf(stderr, "\nweft: the state became non-finite at step %lld (frame %d) with integrator %s; "
+                     "try a smaller --dt, more --substeps or an implicit integrator\n",
+                     static_cast<long long>(badStep), frame, report.integrator.c_str());
+      } else {
+        const double excess = energy.excess(positions, velocities);
+        report.explosionStep = badStep;
+        std::fprintf(stderr, "\nweft: the cloth exploded at step %lld (frame %d) with integrator %s: %.3g J of "
+                     "kinetic energy beyond what gravity released, more than the %.3g J the scene can supply; "
+                     "try a smaller --dt, more --substeps or an implicit integrator\n",
+                     static_cast<long long>(badStep), frame, report.integrator.c_str(), excess,
+                     energy.limit(badStep * double(report.stepDt)));
+      }
+      if (recording) recording->finish();  // the frames up to the last good one: what led there
       if (!options.statsPath.empty()) writeStatsJson(report, options.statsPath);
       std::printf("%s\n", summaryLine(report).c_str());
       return kExitNonFinite;

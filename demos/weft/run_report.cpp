@@ -44,7 +44,8 @@ std::string summaryLine(const RunReport& r) {
                 "KE %.4g J%s%s",
                 r.scene.c_str(), r.device.c_str(), r.backend.c_str(), r.integrator.c_str(), r.particles, r.springs,
                 r.frames, r.substeps, median(r.wallMsPerStep), gpu.c_str(), r.final.kineticEnergy,
-                r.nonFinite ? " | NON-FINITE" : "", r.failure.empty() ? "" : " | STEP FAILED");
+                r.nonFinite ? " | NON-FINITE" : (r.explosionStep >= 0 ? " | EXPLODED" : ""),
+                r.failure.empty() ? "" : " | STEP FAILED");
   return buffer;
 }
 
@@ -132,6 +133,7 @@ void writeStatsJson(const RunReport& r, const std::string& path) {
   }
   j["nonFinite"] = r.nonFinite;
   j["nonFiniteStep"] = r.nonFinite ? nlohmann::ordered_json(r.nonFiniteStep) : nullptr;
+  j["explosionStep"] = r.explosionStep >= 0 ? nlohmann::ordered_json(r.explosionStep) : nullptr;
   j["failure"] = r.failure.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.failure);
 
   std::string tmp = path + ".tmp";

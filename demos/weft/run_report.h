@@ -37,6 +37,7 @@ struct RunReport {
   StateSummary final;
   bool nonFinite = false;
   int64_t nonFiniteStep = -1;
+  int64_t explosionStep = -1;  // the step whose energy passed what the scene can supply (EnergyBound)
   std::string failure;  // why the integrator could not take a step (SolveError); empty if it could
 };
 
