@@ -102,8 +102,8 @@ void addPlaneBending(ClothModel& model, const PlaneBendSpec& spec) {
     const double edge = glm::length(x1 - x0);
     const double twiceA1 = glm::length(glm::cross(x1 - x0, x2 - x0)), twiceA2 = glm::length(glm::cross(x3 - x0, x1 - x0));
     if (edge <= 0.0 || twiceA1 <= 0.0 || twiceA2 <= 0.0) continue;  // no planes to project on
-    // w_k = sqrt(s / 2) / h_k with the dihedral's s = |e|^2 / (A1 + A2) and h_k = 2 A_k / |e|.
-    const double root = std::sqrt(edge * edge / (twiceA1 + twiceA2));
+    // w_k = sqrt(s) / (2 h_k) with the dihedral's s = |e|^2 / (A1 + A2) and h_k = 2 A_k / |e|.
+    const double root = 0.5 * std::sqrt(2.0 * edge * edge / (twiceA1 + twiceA2));
     e.rest = glm::vec4(gpu::planeDistance(x1, x0, x3, x2).distance, gpu::planeDistance(x0, x1, x2, x3).distance,
                        root * edge / twiceA1, root * edge / twiceA2);
     e.stiffness0 = spec.modulus;

@@ -2,14 +2,17 @@
 // signed distance from the plane of the opposite triangle, the height by which it stands off the
 // plane it would lie in were the hinge flat. The force pulls each tip towards its projection on that
 // plane, along the face normals as in Bridson et al. 2003's bending modes.
-// Nodes as the dihedral hinge's (hinge.h): the edge (x0, x1), the tip x2 of triangle x0 x1 x2 and
-// the tip x3 of triangle x1 x0 x3. Two conditions, one per tip:
-//   C_2 = w_2 (d_2 - d_2rest),  d_2 = n(x1, x0, x3) . (x2 - x1)   (tip x2 against triangle 2)
-//   C_3 = w_3 (d_3 - d_3rest),  d_3 = n(x0, x1, x2) . (x3 - x0)   (tip x3 against triangle 1)
-// with w_k = sqrt(s / 2) / h_k, h_k the tip's rest height over the edge and s = |e|^2 / (A1 + A2)
-// the dihedral's scale (rest = (d_2rest, d_3rest, w_2, w_3)), stiffness0 = the bending modulus B
-// (N m). A hinge folded by theta has d_k = h_k sin(theta), so the energy is B/2 s sin^2(theta): the
-// dihedral's B/2 s theta^2 to first order, the same B bending alike (tests/test_elements.cpp).
+// Nodes as the dihedral hinge's (hinge.h): the edge (x0, x1), the tip x2 of triangle 1 (x0 x1 x2)
+// and the tip x3 of triangle 2 (x1 x0 x3). The tips' distances
+//   d_2 = n(x1, x0, x3) . (x2 - x1),   d_3 = n(x0, x1, x2) . (x3 - x0)
+// are both 3 V / A of the tetrahedron x0..x3 (V its volume, A the area of the face each is measured
+// from), so d_2 / h_2 = d_3 / h_3 = sin(theta) with h_k the tip's height over the edge: one fold
+// seen from either side. The condition is their symmetric mean, one condition (two would be met
+// twice over by a projection):
+//   C = w_2 (d_2 - d_2rest) + w_3 (d_3 - d_3rest),   w_k = sqrt(s) / (2 h_k) from the rest state,
+// s = |e|^2 / (A1 + A2) the dihedral's scale (rest = (d_2rest, d_3rest, w_2, w_3)), stiffness0 =
+// the bending modulus B (N m). A hinge folded rigidly by theta stores B/2 s sin^2(theta): the
+// dihedral's B/2 s theta^2 to first order, so the same B bends alike (tests/test_plane_bend_trispring.cpp).
 // Every gradient lies along a face normal. Included by elements.h.
 #ifndef WEFT_ELEMENTS_PLANE_BEND_H
 #define WEFT_ELEMENTS_PLANE_BEND_H
@@ -41,21 +44,16 @@ WEFT_FN Conditions planeBendConditions(Element e, vec3 x0, vec3 x1, vec3 x2, vec
   vec3 edge = x1 - x0;
   float a1 = length(cross(edge, x2 - x0)), a2 = length(cross(x3 - x0, edge));
   if (a1 < 1e-12f || a2 < 1e-12f) return c;  // a collapsed wing has no plane
-  PlaneDistance tip2 = planeDistance(x1, x0, x3, x2);  // x2 against triangle x1 x0 x3
-  PlaneDistance tip3 = planeDistance(x0, x1, x2, x3);  // x3 against triangle x0 x1 x2
-  c.count = 2u;
-  c.value[0] = e.rest.z * (tip2.distance - e.rest.x);
+  PlaneDistance tip2 = planeDistance(x1, x0, x3, x2);  // x2 against triangle 2
+  PlaneDistance tip3 = planeDistance(x0, x1, x2, x3);  // x3 against triangle 1
+  float w2 = e.rest.z, w3 = e.rest.w;
+  c.count = 1u;
+  c.value[0] = w2 * (tip2.distance - e.rest.x) + w3 * (tip3.distance - e.rest.y);
   c.stiffness[0] = e.stiffness0;
-  c.gradient[0] = e.rest.z * tip2.db;
-  c.gradient[1] = e.rest.z * tip2.da;
-  c.gradient[2] = e.rest.z * tip2.dp;
-  c.gradient[3] = e.rest.z * tip2.dc;
-  c.value[1] = e.rest.w * (tip3.distance - e.rest.y);
-  c.stiffness[1] = e.stiffness0;
-  c.gradient[4] = e.rest.w * tip3.da;
-  c.gradient[5] = e.rest.w * tip3.db;
-  c.gradient[6] = e.rest.w * tip3.dc;
-  c.gradient[7] = e.rest.w * tip3.dp;
+  c.gradient[0] = w2 * tip2.db + w3 * tip3.da;
+  c.gradient[1] = w2 * tip2.da + w3 * tip3.db;
+  c.gradient[2] = w2 * tip2.dp + w3 * tip3.dc;
+  c.gradient[3] = w2 * tip2.dc + w3 * tip3.dp;
   return c;
 }
 
