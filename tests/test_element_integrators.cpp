@@ -187,10 +187,10 @@ INSTANTIATE_TEST_SUITE_P(Backends, TetherTest, ::testing::ValuesIn(allBackends()
 
 // Tip deflection (m) of a strip 0.1 m long clamped by its first two rows, `rows` long and `columns`
 // wide over 0.02 m, settled under gravity by implicit Euler with large steps (the CPU backend).
-// `bendSprings`: bend springs of that stiffness (N/m) instead of dihedral bending.
-double cantileverTip(uint32_t rows, uint32_t columns, float bendSprings = 0.f) {
+// `bendSprings`: bend springs of that stiffness (N/m) instead of hinges; `hinge`: "dihedral" or "plane".
+double cantileverTip(uint32_t rows, uint32_t columns, float bendSprings = 0.f, const std::string& hinge = "dihedral") {
   const std::string bending = bendSprings > 0.f ? std::string()
-                                                : R"("bending": {"model": "dihedral", "modulus": 0.0025},)";
+                                                : R"("bending": {"model": ")" + hinge + R"(", "modulus": 0.0025},)";
   const std::string json = R"({
     "cloth": {"grid": {"width": )" + std::to_string(columns) + R"(, "height": )" + std::to_string(rows) +
                            R"(, "size": [0.02, 0.1], "origin": [0, 0.5, 0], "plane": "horizontal"}, "arealDensity": 0.2},
@@ -228,6 +228,20 @@ TEST(Cantilever, DihedralTipDeflectionAgreesUnderRefinementAndBendSpringsDoNot) 
   EXPECT_LT(d64, 1.4 * 98.0);
   // Bend springs of one stiffness are a different material at each resolution.
   EXPECT_GT(std::abs(s16 - s64), 0.5 * std::abs(s16));
+}
+
+TEST(Cantilever, PlaneHingesBendLikeTheDihedralAtEveryResolution) {
+  // The same strip with plane-projection hinges of the same B: its folds are small (a few degrees
+  // per hinge), where the two measures agree to first order.
+  auto scaled = [](double tip, uint32_t rows) { return tip / std::pow(0.1 - 0.1 / (rows - 1), 4.0); };
+  const double p16 = scaled(cantileverTip(16, 4, 0.f, "plane"), 16), p32 = scaled(cantileverTip(32, 7, 0.f, "plane"), 32),
+               p64 = scaled(cantileverTip(64, 13, 0.f, "plane"), 64);
+  const double d32 = scaled(cantileverTip(32, 7), 32);
+  std::printf("[ info ] cantilever tip / L^4 (1/m^3): plane %.1f %.1f %.1f (16, 32, 64 rows); dihedral %.1f (32)\n", p16,
+              p32, p64, d32);
+  EXPECT_NEAR(p32, d32, 0.02 * d32);
+  EXPECT_NEAR(p32, p64, 0.05 * p64);
+  EXPECT_NEAR(p16, p64, 0.10 * p64);
 }
 
 }  // namespace
