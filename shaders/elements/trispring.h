@@ -4,7 +4,8 @@
 // For a linear triangle the strain is a sum over its edges (g_i = grad N_i, the rest shape
 // functions' gradients; edge k joins nodes i and j):
 //   E = -1/2 sum_k L_k (l_k - L_k) (g_i g_j^T + g_j g_i^T)
-// (Delingette's identity with l_k^2 - L_k^2 taken to first order: his quadratic springs), and the
+// (Delingette's identity with l_k^2 - L_k^2 taken to first order, as 2 L_k (l_k - L_k): springs
+// quadratic in the length changes, whose conditions stay near-linear for projections), and the
 // plane-stress energy A (mu tr E^2 + lambda/2 tr^2 E) falls apart into three modes, the conditions:
 //   C_0 = sqrt(A) tr E          area,  k = lambda + mu = Y / (2 (1 - nu))   (stiffness0)
 //   C_1 = sqrt(A) (Exx - Eyy)   shear, k = mu = Y / (2 (1 + nu))            (stiffness1)
@@ -42,12 +43,11 @@ WEFT_FN Conditions trispringConditions(Element e, vec3 x0, vec3 x1, vec3 x2) {
   vec3 u0 = (e.rest.x / l0) * d0, u1 = (e.rest.y / l1) * d1, u2 = (e.rest.z / l2) * d2;
   c.count = 3u;
   for (uint k = 0u; k < 3u; ++k) {
-    float k0 = w0[k], k1 = w1[k], k2 = w2[k];
-    c.value[k] = k0 * m0 + k1 * m1 + k2 * m2;
+    c.value[k] = w0[k] * m0 + w1[k] * m1 + w2[k] * m2;
     c.stiffness[k] = k == 0u ? e.stiffness0 : e.stiffness1;
-    c.gradient[4u * k] = k1 * u1 - k2 * u2;       // node 0 ends edge 1, starts edge 2
-    c.gradient[4u * k + 1u] = k2 * u2 - k0 * u0;  // node 1 ends edge 2, starts edge 0
-    c.gradient[4u * k + 2u] = k0 * u0 - k1 * u1;  // node 2 ends edge 0, starts edge 1
+    c.gradient[4u * k] = w1[k] * u1 - w2[k] * u2;       // node 0 ends edge 1, starts edge 2
+    c.gradient[4u * k + 1u] = w2[k] * u2 - w0[k] * u0;  // node 1 ends edge 2, starts edge 0
+    c.gradient[4u * k + 2u] = w0[k] * u0 - w1[k] * u1;  // node 2 ends edge 0, starts edge 1
   }
   return c;
 }
