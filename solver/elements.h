@@ -38,7 +38,7 @@ struct PlaneBendSpec {
 // from the sheet's Young's modulus and Poisson ratio, so any mesh of the same sheet is as stiff.
 struct TrispringSpec {
   float youngModulus = 0.f;  // N/m: the material's Young's modulus times its thickness
-  float poissonRatio = 0.3f; // in [0, 1): the range where the sheet's area and shear moduli are positive
+  float poissonRatio = 0.3f; // in [0, 1): below 1 the area modulus Y / (2 (1 - nu)) stays finite
   float damping = 0.f;       // s, stiffness-proportional
 };
 
