@@ -141,7 +141,9 @@ using uvec4 = glm::uvec4;
 #define WEFT_ELEMENT_HINGE 1u     // bending by the dihedral (face) angle across an interior edge
 #define WEFT_ELEMENT_TETHER 2u    // long-range attachment: a one-sided distance limit to a pinned particle
 #define WEFT_ELEMENT_AERO 3u      // per-triangle aerodynamic drag and lift against the wind
-#define WEFT_ELEMENT_KIND_COUNT 4u
+#define WEFT_ELEMENT_PLANE_BEND 4u  // bending by each wing tip's distance from the opposite face's plane
+#define WEFT_ELEMENT_TRISPRING 5u   // a triangle's three edges as springs of an isotropic membrane
+#define WEFT_ELEMENT_KIND_COUNT 6u
 #define WEFT_MAX_CONDITIONS 3     // conditions C(x) one element may hold
 
 // One element: up to four particles and its rest state. What rest, shape and the stiffnesses

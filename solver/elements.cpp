@@ -26,6 +26,15 @@ float triangleArea(const ClothModel& m, glm::uvec3 t) {
   return 0.5f * glm::length(glm::cross(m.positions[t.y] - m.positions[t.x], m.positions[t.z] - m.positions[t.x]));
 }
 
+// A bend pair's nodes as the hinge kinds take them: the edge ordered as triangle t0 winds it, so
+// (x0, x1, x2) is t0 and (x1, x0, x3) is t1.
+glm::uvec4 hingeNodes(const ClothModel& model, const BendPair& pair) {
+  const glm::uvec3 t0 = model.triangles[pair.t0];
+  bool forward = false;
+  for (int k = 0; k < 3; ++k) forward = forward || (t0[k] == pair.v0 && t0[(k + 1) % 3] == pair.v1);
+  return forward ? glm::uvec4(pair.v0, pair.v1, pair.a, pair.b) : glm::uvec4(pair.v1, pair.v0, pair.a, pair.b);
+}
+
 }  // namespace
 
 uint32_t elementNodeCount(uint32_t kind) {
@@ -34,6 +43,8 @@ uint32_t elementNodeCount(uint32_t kind) {
     case WEFT_ELEMENT_HINGE: return 4;
     case WEFT_ELEMENT_TETHER: return 2;
     case WEFT_ELEMENT_AERO: return 3;
+    case WEFT_ELEMENT_PLANE_BEND: return 4;
+    case WEFT_ELEMENT_TRISPRING: return 3;
     default: return 0;
   }
 }
@@ -69,18 +80,58 @@ void addDihedralBending(ClothModel& model, const DihedralSpec& spec) {
   requireNonNegative(spec.modulus, "dihedral bending modulus");
   requireNonNegative(spec.damping, "dihedral bending damping");
   for (const BendPair& pair : model.bendPairs) {
-    // Order the edge as triangle t0 winds it, so (x0, x1, x2) is t0 and (x1, x0, x3) is t1.
-    const glm::uvec3 t0 = model.triangles[pair.t0];
-    bool forward = false;
-    for (int k = 0; k < 3; ++k) forward = forward || (t0[k] == pair.v0 && t0[(k + 1) % 3] == pair.v1);
-    const uint32_t e0 = forward ? pair.v0 : pair.v1, e1 = forward ? pair.v1 : pair.v0;
-    gpu::Element e = makeElement(WEFT_ELEMENT_HINGE, glm::uvec4(e0, e1, pair.a, pair.b));
-    const glm::vec3 x0 = model.positions[e0], x1 = model.positions[e1];
+    gpu::Element e = makeElement(WEFT_ELEMENT_HINGE, hingeNodes(model, pair));
+    const glm::vec3 x0 = model.positions[e.nodes.x], x1 = model.positions[e.nodes.y];
     const float edge2 = glm::dot(x1 - x0, x1 - x0);
     const float areas = triangleArea(model, model.triangles[pair.t0]) + triangleArea(model, model.triangles[pair.t1]);
     const float restAngle = gpu::dihedralAngle(x0, x1, model.positions[pair.a], model.positions[pair.b]);
     e.rest = glm::vec4(restAngle, edge2 / areas, 0.f, 0.f);
     e.stiffness0 = spec.modulus;
+    e.damping = spec.damping;
+    model.elements.push_back(e);
+  }
+}
+
+void addPlaneBending(ClothModel& model, const PlaneBendSpec& spec) {
+  requireNonNegative(spec.modulus, "plane bending modulus");
+  requireNonNegative(spec.damping, "plane bending damping");
+  for (const BendPair& pair : model.bendPairs) {
+    gpu::Element e = makeElement(WEFT_ELEMENT_PLANE_BEND, hingeNodes(model, pair));
+    const glm::vec3 x0 = model.positions[e.nodes.x], x1 = model.positions[e.nodes.y];
+    const glm::vec3 x2 = model.positions[e.nodes.z], x3 = model.positions[e.nodes.w];
+    const double edge = glm::length(x1 - x0);
+    const double twiceA1 = glm::length(glm::cross(x1 - x0, x2 - x0)), twiceA2 = glm::length(glm::cross(x3 - x0, x1 - x0));
+    if (edge <= 0.0 || twiceA1 <= 0.0 || twiceA2 <= 0.0) continue;  // no planes to project on
+    // w_k = sqrt(s) / (2 h_k) with the dihedral's s = |e|^2 / (A1 + A2) and h_k = 2 A_k / |e|.
+    const double root = 0.5 * std::sqrt(2.0 * edge * edge / (twiceA1 + twiceA2));
+    e.rest = glm::vec4(gpu::planeDistance(x1, x0, x3, x2).distance, gpu::planeDistance(x0, x1, x2, x3).distance,
+                       root * edge / twiceA1, root * edge / twiceA2);
+    e.stiffness0 = spec.modulus;
+    e.damping = spec.damping;
+    model.elements.push_back(e);
+  }
+}
+
+void addTrisprings(ClothModel& model, const TrispringSpec& spec) {
+  requireNonNegative(spec.youngModulus, "trispring Young's modulus");
+  requireNonNegative(spec.damping, "trispring damping");
+  if (!(spec.poissonRatio >= 0.f && spec.poissonRatio < 1.f))
+    throw InputError("trispring Poisson ratio must be a number >= 0 and < 1");
+  const double young = spec.youngModulus, nu = spec.poissonRatio;
+  for (const glm::uvec3& t : model.triangles) {
+    const glm::dvec3 x0 = model.positions[t.x], x1 = model.positions[t.y], x2 = model.positions[t.z];
+    const double l0 = glm::length(x2 - x1), l1 = glm::length(x0 - x2), l2 = glm::length(x1 - x0);
+    if (l2 <= 0.0) continue;
+    // Node 2 in the frame with node 0 at the origin and node 1 at (l2, 0).
+    const glm::dvec3 along = (x1 - x0) / l2;
+    const double p = glm::dot(x2 - x0, along), q = glm::length(x2 - x0 - p * along);
+    const double area = 0.5 * l2 * q;
+    if (area <= 1e-12 * l2 * l2) continue;  // a collapsed triangle has no membrane
+    gpu::Element e = makeElement(WEFT_ELEMENT_TRISPRING, glm::uvec4(t.x, t.y, t.z, t.x));
+    e.rest = glm::vec4(l0, l1, l2, area);
+    e.shape = glm::vec4(p, q, 0.f, 0.f);
+    e.stiffness0 = static_cast<float>(young / (2.0 * (1.0 - nu)));  // lambda + mu: the area modulus
+    e.stiffness1 = static_cast<float>(young / (2.0 * (1.0 + nu)));  // mu: the shear modulus
     e.damping = spec.damping;
     model.elements.push_back(e);
   }
@@ -122,11 +173,14 @@ void addTethers(ClothModel& model, const TetherSpec& spec) {
 
 void applyForceModels(ClothModel& model, const ForceModels& models) {
   std::erase_if(model.springs, [&](const Spring& s) {
-    if (models.membrane && (s.kind == SpringKind::Structural || s.kind == SpringKind::Shear)) return true;
-    return models.dihedral && s.kind == SpringKind::Bend;
+    const bool stretch = models.membrane || models.trispring, bend = models.dihedral || models.planeBending;
+    if (stretch && (s.kind == SpringKind::Structural || s.kind == SpringKind::Shear)) return true;
+    return bend && s.kind == SpringKind::Bend;
   });
   if (models.membrane) addMembrane(model, *models.membrane);
+  if (models.trispring) addTrisprings(model, *models.trispring);
   if (models.dihedral) addDihedralBending(model, *models.dihedral);
+  if (models.planeBending) addPlaneBending(model, *models.planeBending);
   if (models.aerodynamics) addAerodynamics(model, *models.aerodynamics);
   if (models.tethers) addTethers(model, *models.tethers);
 }

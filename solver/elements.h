@@ -27,6 +27,21 @@ struct DihedralSpec {
   float damping = 0.f;  // s, stiffness-proportional
 };
 
+// Plane-projection bending across every interior edge: each wing tip held to the plane of the
+// opposite face. Scaled so the modulus is the dihedral's B: the same energy to first order.
+struct PlaneBendSpec {
+  float modulus = 0.f;  // N m, bending stiffness B
+  float damping = 0.f;  // s, stiffness-proportional
+};
+
+// Trispring: each triangle's three edges as one element of an isotropic membrane (Delingette 2008),
+// from the sheet's Young's modulus and Poisson ratio, so any mesh of the same sheet is as stiff.
+struct TrispringSpec {
+  float youngModulus = 0.f;  // N/m: the material's Young's modulus times its thickness
+  float poissonRatio = 0.3f; // in [0, 1): below 1 the area modulus Y / (2 (1 - nu)) stays finite
+  float damping = 0.f;       // s, stiffness-proportional
+};
+
 // Per-triangle drag and lift against the wind.
 struct AeroSpec {
   float airDensity = 1.2f;       // kg/m^3
@@ -42,14 +57,16 @@ struct TetherSpec {
 };
 
 // The force models a scene asks for beyond the springs: kept with the scene so a grid rebuilt at
-// another resolution gets the same ones. A membrane replaces the structural and shear springs,
-// dihedral bending replaces the bend springs.
+// another resolution gets the same ones. A membrane or trispring replaces the structural and shear
+// springs, dihedral or plane bending the bend springs (a scene gives at most one of each pair).
 struct ForceModels {
   std::optional<MembraneSpec> membrane;
+  std::optional<TrispringSpec> trispring;
   std::optional<DihedralSpec> dihedral;
+  std::optional<PlaneBendSpec> planeBending;
   std::optional<AeroSpec> aerodynamics;
   std::optional<TetherSpec> tethers;
-  bool any() const { return membrane || dihedral || aerodynamics || tethers; }
+  bool any() const { return membrane || trispring || dihedral || planeBending || aerodynamics || tethers; }
 };
 // Drops the springs the models replace and adds their elements (tethers last: after the pins).
 void applyForceModels(ClothModel& model, const ForceModels& models);
@@ -58,6 +75,8 @@ void applyForceModels(ClothModel& model, const ForceModels& models);
 // without triangles, bend pairs or pins simply gets none of that kind.
 void addMembrane(ClothModel& model, const MembraneSpec& spec);
 void addDihedralBending(ClothModel& model, const DihedralSpec& spec);
+void addPlaneBending(ClothModel& model, const PlaneBendSpec& spec);
+void addTrisprings(ClothModel& model, const TrispringSpec& spec);  // skips triangles of no area
 void addAerodynamics(ClothModel& model, const AeroSpec& spec);
 void addTethers(ClothModel& model, const TetherSpec& spec);  // after the pins are set
 

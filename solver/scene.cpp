@@ -30,31 +30,48 @@ Material parseMaterial(const JsonSection& s) {
   return m;
 }
 
-MembraneSpec parseMembrane(const JsonSection& s) {
-  s.allowKeys({"warp", "weft", "shear", "damping"});
+// "baraff-witkin" (the default): anisotropic stretch and shear moduli; "trispring": each triangle's
+// edges as springs of an isotropic sheet of Young's modulus Y and Poisson ratio nu.
+void parseMembrane(const JsonSection& s, ForceModels& forces) {
+  const std::string model = s.string("model", "baraff-witkin");
+  if (model == "trispring") {
+    s.allowKeys({"model", "youngModulus", "poissonRatio", "damping"});
+    if (!s.has("youngModulus")) s.fail("youngModulus", "is required for the trispring (N/m)");
+    TrispringSpec t;
+    t.youngModulus = s.number("youngModulus", t.youngModulus, Bound::NonNegative);
+    t.poissonRatio = s.number("poissonRatio", t.poissonRatio, Bound::NonNegative);
+    if (t.poissonRatio >= 1.f) s.fail("poissonRatio", "must be < 1 (got " + std::to_string(t.poissonRatio) + ")");
+    t.damping = s.number("damping", t.damping, Bound::NonNegative);
+    forces.trispring = t;
+    return;
+  }
+  if (model != "baraff-witkin")
+    s.fail("model", "must be \"baraff-witkin\" or \"trispring\" (got \"" + excerpt(model) + "\")");
+  s.allowKeys({"model", "warp", "weft", "shear", "damping"});
   MembraneSpec m;
   if (!s.has("warp") && !s.has("weft")) s.fail("", "needs 'warp' or 'weft' (N/m)");
   m.warpStiffness = s.number("warp", s.number("weft", 0.f, Bound::NonNegative), Bound::NonNegative);
   m.weftStiffness = s.number("weft", m.warpStiffness, Bound::NonNegative);
   m.shearStiffness = s.number("shear", 0.25f * std::min(m.warpStiffness, m.weftStiffness), Bound::NonNegative);
   m.damping = s.number("damping", m.damping, Bound::NonNegative);
-  return m;
+  forces.membrane = m;
 }
 
-// "springs" keeps the bend springs; "dihedral" replaces them with hinges of modulus B.
-std::optional<DihedralSpec> parseBending(const JsonSection& s) {
+// "springs" keeps the bend springs; "dihedral" (face angle) and "plane" (plane projection) replace
+// them with hinges of modulus B.
+void parseBending(const JsonSection& s, ForceModels& forces) {
   s.allowKeys({"model", "modulus", "damping"});
   const std::string model = s.string("model", "springs");
   if (model == "springs") {
     if (s.has("modulus") || s.has("damping")) s.fail("model", "\"springs\" takes material.bendStiffness, not a modulus");
-    return std::nullopt;
+    return;
   }
-  if (model != "dihedral") s.fail("model", "must be \"springs\" or \"dihedral\" (got \"" + excerpt(model) + "\")");
-  if (!s.has("modulus")) s.fail("modulus", "is required for dihedral bending (N m)");
-  DihedralSpec d;
-  d.modulus = s.number("modulus", d.modulus, Bound::NonNegative);
-  d.damping = s.number("damping", d.damping, Bound::NonNegative);
-  return d;
+  if (model != "dihedral" && model != "plane")
+    s.fail("model", "must be \"springs\" or \"dihedral\" or \"plane\" (got \"" + excerpt(model) + "\")");
+  if (!s.has("modulus")) s.fail("modulus", "is required for " + model + " bending (N m)");
+  const float modulus = s.number("modulus", 0.f, Bound::NonNegative), damping = s.number("damping", 0.f, Bound::NonNegative);
+  if (model == "dihedral") forces.dihedral = DihedralSpec{modulus, damping};
+  else forces.planeBending = PlaneBendSpec{modulus, damping};
 }
 
 TetherSpec parseTethers(const JsonSection& s) {
@@ -325,8 +342,8 @@ Scene readScene(const SceneDocument& document, const ForeignKeys& foreign) {
     if (!entry && recipe.has("material")) cloth.material = parseMaterial(recipe.child("material"));
     if (recipe.has("pins")) parsePins(recipe.child("pins"), cloth.model, cloth.pins);
     cloth.forces.aerodynamics = shared.aerodynamics;
-    if (recipe.has("membrane")) cloth.forces.membrane = parseMembrane(recipe.child("membrane"));
-    if (recipe.has("bending")) cloth.forces.dihedral = parseBending(recipe.child("bending"));
+    if (recipe.has("membrane")) parseMembrane(recipe.child("membrane"), cloth.forces);
+    if (recipe.has("bending")) parseBending(recipe.child("bending"), cloth.forces);
     if (recipe.has("tethers")) cloth.forces.tethers = parseTethers(recipe.child("tethers"));
     if (cloth.forces.tethers && std::count(cloth.model.pinned.begin(), cloth.model.pinned.end(), 1) == 0)
       recipe.fail("tethers", "need pinned particles to hang from");

@@ -53,6 +53,8 @@ std::vector<gpu::Element> sampleElements() {
   addMembrane(c, {300.f, 100.f, 40.f, 0.f});
   addDihedralBending(c, {0.02f, 0.f});
   addTethers(c, {500.f, 0.0f});
+  addPlaneBending(c, {0.02f, 0.f});
+  addTrisprings(c, {400.f, 0.3f, 0.f});
   return c.elements;
 }
 
@@ -73,12 +75,14 @@ TEST(Elements, ForceIsMinusTheEnergyGradient) {
   std::uniform_real_distribution<float> jitter(-0.04f, 0.04f);
   const std::vector<glm::vec3> rest = sampleRest();
   int checked = 0;
+  uint32_t kinds = 0;  // bit per kind seen
   for (const gpu::Element& e : sampleElements()) {
+    kinds |= 1u << e.kind;
     Nodes n = restNodes(rest, e);
     // Deform: every node moves a few cm; tethers are pulled past their limit.
     for (vec3& x : n.x) x += vec3(jitter(rng), jitter(rng), jitter(rng));
     if (e.kind == WEFT_ELEMENT_TETHER) n.x[0] += 0.1f * glm::normalize(n.x[0] - n.x[1]);
-    if (e.kind == WEFT_ELEMENT_MEMBRANE) n.x[3] = n.x[0];
+    if (elementNodeCount(e.kind) == 3) n.x[3] = n.x[0];
     const uint32_t nodes = elementNodeCount(e.kind);
     for (uint32_t slot = 0; slot < nodes; ++slot) {
       const vec3 f = force(e, n, slot);
@@ -87,7 +91,7 @@ TEST(Elements, ForceIsMinusTheEnergyGradient) {
         Nodes plus = n, minus = n;
         plus.x[slot][d] += step;
         minus.x[slot][d] -= step;
-        if (e.kind == WEFT_ELEMENT_MEMBRANE) plus.x[3] = plus.x[0], minus.x[3] = minus.x[0];
+        if (elementNodeCount(e.kind) == 3) plus.x[3] = plus.x[0], minus.x[3] = minus.x[0];
         const double gradient = (energy(e, plus) - energy(e, minus)) / (2 * step);
         // float energies: the difference quotient carries ~1e-4 N of rounding on these scales.
         EXPECT_NEAR(f[d], -gradient, 5e-3 * std::abs(gradient) + 2e-4)
@@ -97,6 +101,8 @@ TEST(Elements, ForceIsMinusTheEnergyGradient) {
     }
   }
   EXPECT_GT(checked, 100);
+  // Every elastic kind is among the samples (all but the aerodynamic triangle).
+  EXPECT_EQ(kinds, ((1u << WEFT_ELEMENT_KIND_COUNT) - 1u) & ~(1u << WEFT_ELEMENT_AERO));
 }
 
 TEST(Elements, JacobianProductIsTheForceDerivativeWhereConditionsHold) {
@@ -113,7 +119,7 @@ TEST(Elements, JacobianProductIsTheForceDerivativeWhereConditionsHold) {
     for (vec3& x : n.x) x = rotation * x + vec3(0.1f, -0.2f, 0.3f);
     vec3 u[4];
     for (vec3& v : u) v = vec3(dir(rng), dir(rng), dir(rng));
-    if (e.kind == WEFT_ELEMENT_MEMBRANE) u[3] = vec3(0.f);  // node 3 repeats node 0: not a degree of freedom
+    if (elementNodeCount(e.kind) == 3) u[3] = vec3(0.f);  // node 3 repeats node 0: not a degree of freedom
     gpu::Conditions c = gpu::elementConditions(e, n.x[0], n.x[1], n.x[2], n.x[3]);
     for (uint32_t slot = 0; slot < elementNodeCount(e.kind); ++slot) {
       const vec3 ku = gpu::conditionProduct(c, slot, 1.f, u[0], u[1], u[2], u[3]);
@@ -160,7 +166,7 @@ TEST(Elements, ProjectionReducesEachCondition) {
     Nodes n = restNodes(rest, e);
     for (vec3& x : n.x) x += vec3(jitter(rng), jitter(rng), jitter(rng));
     if (e.kind == WEFT_ELEMENT_TETHER) n.x[0] += 0.1f * glm::normalize(n.x[0] - n.x[1]);
-    if (e.kind == WEFT_ELEMENT_MEMBRANE) n.x[3] = n.x[0];
+    if (elementNodeCount(e.kind) == 3) n.x[3] = n.x[0];
     const bool tether = e.kind == WEFT_ELEMENT_TETHER;
     const float w[4] = {1.f, tether ? 0.f : 2.f, 1.5f, 1.f};  // a tether's anchor is pinned
     const gpu::Conditions all = gpu::elementConditions(e, n.x[0], n.x[1], n.x[2], n.x[3]);
@@ -173,7 +179,7 @@ TEST(Elements, ProjectionReducesEachCondition) {
       Nodes moved = n;
       for (uint32_t slot = 0; slot < elementNodeCount(e.kind); ++slot)
         moved.x[slot] += gpu::conditionProjection(one, slot, w[0], w[1], w[2], w[3], 1.f / 60.f);
-      if (e.kind == WEFT_ELEMENT_MEMBRANE) moved.x[3] = moved.x[0];
+      if (elementNodeCount(e.kind) == 3) moved.x[3] = moved.x[0];
       const gpu::Conditions after = gpu::elementConditions(e, moved.x[0], moved.x[1], moved.x[2], moved.x[3]);
       const float remaining = after.count > k ? after.value[k] : 0.f;  // a tether may fall slack
       EXPECT_LT(std::abs(remaining), 0.1f * std::abs(all.value[k])) << "kind " << e.kind << " condition " << k;
@@ -205,12 +211,14 @@ TEST(Elements, MembraneAnswersWarpAndWeftWithTheirOwnStiffness) {
   EXPECT_NEAR(alongWarp / alongWeft, warp / weft, 0.02 * warp / weft);
 }
 
-TEST(Elements, RigidlyMovedMembraneAndHingesFeelNoForce) {
+TEST(Elements, RigidlyMovedElasticKindsFeelNoForce) {
   GridSpec g;
   g.width = g.height = 4;
   ClothModel c = buildGrid(g, Material{});
   addMembrane(c, {400.f, 100.f, 50.f, 0.f});
   addDihedralBending(c, {0.05f, 0.f});
+  addPlaneBending(c, {0.05f, 0.f});
+  addTrisprings(c, {400.f, 0.3f, 0.f});
   const glm::mat3 rotation(glm::vec3(0.f, 0.f, -1.f), glm::vec3(0.6f, 0.8f, 0.f), glm::vec3(0.8f, -0.6f, 0.f));
   for (const gpu::Element& e : c.elements) {
     Nodes n = restNodes(c.positions, e);

@@ -176,6 +176,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{R"({)" GRID R"(, "membrane": {"shear": 10}})", {"membrane", "needs 'warp' or 'weft'"}},
         BadScene{R"({)" GRID R"(, "membrane": {"warp": -1}})", {"membrane.warp", "got -1"}},
         BadScene{R"({)" GRID R"(, "bending": {"model": "dihedral"}})", {"bending.modulus", "is required"}},
+        BadScene{R"({)" GRID R"(, "bending": {"model": "plane"}})", {"bending.modulus", "is required for plane"}},
+        BadScene{R"({)" GRID R"(, "membrane": {"model": "springs", "warp": 10}})",
+                 {"membrane.model", "\"baraff-witkin\" or \"trispring\""}},
+        BadScene{R"({)" GRID R"(, "membrane": {"model": "trispring"}})", {"membrane.youngModulus", "is required"}},
+        BadScene{R"({)" GRID R"(, "membrane": {"model": "trispring", "youngModulus": 100, "warp": 10}})",
+                 {"unknown key 'membrane.warp'", "youngModulus, poissonRatio"}},
+        BadScene{R"({)" GRID R"(, "membrane": {"model": "trispring", "youngModulus": 100, "poissonRatio": 1}})",
+                 {"membrane.poissonRatio", "must be < 1"}},
         BadScene{R"({)" GRID R"(, "tethers": {"stiffness": 100}})", {"tethers", "need pinned particles"}},
         BadScene{R"({)" GRID R"(, "pins": {"rows": [40]}})", {"pins.rows", "out of range"}},
         BadScene{R"({)" GRID R"(, "colliders": [{"type": "capsule", "ends": [[0, 0, 0]], "radius": 1}]})",
@@ -309,6 +317,32 @@ TEST(SceneParse, SeveralClothsAreParticleRangesOfOneModelEachWithItsOwnRecipe) {
   size_t bStructural = 0;
   for (const Spring& sp : s.cloth.springs) bStructural += sp.a >= 9 && sp.kind == SpringKind::Structural && sp.stiffness == 7.f;
   EXPECT_EQ(bStructural, 10u);  // b keeps its springs at its own stiffness; a's membrane replaced its own
+}
+
+TEST(SceneParse, TrispringAndPlaneBendingReplaceTheirSpringsWithElementsOfTheirModuli) {
+  const Scene s = parse(R"({"cloth": {"grid": {"width": 4, "height": 3}},
+      "membrane": {"model": "trispring", "youngModulus": 140, "poissonRatio": 0.4, "damping": 0.002},
+      "bending": {"model": "plane", "modulus": 0.003}})");
+  size_t trisprings = 0, planeHinges = 0;
+  for (const gpu::Element& e : s.cloth.elements) {
+    if (e.kind == WEFT_ELEMENT_TRISPRING) {
+      ++trisprings;
+      EXPECT_FLOAT_EQ(e.stiffness0, 140.f / (2 * (1 - 0.4f)));  // lambda + mu
+      EXPECT_FLOAT_EQ(e.stiffness1, 140.f / (2 * (1 + 0.4f)));  // mu
+      EXPECT_EQ(e.damping, 0.002f);
+    }
+    if (e.kind == WEFT_ELEMENT_PLANE_BEND) {
+      ++planeHinges;
+      EXPECT_EQ(e.stiffness0, 0.003f);
+    }
+  }
+  EXPECT_EQ(trisprings, 12u);     // two per cell of 3 x 2
+  EXPECT_EQ(planeHinges, 13u);    // 6 cell diagonals, 4 rungs between columns, 3 between rows
+  EXPECT_TRUE(s.cloth.springs.empty());  // structural, shear and bend springs all replaced
+  // A membrane without a model is Baraff and Witkin's.
+  const Scene bw = parse(R"({"cloth": {"grid": {"width": 2, "height": 2}}, "membrane": {"warp": 10}})");
+  ASSERT_EQ(bw.cloth.elements.size(), 2u);
+  EXPECT_EQ(bw.cloth.elements[0].kind, WEFT_ELEMENT_MEMBRANE);
 }
 
 TEST(SceneErrors, CornerPinsOnAMeshAreAnError) {
