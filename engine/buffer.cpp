@@ -11,7 +11,7 @@ namespace weft::engine {
 
 Buffer::Buffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory,
                const std::string& name)
-    : device_(context.device()), size_(size), name_(name) {
+    : context_(&context), device_(context.device()), size_(size), name_(name) {
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.size = size > 0 ? size : 16;  // zero-sized buffers are invalid; keep empty arrays bindable
   info.usage = usage;
@@ -48,6 +48,7 @@ Buffer::Buffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usa
   context.setName(VK_OBJECT_TYPE_DEVICE_MEMORY, reinterpret_cast<uint64_t>(memory_), name + ".memory");
   VK_CHECK(vkBindBufferMemory(device_, buffer_, memory_, 0));
   if (memory != MemoryUsage::DeviceLocal) VK_CHECK(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_));
+  context.countBufferBytes(static_cast<int64_t>(size_));
 }
 
 Buffer::~Buffer() { release(); }
@@ -57,6 +58,7 @@ Buffer::Buffer(Buffer&& other) noexcept { *this = std::move(other); }
 Buffer& Buffer::operator=(Buffer&& other) noexcept {
   if (this != &other) {
     release();
+    context_ = std::exchange(other.context_, nullptr);
     device_ = std::exchange(other.device_, VK_NULL_HANDLE);
     buffer_ = std::exchange(other.buffer_, VK_NULL_HANDLE);
     memory_ = std::exchange(other.memory_, VK_NULL_HANDLE);
@@ -71,6 +73,7 @@ void Buffer::release() {
   if (!device_) return;
   if (buffer_) vkDestroyBuffer(device_, buffer_, nullptr);
   if (memory_) vkFreeMemory(device_, memory_, nullptr);  // unmaps implicitly
+  if (memory_ && context_) context_->countBufferBytes(-static_cast<int64_t>(size_));
   buffer_ = VK_NULL_HANDLE;
   memory_ = VK_NULL_HANDLE;
   mapped_ = nullptr;

@@ -34,6 +34,7 @@ class Buffer {
 
  private:
   void release();
+  const Context* context_ = nullptr;
   VkDevice device_ = VK_NULL_HANDLE;
   VkBuffer buffer_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;

@@ -51,6 +51,7 @@ class Context {
   uint32_t queueFamily() const { return queueFamily_; }
   VkCommandPool commandPool() const { return commandPool_; }
   const VkPhysicalDeviceProperties& properties() const { return properties_; }
+  const VkPhysicalDeviceMemoryProperties& memoryProperties() const { return memoryProperties_; }
   std::string deviceName() const { return properties_.deviceName; }
   std::string deviceType() const;
   bool ownsDevice() const { return owned_; }
@@ -59,6 +60,11 @@ class Context {
   uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required) const;
   // Debug name for captures and validation messages (no-op without VK_EXT_debug_utils).
   void setName(VkObjectType type, uint64_t handle, const std::string& name) const;
+
+  // Bytes of the Buffers alive on this context: what a solver's state really takes, to hold its
+  // estimate (solver/memory_budget.h) to. Buffer keeps it.
+  uint64_t bufferBytes() const { return bufferBytes_.load(); }
+  void countBufferBytes(int64_t change) const { bufferBytes_ += static_cast<uint64_t>(change); }
 
   // Validation messages (warnings and errors) seen since creation; tests fail on any.
   size_t validationMessageCount() const { return validationCount_.load(); }
@@ -91,6 +97,7 @@ class Context {
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memoryProperties_{};
   std::atomic<size_t> validationCount_{0};
+  mutable std::atomic<uint64_t> bufferBytes_{0};
   mutable std::mutex messagesMutex_;
   std::vector<std::string> messages_;
 };

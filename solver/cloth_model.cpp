@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "engine/error.h"
+#include "solver/host_memory.h"
 
 namespace weft {
 namespace {
@@ -86,6 +87,10 @@ ClothModel buildGrid(const GridSpec& spec, const Material& material) {
     throw InputError("grid origin must be finite");
   }
   validateMaterial(material);
+  // Before building: a grid the host cannot hold is refused with its size, not with bad_alloc.
+  requireHostMemory(gridModelBytes(spec.width, spec.height), hostMemoryAvailable(),
+                    "a " + std::to_string(spec.width) + " x " + std::to_string(spec.height) + " cloth",
+                    "its model");
 
   const uint32_t w = spec.width;
   const uint32_t h = spec.height;

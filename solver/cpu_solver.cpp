@@ -5,11 +5,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "solver/host_memory.h"
 #include "solver/integrators/integrator_unit.h"
+#include "solver/memory_budget.h"
 
 namespace weft {
 
 CpuSolver::CpuSolver(const ClothModel& model, const SolverParams& params, unsigned threads) : pool_(threads) {
+  // Before any allocation: past the host's memory the state would page the machine to a halt.
+  checkHostFits(cpuStateNeed(stateSize(model)), hostMemoryAvailable(), describeCloth(model));
   params_ = params;
   particleCount_ = model.particleCount();
   state_.positions = packPositions(model);
@@ -59,6 +63,17 @@ void CpuSolver::clearHandle() {
   if (!handle_) return;
   state_.positions[*handle_].w = handleInvMass_;
   handle_.reset();
+}
+
+uint64_t CpuSolver::stateBytes() const {
+  auto bytes = [](const auto& v) { return uint64_t(v.size()) * sizeof(v[0]); };
+  uint64_t total = bytes(state_.positions) + bytes(state_.velocities) + bytes(state_.positionsOut) +
+                   bytes(state_.velocitiesOut) + bytes(state_.prevPositions) + bytes(state_.blocks) +
+                   bytes(state_.springBlocks) + bytes(state_.colliders);
+  for (const auto& s : state_.scratch) total += bytes(s);
+  total += bytes(state_.springs.rows) + bytes(state_.springs.entries) + bytes(state_.springs.links);
+  total += bytes(state_.elements.elements) + bytes(state_.elements.rows) + bytes(state_.elements.refs);
+  return total;
 }
 
 std::string CpuSolver::deviceName() const {

@@ -21,6 +21,8 @@ class CpuSolver : public Solver {
   std::string deviceName() const override;
   void setHandle(uint32_t index, glm::vec3 target) override;
   void clearHandle() override;
+  // Bytes the state's vectors hold (their sizes): what the memory check's estimate stands for.
+  uint64_t stateBytes() const;
 
  protected:
   void onParamsChanged() override;

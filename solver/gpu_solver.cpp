@@ -6,11 +6,28 @@
 
 #include "engine/commands.h"
 #include "solver/integrators/integrator_unit.h"
+#include "solver/memory_budget.h"
 
 namespace weft {
 namespace {
 engine::Buffer storage(const engine::Context& context, size_t bytes, const std::string& name) {
   return engine::Buffer(context, bytes, engine::kStorageUsage, engine::MemoryUsage::DeviceLocal, name);
+}
+// The largest device-local heap is where storage buffers go (Buffer asks for DEVICE_LOCAL). Its
+// size, not a budget: the context enables no VK_EXT_memory_budget, and a device's other users are
+// unknown to weft anyway.
+DeviceLimits deviceLimits(const engine::Context& context) {
+  DeviceLimits limits;
+  limits.deviceName = context.deviceName();
+  const VkPhysicalDeviceMemoryProperties& memory = context.memoryProperties();
+  for (uint32_t i = 0; i < memory.memoryHeapCount; ++i)
+    if (memory.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+      limits.deviceMemory = std::max<uint64_t>(limits.deviceMemory, memory.memoryHeaps[i].size);
+  const VkPhysicalDeviceLimits& device = context.properties().limits;
+  limits.maxStorageBufferRange = device.maxStorageBufferRange;
+  limits.maxGroupsX = device.maxComputeWorkGroupCount[0];
+  limits.maxGroupsY = device.maxComputeWorkGroupCount[1];
+  return limits;
 }
 template <class T>
 void upload(const engine::Context& context, const engine::Buffer& buffer, const std::vector<T>& data) {
@@ -21,6 +38,8 @@ void upload(const engine::Context& context, const engine::Buffer& buffer, const 
 GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine::Context& context,
                      const engine::ShaderLibrary& shaders)
     : context_(context) {
+  // Before any allocation: a driver out of memory may crash rather than return an error.
+  checkGpuFits(gpuStateNeed(stateSize(model)), model.particleCount(), deviceLimits(context), describeCloth(model));
   params_ = params;
   particleCount_ = model.particleCount();
   state_.context = &context;

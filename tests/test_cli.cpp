@@ -438,6 +438,57 @@ TEST(Cli, ANonFiniteStateStopsTheRunAtItsStepAndNamesTheIntegrator) {
   EXPECT_TRUE(j["explosionStep"].is_null());
 }
 
+// A cloth the host or the device cannot hold is refused before it is allocated: status 1, one
+// sentence naming the size asked for and the limit, in seconds and within the memory the run is
+// given (ulimit -v stands for a small host, so the tests need not allocate gigabytes).
+Result weftUnder(uint64_t kib, const std::string& args) {
+  return shell("ulimit -v " + std::to_string(kib) + "; " + WEFT_BINARY + " " + args);
+}
+
+// AddressSanitizer reserves terabytes of address space for its shadow: under ulimit -v a weft built
+// with it (scripts/check-sanitizers.sh builds the tests and weft alike) cannot start.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+TEST(Cli, AGridPastTheHostsMemoryIsRefusedBeforeItsModelIsBuilt) {
+  if (kAddressSanitizer) GTEST_SKIP() << "ulimit -v leaves AddressSanitizer no room for its shadow";
+  const auto start = std::chrono::steady_clock::now();
+  Result r = weftUnder(1000000, "run " + scene("large_grid.json") + " --backend cpu --quiet --grid 4096");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_THAT(r.output, ::testing::ContainsRegex("weft: --grid: a 4096 x 4096 cloth needs 4\\.2 GB of host memory for "
+                                                 "its model; the host has [0-9.]+ (MB|KB|bytes) available\n"));
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+}
+
+TEST(Cli, ACpuStatePastTheHostsMemoryIsRefusedBeforeItIsAllocated) {
+  if (kAddressSanitizer) GTEST_SKIP() << "ulimit -v leaves AddressSanitizer no room for its shadow";
+  // The 2048 x 2048 model (1.1 GB) fits in 2.5 GB; its CPU state (2.7 GB) does not fit beside it.
+  Result r = weftUnder(2500000, "run " + scene("large_grid.json") + " --backend cpu --quiet --grid 2048");
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_THAT(r.output, ::testing::ContainsRegex("weft: a 2048 x 2048 cloth needs 2\\.7 GB of host memory for the CPU "
+                                                 "backend's state; the host has [0-9.]+ (GB|MB) available\n"));
+}
+
+TEST(Cli, AGpuStatePastTheDevicesLimitsIsRefusedBeforeItIsAllocated) {
+  Result r = weft("run " + scene("large_grid.json") + " --quiet --frames 1 --grid 1024");
+  if (r.output.find("llvmpipe") == std::string::npos)
+    GTEST_SKIP() << "the limits asserted are lavapipe's (2 GB, maxStorageBufferRange 128 MB): " << r.output;
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("weft: a 1024 x 1024 cloth needs 695.2 MB of device memory (its largest buffer "
+                                  "191.7 MB); the device 'llvmpipe"));
+  EXPECT_THAT(r.output, HasSubstr("' has 2.0 GB (maxStorageBufferRange 128.0 MB)\n"));
+}
+
 // nonlinear-cg halves a diverging step down to a millionth of the requested one; past that the
 // run stops like a blow-up: status 3, one sentence with the step in significant digits (not
 // "dt = 0.000000 s"), the stats with the sentence and the frames done.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "solver/backend_state.h"
+#include "solver/memory_budget.h"
 
 namespace weft::integrators {
 
@@ -29,6 +30,11 @@ class IntegratorUnit {
   // true: elastic forces are evaluated at known states, so steps are stable only while omega h
   // stays below a limit (explicit and symplectic Euler, RK4).
   virtual bool explicitForces() const { return false; }
+
+  // What prepareGpu makes and advanceCpu grows for a cloth of this size, beyond the shared state:
+  // the solvers check it against the device and the host before allocating anything. Stated
+  // next to the buffers it counts, so the two change together.
+  virtual UnitMemory memory(const StateSize&) const { return {}; }
 
   // ---- CPU ----
   // Advances `state` by frameDt in `substeps` steps of step.dt (adaptive units choose their own

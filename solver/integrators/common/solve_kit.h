@@ -28,6 +28,11 @@ class SolveKit {
   // partial sums and the full grid's indirect entry.
   SolveKit(const GpuState& state, const engine::ComputeProgram& perParticle, const SolveKitLayout& layout);
 
+  // The partial sums' bytes for a cloth of `particles` (the rest of the kit is a few bytes).
+  static uint64_t partialBytes(uint64_t particles, uint32_t partialSlots) {
+    return uint64_t(partialSlots) * ((particles + WEFT_WORKGROUP_SIZE - 1) / WEFT_WORKGROUP_SIZE) * sizeof(float);
+  }
+
   // Room for `steps` log entries; a larger frame waits for the device before replacing the log.
   void ensureLog(uint32_t steps);
   // The SolveStats of the first `steps` log entries.

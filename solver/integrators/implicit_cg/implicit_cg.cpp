@@ -257,6 +257,17 @@ CgSettings cgSettings(const SolverParams& params) { return {params.tolerance, pa
 class ImplicitCgUnit final : public IntegratorUnit {
  public:
   Integrator id() const override { return Integrator::ImplicitCg; }
+  UnitMemory memory(const StateSize& size) const override {
+    UnitMemory m;
+    m.gpuScratch = 5;                                           // prepareGpu
+    m.gpuOwn.add(3 * size.particles * sizeof(glm::vec4));        // CgResources::preconditioner
+    m.gpuOwn.add(size.springEntries * sizeof(glm::vec4));        // CgResources::springBlocks
+    m.gpuOwn.add(SolveKit::partialBytes(size.particles, 1));     // CgResources::kit
+    for (int k = 0; k < 5; ++k) m.cpu.add(size.particles * sizeof(glm::vec4));  // cgVectors
+    m.cpu.add(size.particles * sizeof(glm::mat3));
+    m.cpu.add(size.springEntries * sizeof(glm::vec4));
+    return m;
+  }
   std::vector<SolveStats> advanceCpu(CpuState& state, const SolverParams& params, const gpu::StepParams& step, float,
                                      int substeps, ThreadPool& pool) const override {
     std::vector<SolveStats> stats;

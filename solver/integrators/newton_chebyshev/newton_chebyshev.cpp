@@ -285,6 +285,17 @@ void recordNewtonChebyshevStep(GpuRecorder& r, const gpu::StepParams& step, cons
 class NewtonChebyshevUnit final : public IntegratorUnit {
  public:
   Integrator id() const override { return Integrator::NewtonChebyshev; }
+  UnitMemory memory(const StateSize& size) const override {
+    UnitMemory m;
+    m.gpuScratch = 3;                                            // prepareGpu
+    m.gpuOwn.add(2 * size.particles * sizeof(glm::vec4));         // NewtonResources::diagonal
+    m.gpuOwn.add(size.springEntries * sizeof(glm::vec4));         // NewtonResources::couplings
+    m.gpuOwn.add(SolveKit::partialBytes(size.particles, 1));      // NewtonResources::kit
+    for (int k = 0; k < 3; ++k) m.cpu.add(size.particles * sizeof(glm::vec4));  // newtonVectors
+    m.cpu.add(2 * size.particles * sizeof(glm::vec4));
+    m.cpu.add(size.springEntries * sizeof(glm::vec4));
+    return m;
+  }
   std::vector<SolveStats> advanceCpu(CpuState& state, const SolverParams& params, const gpu::StepParams& step, float,
                                      int substeps, ThreadPool& pool) const override {
     std::vector<SolveStats> stats;

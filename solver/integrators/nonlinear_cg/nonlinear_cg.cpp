@@ -403,6 +403,13 @@ std::vector<SolveStats> nonlinearCgAdvanceGpu(GpuFrame& frame, const gpu::StepPa
 class NonlinearCgUnit final : public IntegratorUnit {
  public:
   Integrator id() const override { return Integrator::NonlinearCg; }
+  UnitMemory memory(const StateSize& size) const override {
+    UnitMemory m;
+    m.gpuScratch = 4;                                                               // prepareGpu
+    m.gpuOwn.add(SolveKit::partialBytes(size.particles, WEFT_NLCG_PARTIAL_SLOTS));  // NlcgResources::kit
+    for (int k = 0; k < 4; ++k) m.cpu.add(size.particles * sizeof(glm::vec4));     // nlcgVectors
+    return m;
+  }
   std::vector<SolveStats> advanceCpu(CpuState& state, const SolverParams& params, const gpu::StepParams& step,
                                      float frameDt, int substeps, ThreadPool& pool) const override {
     return nonlinearCgAdvanceCpu(state, step, nlcgSettings(params), frameDt, substeps, pool);

@@ -119,6 +119,12 @@ void recordRk4Step(GpuRecorder& r, const gpu::StepParams& params) {
 class Rk4Unit final : public IntegratorUnit {
  public:
   Integrator id() const override { return Integrator::Rk4; }
+  UnitMemory memory(const StateSize& size) const override {
+    UnitMemory m;
+    m.gpuScratch = 6;  // prepareGpu
+    for (int k = 0; k < 6; ++k) m.cpu.add(size.particles * sizeof(glm::vec4));  // rk4StepCpu
+    return m;
+  }
   std::vector<SolveStats> advanceCpu(CpuState& state, const SolverParams&, const gpu::StepParams& step, float,
                                      int substeps, ThreadPool& pool) const override {
     for (int k = 0; k < substeps; ++k) rk4StepCpu(state, step, pool);
