@@ -41,7 +41,7 @@ void main() {
         sv += springStiffnessBlock(xi.xyz, xj, e) * (vi - vj);
       }
       force += elementForces(i, true);
-      block += elementDiagonal(i, h * h, h);
+      block += elementDiagonal(i, h * h, h, 0.0);
       sv += elementProduct(i, 1.0, 0.0);
       b = h * (force - h * sv);
     }

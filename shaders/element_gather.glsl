@@ -56,8 +56,10 @@ vec3 elementProjections(uint i, float h, inout uint count, inout vec3 direct) {
   return dx;
 }
 
-// Diagonal block of sum_e (a + b d_e) K_e at particle i (the implicit preconditioners').
-mat3 elementDiagonal(uint i, float a, float b) {
+// Diagonal block of sum_e (a + b d_e) K_e at particle i (the implicit preconditioners'), plus
+// `dominance` times the bound on the row's off-diagonal blocks (conditionCouplingBound) on its
+// diagonal: 0 for a preconditioner, 0.5 for a Jacobi iteration that must converge.
+mat3 elementDiagonal(uint i, float a, float b, float dominance) {
   mat3 block = mat3(0.0);
   if (params.elementRefs == 0u) return block;
   for (uint k = elementRows[i]; k < elementRows[i + 1]; ++k) {
@@ -67,6 +69,7 @@ mat3 elementDiagonal(uint i, float a, float b) {
     Conditions c = elementConditions(e, WEFT_ELEMENT_X(n.x).xyz, WEFT_ELEMENT_X(n.y).xyz, WEFT_ELEMENT_X(n.z).xyz,
                                      WEFT_ELEMENT_X(n.w).xyz);
     block += conditionDiagonal(c, ref & 3u, a + b * e.damping);
+    if (dominance > 0.0) block += (dominance * conditionCouplingBound(c, ref & 3u, a + b * e.damping)) * mat3(1.0);
   }
   return block;
 }

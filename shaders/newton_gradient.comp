@@ -35,7 +35,7 @@ void main() {
         block += couplingMatrix(coupling);
       }
       force += elementForces(i, true);
-      block += elementDiagonal(i, 1.0, 1.0 / h);  // K + D/h of the elements at x_k
+      block += elementDiagonal(i, 1.0, 1.0 / h, 0.5);  // K + D/h of the elements at x_k, made Jacobi-safe
       b = force - (mass / (h * h)) * (xi.xyz - x0 - h * velocities[i].xyz);
       inverseBlock = inverse(block);
     }

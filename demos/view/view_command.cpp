@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 
 #include "demos/common/demo_scene.h"
 #include "demos/common/frame_timing.h"
@@ -119,7 +120,16 @@ void calibrate(ViewContent& content, engine::Context& context, const engine::Sha
               integratorName(timed.solver.integrator), backendName(content.backend));
   CalibrationResult result = calibrateGrid(
       spec,
-      [&](uint32_t n) { return measureFrameMs(timed, n, content.backend, &context, &shaders, kCalibrationFrames); },
+      [&](uint32_t n) {
+        // A size the device or the host cannot hold (solver/memory_budget.h) is over any budget:
+        // the search then looks below it.
+        try {
+          return measureFrameMs(timed, n, content.backend, &context, &shaders, kCalibrationFrames);
+        } catch (const InputError& error) {
+          std::printf("weft:   %u x %u: %s\n", n, n, error.what());
+          return std::numeric_limits<double>::infinity();
+        }
+      },
       [](uint32_t n, double ms) {
         std::printf("weft:   %u x %u: %.2f ms per frame\n", n, n, ms);
         std::fflush(stdout);

@@ -66,6 +66,23 @@ WEFT_FN mat3 conditionDiagonal(Conditions c, uint slot, float scale) {
   return block;
 }
 
+// A bound on the off-diagonal blocks of scale K in node `slot`'s row: sum over the conditions of
+// scale k |dC/dx_slot| sum_(n != slot) |dC/dx_n| (the norm of k g_slot g_n^T is k |g_slot| |g_n|).
+// Half of it added to a block-Jacobi diagonal D makes 2D - K positive semi-definite (a Gershgorin
+// argument: |y^T O y| <= sum_i bound_i |y_i|^2), so Jacobi sweeps converge however the element's
+// nodes couple; without it three- and four-node elements stiffer than the masses' m/h^2 make
+// them diverge. Unused slots have zero gradients and add nothing.
+WEFT_FN float conditionCouplingBound(Conditions c, uint slot, float scale) {
+  float bound = 0.0f;
+  for (uint k = 0u; k < c.count; ++k) {
+    float others = 0.0f;
+    for (uint n = 0u; n < 4u; ++n)
+      if (n != slot) others += length(c.gradient[4u * k + n]);
+    bound += scale * c.stiffness[k] * length(c.gradient[4u * k + slot]) * others;
+  }
+  return bound;
+}
+
 // Position correction of node `slot` (inverse masses w), each condition projected once from a zero
 // multiplier with compliance 1 / (k h^2): stiff conditions are met, soft ones move in proportion.
 WEFT_FN vec3 conditionProjection(Conditions c, uint slot, float w0, float w1, float w2, float w3, float h) {

@@ -49,13 +49,15 @@ inline glm::vec3 elementProduct(uint32_t i, const std::vector<glm::vec4>& positi
   return q;
 }
 
-// Diagonal block of sum_e (a + b d_e) K_e at particle i.
+// Diagonal block of sum_e (a + b d_e) K_e at particle i, plus `dominance` times the bound on the
+// row's off-diagonal blocks (see element_gather.glsl).
 inline glm::mat3 elementDiagonal(uint32_t i, const std::vector<glm::vec4>& positions, const ElementTable& t,
-                                 float a, float b) {
+                                 float a, float b, float dominance) {
   glm::mat3 block(0.f);
   forEachElement(t, i, positions, [&](const gpu::Element& e, uint32_t slot, const glm::vec4* x) {
     gpu::Conditions c = gpu::elementConditions(e, gpu::xyz(x[0]), gpu::xyz(x[1]), gpu::xyz(x[2]), gpu::xyz(x[3]));
     block += gpu::conditionDiagonal(c, slot, a + b * e.damping);
+    if (dominance > 0.f) block += (dominance * gpu::conditionCouplingBound(c, slot, a + b * e.damping)) * glm::mat3(1.f);
   });
   return block;
 }

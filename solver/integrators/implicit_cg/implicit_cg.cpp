@@ -58,7 +58,7 @@ float cgSetupParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPara
       sv += gpu::springStiffnessBlock(xyz(xi), xj, e) * (vi - vj);
     }
     force += elementForces(i, s.positions, s.velocities, s.elements, p.wind, true);
-    block += elementDiagonal(i, s.positions, s.elements, h * h, h);
+    block += elementDiagonal(i, s.positions, s.elements, h * h, h, 0.f);
     sv += elementProduct(i, s.positions, s.velocities, s.elements, 1.f, 0.f);
     b = h * (force - h * sv);
   }

@@ -66,7 +66,7 @@ float newtonGradientParticle(uint32_t i, CpuState& s, NewtonVectors& w, const gp
       block += gpu::couplingMatrix(coupling);
     }
     force += elementForces(i, iterate, s.velocitiesOut, s.elements, p.wind, true);
-    block += elementDiagonal(i, iterate, s.elements, 1.f, 1.f / h);
+    block += elementDiagonal(i, iterate, s.elements, 1.f, 1.f / h, 0.5f);
     b = force - (mass / (h * h)) * (xyz(xi) - x0 - h * xyz(s.velocities[i]));
     inverseBlock = glm::inverse(block);
   }
