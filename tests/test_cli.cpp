@@ -489,6 +489,26 @@ TEST(Cli, AGpuStatePastTheDevicesLimitsIsRefusedBeforeItIsAllocated) {
   EXPECT_THAT(r.output, HasSubstr("' has 2.0 GB (maxStorageBufferRange 128.0 MB)\n"));
 }
 
+// A grid the device cannot hold ends its own row of the bench, not the bench: the smaller grid
+// before it is measured and the JSON says why the large one was not run.
+TEST(Cli, BenchSkipsAGridTheDeviceCannotHoldAndMeasuresTheRest) {
+  const fs::path json = tempDir() / "bench.json";
+  Result r = weft("bench --grids 16 900 --integrators verlet --backends gpu --frames 1 --substeps 1 --json " +
+                  json.string());
+  if (r.output.find("llvmpipe") == std::string::npos)
+    GTEST_SKIP() << "a 900 x 900 state fits devices other than lavapipe (128 MB maxStorageBufferRange): " << r.output;
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(json));
+  ASSERT_EQ(j.size(), 2u) << j.dump();
+  EXPECT_EQ(j[0]["particles"], 256);
+  EXPECT_FALSE(j[0].contains("notRun"));
+  const double rate = 256 / (j[0]["gpuMsPerStep"].get<double>() * 1e-3);  // measured: particles per GPU second
+  EXPECT_NEAR(j[0]["particleStepsPerSecond"].get<double>(), rate, 1e-9 * rate);
+  EXPECT_EQ(j[1]["particles"], 810000);
+  EXPECT_THAT(j[1]["notRun"].get<std::string>(), HasSubstr("a 900 x 900 cloth needs 537.0 MB of device memory"));
+  EXPECT_THAT(r.output, HasSubstr("| 900² | 810000 | verlet | gpu | not run: "));
+}
+
 // nonlinear-cg halves a diverging step down to a millionth of the requested one; past that the
 // run stops like a blow-up: status 3, one sentence with the step in significant digits (not
 // "dt = 0.000000 s"), the stats with the sentence and the frames done.
