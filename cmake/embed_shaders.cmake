@@ -1,8 +1,11 @@
-# weft_embed_shaders(TARGET target SOURCES /abs/a.comp /abs/b.vert ... INCLUDE_DIR dir)
+# weft_embed_shaders(TARGET target SOURCES /abs/a.comp /abs/b.vert ... INCLUDE_DIR dir
+#                    NO_ELEMENTS_SOURCES /abs/a.comp ...)
 # Compiles each GLSL file with glslc at build time (include dependencies tracked through depfiles)
 # and links the SPIR-V into `target` as a table looked up by file name (see engine/shader_library.h).
+# Each of NO_ELEMENTS_SOURCES is compiled a second time with WEFT_NO_ELEMENTS defined, named
+# "<file>+no-elements" (engine::kNoElementsVariant): the kernel for a cloth of springs only.
 function(weft_embed_shaders)
-  cmake_parse_arguments(ARG "" "TARGET;INCLUDE_DIR" "SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "" "TARGET;INCLUDE_DIR" "SOURCES;NO_ELEMENTS_SOURCES" ${ARGN})
   set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/spirv)
   file(MAKE_DIRECTORY ${out_dir})
   set(arrays "")
@@ -23,6 +26,22 @@ function(weft_embed_shaders)
     list(APPEND generated ${inc})
     string(APPEND arrays "static const uint32_t k_${ident}[] = {\n#include \"${name}.inc\"\n};\n")
     string(APPEND entries "    {\"${name}\", k_${ident}, sizeof(k_${ident}) / sizeof(uint32_t)},\n")
+  endforeach()
+  foreach(src IN LISTS ARG_NO_ELEMENTS_SOURCES)
+    get_filename_component(name ${src} NAME)
+    string(MAKE_C_IDENTIFIER "${name}_no_elements" ident)
+    set(inc ${out_dir}/${name}.no-elements.inc)
+    add_custom_command(
+      OUTPUT ${inc}
+      COMMAND Vulkan::glslc --target-env=vulkan1.2 -O -I ${ARG_INCLUDE_DIR} -mfmt=num -DWEFT_NO_ELEMENTS
+              -MD -MF ${inc}.d -o ${inc} ${src}
+      DEPENDS ${src}
+      DEPFILE ${inc}.d
+      COMMENT "glslc ${name} (no elements)"
+      VERBATIM)
+    list(APPEND generated ${inc})
+    string(APPEND arrays "static const uint32_t k_${ident}[] = {\n#include \"${name}.no-elements.inc\"\n};\n")
+    string(APPEND entries "    {\"${name}+no-elements\", k_${ident}, sizeof(k_${ident}) / sizeof(uint32_t)},\n")
   endforeach()
   set(table ${out_dir}/embedded_shaders.cpp)
   file(CONFIGURE OUTPUT ${table} CONTENT

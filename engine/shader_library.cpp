@@ -77,14 +77,18 @@ ShaderLibrary& ShaderLibrary::operator=(ShaderLibrary&&) noexcept = default;
 
 std::vector<uint32_t> ShaderLibrary::load(const std::string& name) const {
   if (compiler_) {
-    auto path = std::filesystem::path(shaderDir_) / name;
+    const std::string suffix = kNoElementsVariant;
+    const bool noElements = name.size() > suffix.size() && name.ends_with(suffix);
+    const std::string file = noElements ? name.substr(0, name.size() - suffix.size()) : name;
+    auto path = std::filesystem::path(shaderDir_) / file;
     std::string source = readText(path);
     if (source.empty()) throw InputError("cannot read shader '" + path.string() + "'");
     shaderc::CompileOptions options;
     options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_2);
     options.SetOptimizationLevel(shaderc_optimization_level_performance);
     options.SetIncluder(std::make_unique<FolderIncluder>(shaderDir_));
-    auto result = compiler_->compiler.CompileGlslToSpv(source, kindFor(name), path.string().c_str(), options);
+    if (noElements) options.AddMacroDefinition("WEFT_NO_ELEMENTS");
+    auto result = compiler_->compiler.CompileGlslToSpv(source, kindFor(file), path.string().c_str(), options);
     if (result.GetCompilationStatus() != shaderc_compilation_status_success)
       throw InputError("shader '" + path.string() + "' does not compile: " + result.GetErrorMessage());
     return {result.cbegin(), result.cend()};

@@ -10,6 +10,10 @@
 
 namespace weft::engine {
 
+// Appended to a kernel's file name, it names the kernel built with WEFT_NO_ELEMENTS defined: the
+// variant for a cloth of springs only (shaders/element_gather.glsl).
+constexpr const char* kNoElementsVariant = "+no-elements";
+
 struct EmbeddedShader {
   const char* name;  // file name, e.g. "verlet_relax.comp"
   const uint32_t* words;
@@ -25,7 +29,8 @@ class ShaderLibrary {
   ShaderLibrary(ShaderLibrary&&) noexcept;
   ShaderLibrary& operator=(ShaderLibrary&&) noexcept;
 
-  // SPIR-V for a shader file name. Unknown name or compile error: InputError with the compiler's text.
+  // SPIR-V for a shader file name, or a file name with kNoElementsVariant appended. Unknown name or
+  // compile error: InputError with the compiler's text.
   std::vector<uint32_t> load(const std::string& name) const;
   const std::string& shaderDir() const { return shaderDir_; }
 

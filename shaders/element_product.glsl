@@ -6,6 +6,9 @@
 
 // Row i of sum_e (a + b d_e) K_e u, K_e an element's Gauss-Newton stiffness at WEFT_ELEMENT_X and d_e
 // its damping: (a, b) = (h^2, h) gives the implicit system's h D + h^2 K, (1, 0) gives K.
+#ifdef WEFT_NO_ELEMENTS
+vec3 elementProduct(uint i, float a, float b) { return vec3(0.0); }  // springs only: see element_gather.glsl
+#else
 vec3 elementProduct(uint i, float a, float b) {
   vec3 q = vec3(0.0);
   if (params.elementRefs == 0u) return q;
@@ -20,5 +23,6 @@ vec3 elementProduct(uint i, float a, float b) {
   }
   return q;
 }
+#endif  // WEFT_NO_ELEMENTS
 
 #endif

@@ -3,6 +3,7 @@
 // layout (struct of arrays of vec4), so each integrator's CPU loop and GPU passes read alike.
 #include <array>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -64,6 +65,9 @@ struct GpuState {
   const engine::ShaderLibrary* shaders = nullptr;
   std::array<std::unique_ptr<UnitResources>, kIntegratorCount> units;
 
+  // The name to build solver kernel `file` from: its variant without element gathers for a cloth of
+  // springs only (engine::kNoElementsVariant), else the file itself.
+  std::string kernel(const char* file) const;
   // Makes sure `count` scratch buffers exist. Not while recording.
   void ensureScratch(size_t count);
   // A pass's own buffers followed by the cloth's tables and the world, which any kernel may read:

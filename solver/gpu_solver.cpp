@@ -74,6 +74,10 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
 
 GpuSolver::~GpuSolver() = default;
 
+std::string GpuState::kernel(const char* file) const {
+  return elementRefCount == 0 ? std::string(file) + engine::kNoElementsVariant : std::string(file);
+}
+
 std::vector<engine::BufferBinding> GpuState::withTables(std::initializer_list<engine::BufferBinding> own) const {
   std::vector<engine::BufferBinding> bindings(own);
   bindings.insert(bindings.end(), {{WEFT_BIND_SPRING_ROWS, &springRows},

@@ -1,4 +1,5 @@
 // The host layer: SPIR-V reflection, buffers, run-time shader compilation.
+#include <algorithm>
 #include <numeric>
 
 #include "engine/buffer.h"
@@ -59,6 +60,30 @@ TEST_F(EngineTest, RuntimeCompiledShadersMatchEmbeddedOnes) {
   embedded->readState(a, va);
   compiled->readState(b, vb);
   for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(glm::distance(a[i], b[i]), 0.f, 1e-6f) << i;
+}
+
+// Every element-gathering kernel comes in a variant for cloths of springs only that declares none of
+// the element buffers (so none is bound per dispatch), embedded and compiled at run time alike.
+TEST_F(EngineTest, SpringsOnlyKernelVariantsDeclareNoElementBuffers) {
+  engine::ShaderLibrary fromSource(std::string(WEFT_SOURCE_DIR) + "/shaders");
+  auto declares = [](const engine::ComputeProgram& p, uint32_t binding) {
+    return std::find(p.bindings().begin(), p.bindings().end(), binding) != p.bindings().end();
+  };
+  for (const char* file : {"euler_step.comp", "verlet_predict.comp", "verlet_relax.comp", "rk4_stage.comp",
+                           "cg_setup.comp", "cg_product.comp", "newton_gradient.comp", "newton_sweep.comp",
+                           "nlcg_residual.comp"}) {
+    const engine::ComputeProgram full(gpuContext(), embeddedShaders(), file);
+    EXPECT_TRUE(declares(full, WEFT_BIND_ELEMENT_REFS)) << file;
+    for (const engine::ShaderLibrary* library : {&embeddedShaders(), static_cast<const engine::ShaderLibrary*>(&fromSource)}) {
+      const engine::ComputeProgram springsOnly(gpuContext(), *library, std::string(file) + engine::kNoElementsVariant);
+      for (uint32_t binding : {WEFT_BIND_ELEMENTS, WEFT_BIND_ELEMENT_ROWS, WEFT_BIND_ELEMENT_REFS})
+        EXPECT_FALSE(declares(springsOnly, binding)) << file << " binding " << binding;
+      // and it drops nothing else a springs-only step reads (Newton's sweep also drops the iterate,
+      // which only its element product read).
+      for (uint32_t binding : springsOnly.bindings()) EXPECT_TRUE(declares(full, binding)) << file << " " << binding;
+      EXPECT_LE(springsOnly.bindings().size() + 3, full.bindings().size()) << file;
+    }
+  }
 }
 
 TEST_F(EngineTest, MissingShaderFolderIsAnInputError) {

@@ -155,12 +155,12 @@ SolveStats implicitCgStepCpu(CpuState& s, const gpu::StepParams& p, const CgSett
 // the converged flag between chunks), the inverse diagonal blocks and each spring end's block.
 struct CgResources : UnitResources {
   explicit CgResources(const GpuState& s)
-      : setup(*s.context, *s.shaders, "cg_setup.comp"),
-        scalars(*s.context, *s.shaders, "cg_scalars.comp"),
-        product(*s.context, *s.shaders, "cg_product.comp"),
-        update(*s.context, *s.shaders, "cg_update.comp"),
-        direction(*s.context, *s.shaders, "cg_direction.comp"),
-        finish(*s.context, *s.shaders, "cg_finish.comp"),
+      : setup(*s.context, *s.shaders, s.kernel("cg_setup.comp")),
+        scalars(*s.context, *s.shaders, s.kernel("cg_scalars.comp")),
+        product(*s.context, *s.shaders, s.kernel("cg_product.comp")),
+        update(*s.context, *s.shaders, s.kernel("cg_update.comp")),
+        direction(*s.context, *s.shaders, s.kernel("cg_direction.comp")),
+        finish(*s.context, *s.shaders, s.kernel("cg_finish.comp")),
         kit(s, setup, {sizeof(gpu::SolveScalars), 1, 1, true}),
         preconditioner(*s.context, 3ull * s.particleCount * sizeof(glm::vec4), engine::kStorageUsage,
                        engine::MemoryUsage::DeviceLocal, "weft.preconditioner"),

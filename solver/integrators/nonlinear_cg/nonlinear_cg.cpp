@@ -197,12 +197,12 @@ gpu::StepLog nonlinearCgTryStepCpu(CpuState& s, const gpu::StepParams& p, const 
 // adaptive step's state across frames.
 struct NlcgResources : UnitResources {
   explicit NlcgResources(const GpuState& s)
-      : start(*s.context, *s.shaders, "nlcg_start.comp"),
-        scalars(*s.context, *s.shaders, "nlcg_scalars.comp"),
-        residual(*s.context, *s.shaders, "nlcg_residual.comp"),
-        direction(*s.context, *s.shaders, "nlcg_direction.comp"),
-        add(*s.context, *s.shaders, "nlcg_add.comp"),
-        finish(*s.context, *s.shaders, "nlcg_finish.comp"),
+      : start(*s.context, *s.shaders, s.kernel("nlcg_start.comp")),
+        scalars(*s.context, *s.shaders, s.kernel("nlcg_scalars.comp")),
+        residual(*s.context, *s.shaders, s.kernel("nlcg_residual.comp")),
+        direction(*s.context, *s.shaders, s.kernel("nlcg_direction.comp")),
+        add(*s.context, *s.shaders, s.kernel("nlcg_add.comp")),
+        finish(*s.context, *s.shaders, s.kernel("nlcg_finish.comp")),
         kit(s, start, {sizeof(gpu::NonlinearCgScalars), WEFT_NLCG_PARTIAL_SLOTS, WEFT_NLCG_GROUPS_FULL / 3, false}),
         readback(*s.context, sizeof(gpu::StepLog), VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback,
                  "weft.nlcgReadback") {}

@@ -94,7 +94,7 @@ void verletStepCpu(CpuState& state, const gpu::StepParams& params, int iteration
 
 struct VerletResources : UnitResources {
   explicit VerletResources(const GpuState& s)
-      : predict(*s.context, *s.shaders, "verlet_predict.comp"), relax(*s.context, *s.shaders, "verlet_relax.comp") {}
+      : predict(*s.context, *s.shaders, s.kernel("verlet_predict.comp")), relax(*s.context, *s.shaders, s.kernel("verlet_relax.comp")) {}
   engine::ComputeProgram predict, relax;
 };
 
