@@ -4,6 +4,25 @@
 # and links the SPIR-V into `target` as a table looked up by file name (see engine/shader_library.h).
 # Each of NO_ELEMENTS_SOURCES is compiled a second time with WEFT_NO_ELEMENTS defined, named
 # "<file>+no-elements" (engine::kNoElementsVariant): the kernel for a cloth of springs only.
+# One glslc compile of `src` into the table under `entry` (the name engine::ShaderLibrary looks up),
+# with the preprocessor flags in ARGN. A macro: it appends to the caller's arrays, entries and
+# generated lists.
+macro(weft_embed_one_shader src entry)
+  string(MAKE_C_IDENTIFIER ${entry} ident)
+  set(inc ${out_dir}/${ident}.inc)
+  add_custom_command(
+    OUTPUT ${inc}
+    COMMAND Vulkan::glslc --target-env=vulkan1.2 -O -I ${ARG_INCLUDE_DIR} -mfmt=num ${ARGN}
+            -MD -MF ${inc}.d -o ${inc} ${src}
+    DEPENDS ${src}
+    DEPFILE ${inc}.d
+    COMMENT "glslc ${entry}"
+    VERBATIM)
+  list(APPEND generated ${inc})
+  string(APPEND arrays "static const uint32_t k_${ident}[] = {\n#include \"${ident}.inc\"\n};\n")
+  string(APPEND entries "    {\"${entry}\", k_${ident}, sizeof(k_${ident}) / sizeof(uint32_t)},\n")
+endmacro()
+
 function(weft_embed_shaders)
   cmake_parse_arguments(ARG "" "TARGET;INCLUDE_DIR" "SOURCES;NO_ELEMENTS_SOURCES" ${ARGN})
   set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/spirv)
@@ -13,35 +32,11 @@ function(weft_embed_shaders)
   set(generated "")
   foreach(src IN LISTS ARG_SOURCES)
     get_filename_component(name ${src} NAME)
-    string(MAKE_C_IDENTIFIER ${name} ident)
-    set(inc ${out_dir}/${name}.inc)
-    add_custom_command(
-      OUTPUT ${inc}
-      COMMAND Vulkan::glslc --target-env=vulkan1.2 -O -I ${ARG_INCLUDE_DIR} -mfmt=num
-              -MD -MF ${inc}.d -o ${inc} ${src}
-      DEPENDS ${src}
-      DEPFILE ${inc}.d
-      COMMENT "glslc ${name}"
-      VERBATIM)
-    list(APPEND generated ${inc})
-    string(APPEND arrays "static const uint32_t k_${ident}[] = {\n#include \"${name}.inc\"\n};\n")
-    string(APPEND entries "    {\"${name}\", k_${ident}, sizeof(k_${ident}) / sizeof(uint32_t)},\n")
+    weft_embed_one_shader(${src} ${name})
   endforeach()
   foreach(src IN LISTS ARG_NO_ELEMENTS_SOURCES)
     get_filename_component(name ${src} NAME)
-    string(MAKE_C_IDENTIFIER "${name}_no_elements" ident)
-    set(inc ${out_dir}/${name}.no-elements.inc)
-    add_custom_command(
-      OUTPUT ${inc}
-      COMMAND Vulkan::glslc --target-env=vulkan1.2 -O -I ${ARG_INCLUDE_DIR} -mfmt=num -DWEFT_NO_ELEMENTS
-              -MD -MF ${inc}.d -o ${inc} ${src}
-      DEPENDS ${src}
-      DEPFILE ${inc}.d
-      COMMENT "glslc ${name} (no elements)"
-      VERBATIM)
-    list(APPEND generated ${inc})
-    string(APPEND arrays "static const uint32_t k_${ident}[] = {\n#include \"${name}.no-elements.inc\"\n};\n")
-    string(APPEND entries "    {\"${name}+no-elements\", k_${ident}, sizeof(k_${ident}) / sizeof(uint32_t)},\n")
+    weft_embed_one_shader(${src} "${name}+no-elements" -DWEFT_NO_ELEMENTS)
   endforeach()
   set(table ${out_dir}/embedded_shaders.cpp)
   file(CONFIGURE OUTPUT ${table} CONTENT
