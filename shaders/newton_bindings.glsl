@@ -5,9 +5,11 @@
 #define WEFT_NEWTON_BINDINGS_GLSL
 
 #define WEFT_NEWTON_SOLVE
-// Elements are evaluated at the Newton iterate x_k with v_k = (x_k - x0) / h (positions: x0).
+// Elements are evaluated at the Newton iterate x_k with its velocity v_k = (x_k - x0) / h, which
+// the passes carry in velocitiesOut (predict starts it, update adds y / h): deriving it from x_k
+// and x0 would lose ulp(x) / h to cancellation far from the origin.
 #define WEFT_ELEMENT_X(j) iterate[j]
-#define WEFT_ELEMENT_V(j) ((iterate[j].xyz - positions[j].xyz) / params.dt)
+#define WEFT_ELEMENT_V(j) velocitiesOut[j].xyz
 #include "shared.h"
 #include "physics.h"
 #include "newton.h"

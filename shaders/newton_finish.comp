@@ -1,5 +1,5 @@
 #version 450
-// Newton-Chebyshev, last pass of a step: v = (x - x0)/h, then the colliders, as the other
+// Newton-Chebyshev, last pass of a step: v = (x - x0)/h as the passes carried it, then the colliders, as the other
 // integrators end. The iterate's buffer becomes the new positions.
 // Mirrors newtonFinishParticle() in solver/integrators/newton_chebyshev.cpp.
 #include "newton_bindings.glsl"
@@ -15,7 +15,7 @@ void main() {
     return;
   }
   vec3 x = xi.xyz;
-  vec3 v = (x - positions[i].xyz) / params.dt;
+  vec3 v = velocitiesOut[i].xyz;  // (x - x0) / h, carried by the update passes
   collideAll(x, v);
   iterate[i] = vec4(x, xi.w);
   velocitiesOut[i] = vec4(v, 0.0);

@@ -1,6 +1,6 @@
 #version 450
 // Newton-Chebyshev, first pass of a Newton iteration: b = -grad F(x_k), the implicit Euler
-// residual f(x_k, v_k) - M/h^2 (x_k - x0 - h v0) with v_k = (x_k - x0)/h (springs with their
+// residual f(x_k, v_k) - M/h (v_k - v0), with v_k = (x_k - x0)/h carried in velocitiesOut (springs with their
 // damping, gravity, air drag), zero for pins; the system's blocks at x_k for the solve's sweeps
 // (each spring entry's coupling, the inverse diagonal block and mass term); opens the linear
 // solve at y = 0 and writes the partial sums of |b|^2.
@@ -21,14 +21,13 @@ void main() {
       float h = params.dt;
       float mass = 1.0 / xi.w;
       massTerm = mass / (h * h) + params.wind.w / h;
-      vec3 x0 = positions[i].xyz;
-      vec3 vi = (xi.xyz - x0) / h;
+      vec3 vi = velocitiesOut[i].xyz;
       vec3 force = mass * params.gravity.xyz + dragForce(vi, params.wind);
       mat3 block = massTerm * mat3(1.0);
       for (uint s = springRows[i]; s < springRows[i + 1]; ++s) {
         SpringEntry e = springs[s];
         vec3 xj = iterate[e.other].xyz;
-        vec3 vj = (xj - positions[e.other].xyz) / h;
+        vec3 vj = velocitiesOut[e.other].xyz;
         force += springForce(xi.xyz, vi, xj, vj, e);
         vec4 coupling = newtonCoupling(xi.xyz, xj, e, h);
         couplings[s] = coupling;
@@ -36,7 +35,7 @@ void main() {
       }
       force += elementForces(i, true);
       block += elementDiagonal(i, 1.0, 1.0 / h, 0.5);  // K + D/h of the elements at x_k, made Jacobi-safe
-      b = force - (mass / (h * h)) * (xi.xyz - x0 - h * velocities[i].xyz);
+      b = force - (mass / h) * (vi - velocities[i].xyz);
       inverseBlock = inverse(block);
     }
     rhs[i] = vec4(b, 0.0);

@@ -1,6 +1,7 @@
 #version 450
 // Newton-Chebyshev, first pass of a step: the starting iterate x = x0 + h v0 + h^2 g (Wang's
-// inertial prediction with the external force; exact for a free particle), pins stay at x0.
+// inertial prediction with the external force; exact for a free particle) and its velocity
+// v0 + h g, which the update passes carry along; pins stay at x0.
 // Mirrors newtonPredictParticle() in solver/integrators/newton_chebyshev.cpp.
 #include "newton_bindings.glsl"
 
@@ -13,7 +14,10 @@ void main() {
   float h = params.dt;
   if (x0.w == 0.0) {
     iterate[i] = x0;
+    velocitiesOut[i] = vec4(0.0);
     return;
   }
-  iterate[i] = vec4(x0.xyz + h * velocities[i].xyz + (h * h) * params.gravity.xyz, x0.w);
+  vec3 v = velocities[i].xyz + h * params.gravity.xyz;  // its v_k; x rounded once (verlet_predict)
+  iterate[i] = vec4(x0.xyz + h * v, x0.w);
+  velocitiesOut[i] = vec4(v, 0.0);
 }

@@ -12,4 +12,5 @@ void main() {
   bool even = (newtonAnswer(scalars) & 1u) == 0u;
   vec3 y = even ? dx[i].xyz : dxPrev[i].xyz;
   iterate[i].xyz += y;
+  velocitiesOut[i].xyz += y / params.dt;  // v_k = (x_k - x0) / h, carried
 }

@@ -25,7 +25,8 @@ layout(std430, binding = WEFT_BIND_POSITIONS) readonly buffer Positions { vec4 p
 layout(std430, binding = WEFT_BIND_VELOCITIES) readonly buffer Velocities { vec4 velocities[]; };
 // Read too by verlet_relax: with Chebyshev acceleration it holds the iterate before last.
 layout(std430, binding = WEFT_BIND_POSITIONS_OUT) buffer PositionsOut { vec4 positionsOut[]; };
-layout(std430, binding = WEFT_BIND_VELOCITIES_OUT) writeonly buffer VelocitiesOut { vec4 velocitiesOut[]; };
+// Read too by verlet_relax and newton_update, which carry the step's velocity in it.
+layout(std430, binding = WEFT_BIND_VELOCITIES_OUT) buffer VelocitiesOut { vec4 velocitiesOut[]; };
 layout(std430, binding = WEFT_BIND_PREV_POSITIONS) buffer PrevPositions { vec4 prevPositions[]; };
 layout(std430, binding = WEFT_BIND_SPRING_ROWS) readonly buffer SpringRows { uint springRows[]; };
 layout(std430, binding = WEFT_BIND_SPRINGS) readonly buffer Springs { SpringEntry springs[]; };

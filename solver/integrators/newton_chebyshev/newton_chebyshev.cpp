@@ -36,9 +36,12 @@ void newtonPredictParticle(uint32_t i, CpuState& s, const gpu::StepParams& p) {
   float h = p.dt;
   if (x0.w == 0.f) {
     s.positionsOut[i] = x0;
+    s.velocitiesOut[i] = glm::vec4(0.f);
     return;
   }
-  s.positionsOut[i] = glm::vec4(xyz(x0) + h * xyz(s.velocities[i]) + (h * h) * xyz(p.gravity), x0.w);
+  glm::vec3 v = xyz(s.velocities[i]) + h * xyz(p.gravity);
+  s.positionsOut[i] = glm::vec4(xyz(x0) + h * v, x0.w);
+  s.velocitiesOut[i] = glm::vec4(v, 0.f);
 }
 
 // CPU twin of newton_gradient.comp; returns |b_i|^2.
@@ -52,14 +55,13 @@ float newtonGradientParticle(uint32_t i, CpuState& s, NewtonVectors& w, const gp
     float h = p.dt;
     float mass = 1.f / xi.w;
     massTerm = mass / (h * h) + p.wind.w / h;
-    glm::vec3 x0 = xyz(s.positions[i]);
-    glm::vec3 vi = (xyz(xi) - x0) / h;
+    glm::vec3 vi = xyz(s.velocitiesOut[i]);
     glm::vec3 force = mass * xyz(p.gravity) + gpu::dragForce(vi, p.wind);
     glm::mat3 block = massTerm * glm::mat3(1.f);
     for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k) {
       const gpu::SpringEntry& e = s.springs.entries[k];
       glm::vec3 xj = xyz(iterate[e.other]);
-      glm::vec3 vj = (xj - xyz(s.positions[e.other])) / h;
+      glm::vec3 vj = xyz(s.velocitiesOut[e.other]);
       force += gpu::springForce(xyz(xi), vi, xj, vj, e);
       glm::vec4 coupling = gpu::newtonCoupling(xyz(xi), xj, e, h);
       w.couplings[k] = coupling;
@@ -67,7 +69,7 @@ float newtonGradientParticle(uint32_t i, CpuState& s, NewtonVectors& w, const gp
     }
     force += elementForces(i, iterate, s.velocitiesOut, s.elements, p.wind, true);
     block += elementDiagonal(i, iterate, s.elements, 1.f, 1.f / h, 0.5f);
-    b = force - (mass / (h * h)) * (xyz(xi) - x0 - h * xyz(s.velocities[i]));
+    b = force - (mass / h) * (vi - xyz(s.velocities[i]));
     inverseBlock = glm::inverse(block);
   }
   w.rhs[i] = glm::vec4(b, 0.f);
@@ -99,19 +101,20 @@ float newtonSweepParticle(uint32_t i, CpuState& s, NewtonVectors& w, const std::
 }
 
 // CPU twin of newton_update.comp.
-void newtonUpdateParticle(uint32_t i, CpuState& s, const std::vector<glm::vec4>& answer) {
+void newtonUpdateParticle(uint32_t i, CpuState& s, const std::vector<glm::vec4>& answer, float h) {
   s.positionsOut[i] += glm::vec4(xyz(answer[i]), 0.f);
+  s.velocitiesOut[i] += glm::vec4(xyz(answer[i]) / h, 0.f);
 }
 
 // CPU twin of newton_finish.comp.
-void newtonFinishParticle(uint32_t i, CpuState& s, const gpu::StepParams& p) {
+void newtonFinishParticle(uint32_t i, CpuState& s) {
   glm::vec4 xi = s.positionsOut[i];
   if (xi.w == 0.f) {
     s.velocitiesOut[i] = glm::vec4(0.f);
     return;
   }
   glm::vec3 x = xyz(xi);
-  glm::vec3 v = (x - xyz(s.positions[i])) / p.dt;
+  glm::vec3 v = xyz(s.velocitiesOut[i]);
   for (const gpu::Collider& c : s.colliders) gpu::collide(x, v, c);
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(v, 0.f);
@@ -176,11 +179,6 @@ SolveStats newtonChebyshevStepCpu(CpuState& s, const gpu::StepParams& step, cons
   forEach(pool, n, [&](uint32_t i) { newtonPredictParticle(i, s, step); });
   for (int k = 0; k < settings.newtonIterations; ++k) {
     p.newtonIteration = static_cast<uint32_t>(k);
-    // The iterate's velocities v_k = (x_k - x0) / h, which the GPU's element gather derives per read.
-    if (s.elements.rows.back() > 0)
-      forEach(pool, n, [&](uint32_t i) {
-        s.velocitiesOut[i] = glm::vec4((xyz(s.positionsOut[i]) - xyz(s.positions[i])) / step.dt, 0.f);
-      });
     double rhsNorm2 = sumOver(pool, n, [&](uint32_t i) { return newtonGradientParticle(i, s, w, step); });
     gpu::newtonScalarStep(scalars, WEFT_NEWTON_BEGIN, static_cast<float>(rhsNorm2), p.tolerance, p.maxIterations,
                           p.newtonIteration);
@@ -195,9 +193,9 @@ SolveStats newtonChebyshevStepCpu(CpuState& s, const gpu::StepParams& step, cons
                               p.maxIterations, p.newtonIteration);
     }
     const std::vector<glm::vec4>& answer = gpu::newtonAnswer(scalars) % 2 == 0 ? w.y0 : w.y1;
-    forEach(pool, n, [&](uint32_t i) { newtonUpdateParticle(i, s, answer); });
+    forEach(pool, n, [&](uint32_t i) { newtonUpdateParticle(i, s, answer, step.dt); });
   }
-  forEach(pool, n, [&](uint32_t i) { newtonFinishParticle(i, s, step); });
+  forEach(pool, n, [&](uint32_t i) { newtonFinishParticle(i, s); });
   s.swapPositions();
   s.swapVelocities();
   return {static_cast<int>(scalars.stepIterations), scalars.worstResidual, scalars.stepConverged != 0, step.dt};
