@@ -106,9 +106,6 @@ WEFT_FN vec3 chebyshevBlend(vec3 jacobi, vec3 beforeLast, float omega) {
   return omega * (jacobi - beforeLast) + beforeLast;
 }
 
-// Pushes a particle out of a collider and corrects its velocity: the normal component into the
-// surface is removed (no bounce) and Coulomb friction slows the tangential part in proportion to
-// the normal speed removed.
 // How far x is inside the collider's surface plus margin (negative: outside), and the outward normal.
 WEFT_FN float colliderDepth(vec3 x, Collider c, WEFT_INOUT(vec3) n) {
   if (c.kind == WEFT_COLLIDER_PLANE) {
@@ -138,7 +135,14 @@ WEFT_FN vec4 contactNormal(vec3 x, vec3 v, Collider c) {
   return vec4(0.0f);
 }
 
-WEFT_FN void collide(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, Collider c) {
+// Pushes a particle out of a collider and corrects its velocity: the normal component into the
+// surface is removed (no bounce) and Coulomb friction slows the tangential part in proportion to
+// the normal speed removed.
+// With dt > 0, for a step that moved the particle by v dt (Verlet), friction also takes back the
+// part of that step's tangential displacement it takes from the velocity. Without it, gravity's
+// tangential pull moves a particle along the surface by g_t dt^2 every step even when static
+// friction holds its velocity at zero, and a cloth at rest on a sphere creeps off it.
+WEFT_FN void collideStep(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, Collider c, float dt) {
   vec3 n = vec3(0.0f);
   float depth = colliderDepth(x, c, n);
   if (depth <= 0.0f) return;
@@ -148,9 +152,22 @@ WEFT_FN void collide(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, Collider c) {
     vec3 vt = v - vn * n;
     float vtLen = length(vt);
     float keep = vtLen > 1e-9f ? 1.0f - c.friction * (-vn) / vtLen : 0.0f;
-    v = vt * (keep > 0.0f ? keep : 0.0f);
+    keep = keep > 0.0f ? keep : 0.0f;
+    v = vt * keep;
+    x = x - ((1.0f - keep) * dt) * vt;
   }
 }
+
+// A step whose position update was made before the collision (x already holds x + v dt): the
+// velocity is corrected, the position only pushed out.
+WEFT_FN void collide(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, Collider c) { collideStep(x, v, c, 0.0f); }
+
+// Verlet's velocity without cancellation: v = (x - x_prev) / dt computed from float positions far
+// from the origin loses ulp(x) / dt per step, and those errors integrate into a drift of n^2 ulp(x)
+// (7 cm after 1 s at 100 m). The step's velocity is carried instead, and each pass that moves a
+// particle from `before` to `after` adds that move / dt: the difference of two nearby floats is
+// exact, so the carried v differs from the true (x - x_prev) / dt only by the rounding of x itself.
+WEFT_FN vec3 carryCorrection(vec3 v, vec3 after, vec3 before, float dt) { return v + (after - before) / dt; }
 
 #include "elements.h"
 

@@ -1,7 +1,8 @@
 #version 450
 // Verlet, one Jacobi iteration of distance-constraint relaxation (seed 003's correction), gathered:
 // each particle averages the corrections of its own springs and applies them times the
-// over-relaxation factor. The last iteration also collides and derives v = (x - x_prev) / dt.
+// over-relaxation factor. Each pass adds its correction to the step's velocity (v = (x - x_prev) / dt
+// without the cancellation); the last one also collides.
 // Mirrors verletRelaxParticle() in solver/integrators/verlet.cpp.
 #include "shared.h"
 #include "physics.h"
@@ -31,13 +32,9 @@ void main() {
     // Chebyshev semi-iteration (Wang 2015): blend with the iterate before last, which this buffer
     // still holds for this particle; omega = 1 is plain Jacobi.
     if (params.omega != 1.0) x = chebyshevBlend(x, positionsOut[i].xyz, params.omega);
-  }
-  if (params.mode == WEFT_MODE_RELAX_FINAL) {
-    vec3 v = vec3(0.0);
-    if (xi.w > 0.0) {
-      v = (x - prevPositions[i].xyz) / params.dt;
-      collideAll(x, v);
-    }
+    vec3 v = carryCorrection(velocitiesOut[i].xyz, x, xi.xyz, params.dt);
+    if (params.mode == WEFT_MODE_RELAX_FINAL)
+      for (uint c = 0; c < params.colliderCount; ++c) collideStep(x, v, colliders[c], params.dt);
     velocitiesOut[i] = vec4(v, 0.0);
   }
   positionsOut[i] = vec4(x, xi.w);

@@ -16,11 +16,14 @@ static void verletPredictParticle(uint32_t i, CpuState& s, const gpu::StepParams
   s.prevPositions[i] = xi;
   if (xi.w == 0.f) {
     s.positionsOut[i] = xi;
+    s.velocitiesOut[i] = glm::vec4(0.f);
     return;
   }
   glm::vec3 a = xyz(p.gravity) + xi.w * (gpu::dragForce(v, p.wind) + elementForces(i, s.positions, s.velocities, s.elements, p.wind, false));
   float dt = p.dt;
-  s.positionsOut[i] = glm::vec4(xyz(xi) + v * dt + a * (dt * dt), xi.w);
+  glm::vec3 vNext = v + a * dt;
+  s.positionsOut[i] = glm::vec4(xyz(xi) + vNext * dt, xi.w);
+  s.velocitiesOut[i] = glm::vec4(vNext, 0.f);
 }
 
 // CPU twin of verlet_relax.comp.
@@ -41,13 +44,9 @@ static void verletRelaxParticle(uint32_t i, CpuState& s, const gpu::StepParams& 
     if (count > 0) x += sum * (p.relaxation / float(count));
     x += direct;
     if (p.omega != 1.f) x = gpu::chebyshevBlend(x, xyz(s.positionsOut[i]), p.omega);
-  }
-  if (p.mode == WEFT_MODE_RELAX_FINAL) {
-    glm::vec3 v(0.f);
-    if (xi.w > 0.f) {
-      v = (x - xyz(s.prevPositions[i])) / p.dt;
-      for (const gpu::Collider& c : s.colliders) gpu::collide(x, v, c);
-    }
+    glm::vec3 v = gpu::carryCorrection(xyz(s.velocitiesOut[i]), x, xyz(xi), p.dt);
+    if (p.mode == WEFT_MODE_RELAX_FINAL)
+      for (const gpu::Collider& c : s.colliders) gpu::collideStep(x, v, c, p.dt);
     s.velocitiesOut[i] = glm::vec4(v, 0.f);
   }
   s.positionsOut[i] = glm::vec4(x, xi.w);
@@ -106,7 +105,8 @@ void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, int iterati
                                       s.withTables({{WEFT_BIND_POSITIONS, &s.positionsIn()},
                                        {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
                                        {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
-                                       {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()}}),
+                                       {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
+                                       {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()}}),
                                       params);
   });
   engine::barrier::computeToCompute(r.cmd);
