@@ -84,4 +84,11 @@ uint64_t gridModelBytes(uint64_t w, uint64_t h) {
          triangles * sizeof(glm::uvec3) + bendPairs * sizeof(BendPair);
 }
 
+uint64_t meshModelBytes(uint64_t vertices, uint64_t triangles) {
+  const uint64_t edges = 3 * triangles;  // at most; shared edges count once
+  const uint64_t edgeTriples = 3 * triangles * (2 * sizeof(uint32_t) + sizeof(uint32_t));
+  return vertices * (2 * sizeof(glm::vec3) + sizeof(float) + 2 * sizeof(uint8_t)) + triangles * sizeof(glm::uvec3) +
+         edgeTriples + edges * (sizeof(Spring) + sizeof(BendPair) + sizeof(Spring) + 2 * sizeof(uint32_t));
+}
+
 }  // namespace weft

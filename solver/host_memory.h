@@ -20,4 +20,8 @@ void requireHostMemory(uint64_t bytes, uint64_t available, const std::string& wh
 // computed from its size before building it.
 uint64_t gridModelBytes(uint64_t width, uint64_t height);
 
+// The same for a triangle mesh, from its vertex and triangle counts, with the most its topology
+// can take (3 edges and 3 bend pairs a triangle, the sorted edge triples its construction sorts).
+uint64_t meshModelBytes(uint64_t vertices, uint64_t triangles);
+
 }  // namespace weft

@@ -7,6 +7,7 @@
 
 #include "engine/error.h"
 #include "solver/cloth_model.h"
+#include "solver/host_memory.h"
 #include "solver/input_file.h"
 #include "solver/obj_numbers.h"
 #include "solver/shown_text.h"
@@ -158,6 +159,11 @@ ClothModel buildMesh(const std::vector<glm::vec3>& vertices,
     }
   }
   validateMaterial(material);
+  // Before building: a mesh the host cannot hold is refused with its size, not with bad_alloc.
+  requireHostMemory(meshModelBytes(vertices.size(), triangles.size()), hostMemoryAvailable(),
+                    "a mesh of " + std::to_string(vertices.size()) + " vertices and " +
+                        std::to_string(triangles.size()) + " triangles",
+                    "its model");
   checkIndices(triangles, vertices.size());
   for (size_t t = 0; t < triangles.size(); ++t) {
     const double area = triangleArea(vertices, triangles[t]);

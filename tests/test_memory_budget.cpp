@@ -109,6 +109,24 @@ TEST(MemoryBudget, GridModelBytesAreWhatBuildGridAllocates) {
   }
 }
 
+TEST(MemoryBudget, MeshModelBytesBoundWhatBuildMeshAllocates) {
+  // A grid's triangles given as a mesh: meshModelBytes, computed before building, is at least what
+  // the model holds (it counts the topology's worst case and the sorted edge triples) and within
+  // a small factor of it.
+  for (uint32_t side : {2u, 5u, 31u}) {
+    GridSpec grid;
+    grid.width = grid.height = side;
+    const ClothModel g = buildGrid(grid, Material{});
+    const ClothModel m = buildMesh(g.positions, g.triangles, Material{}, 1.f, 0.f);
+    auto bytes = [](const auto& v) { return uint64_t(v.size()) * sizeof(v[0]); };
+    const uint64_t held = bytes(m.positions) + bytes(m.velocities) + bytes(m.masses) + bytes(m.pinned) +
+                          bytes(m.springs) + bytes(m.triangles) + bytes(m.bendPairs);
+    const uint64_t estimate = meshModelBytes(m.positions.size(), m.triangles.size());
+    EXPECT_GE(estimate, held) << side;
+    EXPECT_LE(estimate, 4 * held) << side;
+  }
+}
+
 TEST(MemoryBudget, BytesReadAsPeopleWriteThem) {
   EXPECT_EQ(formatBytes(512), "512 bytes");
   EXPECT_EQ(formatBytes(3277), "3.2 KB");
