@@ -26,6 +26,17 @@ using glm::vec3;
 #define WEFT_NLCG_DIVERGENCE_GROWTH 1.0e6f
 #define WEFT_NLCG_FLOAT_MAX 3.0e38f
 
+// With a relative tolerance, a step converges when every |r_i| is below the absolute tolerance
+// (m/s, times k) and below that fraction of the step's own explicit move, max_i |r_i| at its
+// start (v dt, a dt k). The absolute test alone accepts the explicit prediction of any motion
+// small enough, so small oscillations lose less than implicit Euler takes from them.
+// Below this fraction of the absolute tolerance the relative test no longer tightens it: a motion
+// that small is rounding (spring forces balancing gravity in float, at the cloth's scale).
+#define WEFT_NLCG_FLOOR 1.0e-2f
+// A position residual within this many float epsilons of the iterate's distance from the origin
+// is rounding and counts as zero: far from the origin no iterate resolves finer.
+#define WEFT_NLCG_ROUNDING 4.8e-7f
+
 // The position half of the residual: r_p = (p + v' dt) - p'.
 WEFT_FN vec3 nlcgPositionResidual(vec3 p, vec3 pIterate, vec3 vIterate, float dt) {
   return (p + vIterate * dt) - pIterate;
@@ -36,9 +47,12 @@ WEFT_FN vec3 nlcgVelocityResidual(vec3 v, vec3 acceleration, vec3 vIterate, floa
   return ((v + acceleration * dt) - vIterate) * k;
 }
 
-// max(|r_p|^2, |r_v|^2): the two entries of the seed's M-vector that belong to one particle.
-WEFT_FN float nlcgMaxEntry(vec3 rp, vec3 rv) {
+// max(|r_p|^2, |r_v|^2): the two entries of the seed's M-vector that belong to one particle; a
+// position residual at the rounding of p (the iterate's position) counts as zero.
+WEFT_FN float nlcgMaxEntry(vec3 rp, vec3 rv, vec3 p) {
+  float rounding = WEFT_NLCG_ROUNDING * WEFT_NLCG_ROUNDING * dot(p, p);
   float a = dot(rp, rp);
+  a = a > rounding ? a : 0.0f;
   float b = dot(rv, rv);
   return a > b ? a : b;
 }
@@ -52,7 +66,7 @@ WEFT_FN bool nlcgDiverged(float t, float maxt, float maxt0, float threshold) {
 
 // The step opens with the residual at its start (before the seed's add(r, 1)) as the reference;
 // nlcgFresh then tests the residual at the predicted iterate.
-WEFT_FN void nlcgBegin(WEFT_INOUT(NonlinearCgScalars) s, float maxt0) {
+WEFT_FN void nlcgBegin(WEFT_INOUT(NonlinearCgScalars) s, float maxt0, float threshold, float relative) {
   s.t = 0.0f;
   s.oldt = 0.0f;
   s.t0 = 0.0f;
@@ -64,7 +78,9 @@ WEFT_FN void nlcgBegin(WEFT_INOUT(NonlinearCgScalars) s, float maxt0) {
   s.iterations = 0u;
   s.status = WEFT_NLCG_RUNNING;
   s.confirm = 1u;  // the first test needs the residual at the predicted iterate
-  s.pad = 0u;
+  float tight = relative * relative * maxt0;
+  float floor = WEFT_NLCG_FLOOR * WEFT_NLCG_FLOOR * threshold;
+  s.limit = relative > 0.0f && tight < threshold ? (tight > floor ? tight : floor) : threshold;
 }
 
 // Not converged: give up at the cap or on divergence, else the seed's direction rule.
@@ -82,7 +98,7 @@ WEFT_FN void nlcgFresh(WEFT_INOUT(NonlinearCgScalars) s, float t, float maxt, fl
   s.confirm = 0u;
   s.t = t;
   s.maxt = maxt;
-  if (maxt < threshold && t <= WEFT_NLCG_FLOAT_MAX) {
+  if (maxt < s.limit && t <= WEFT_NLCG_FLOAT_MAX) {
     s.status = WEFT_NLCG_CONVERGED;
     return;
   }
@@ -109,7 +125,7 @@ WEFT_FN void nlcgSecant(WEFT_INOUT(NonlinearCgScalars) s, float t0, float t1, fl
     s.status = WEFT_NLCG_DIVERGED;
     return;
   }
-  if (maxt < threshold && t <= WEFT_NLCG_FLOAT_MAX) {
+  if (maxt < s.limit && t <= WEFT_NLCG_FLOAT_MAX) {
     s.confirm = 1u;
     return;
   }

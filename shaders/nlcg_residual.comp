@@ -23,7 +23,7 @@ void main() {
     rp[i] = vec4(ri_p, 0.0);
     rv[i] = vec4(ri_v, 0.0);
     rr = dot(ri_p, ri_p) + dot(ri_v, ri_v);
-    entry = nlcgMaxEntry(ri_p, ri_v);
+    entry = nlcgMaxEntry(ri_p, ri_v, xi.xyz);
     rd = dot(ri_p, dp[i].xyz) + dot(ri_v, dv[i].xyz);
   }
   writePartialSum(WEFT_NLCG_PARTIAL_RR, rr);

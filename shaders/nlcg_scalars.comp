@@ -42,7 +42,7 @@ void main() {
   if (gl_LocalInvocationID.x != 0) return;
 
   NonlinearCgScalars s = scalars;
-  if (mode == WEFT_NLCG_BEGIN) nlcgBegin(s, maxt0);
+  if (mode == WEFT_NLCG_BEGIN) nlcgBegin(s, maxt0, nlcg.threshold, nlcg.relative);
   if (mode != WEFT_NLCG_SECANT) {
     nlcgFresh(s, t, maxt, nlcg.threshold, nlcg.maxIterations);
   } else {

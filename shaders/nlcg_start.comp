@@ -26,7 +26,7 @@ void main() {
     velocitiesOut[i] = vec4(v + (1.0 / nlcg.velocityScale) * r0v, 0.0);
     dp[i] = vec4(0.0);
     dv[i] = vec4(0.0);
-    entry = nlcgMaxEntry(r0p, r0v);
+    entry = nlcgMaxEntry(r0p, r0v, xi.xyz);
   }
   writePartialMax(WEFT_NLCG_PARTIAL_MAX0, entry);
 }

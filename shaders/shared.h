@@ -268,7 +268,7 @@ struct NonlinearCgScalars {
   uint iterations;   // line searches done
   uint status;       // WEFT_NLCG_RUNNING / CONVERGED / DIVERGED
   uint confirm;      // 1: the next confirmation pass evaluates the residual at the iterate
-  uint pad;
+  float limit;       // the step's convergence test: every |r_i|^2 below it (nlcgBegin)
   StepLog log;       // iterations, sqrt(maxt) (m), status, dt
 };
 
@@ -280,6 +280,10 @@ struct NonlinearCgParams {
   float velocityScale;   // k (s): velocity residuals are scaled by it, velocity moves divided by it
   uint maxIterations;
   uint partialCount;     // workgroups of a per-particle pass (partials per slot)
+  float relative;        // 0, or every |r_i| also below this fraction of the step's explicit move
+  uint pad0;
+  uint pad1;
+  uint pad2;
 };
 
 // Push constants of the shaded draw.
@@ -320,7 +324,7 @@ static_assert(sizeof(NormalsParams) == 16);
 static_assert(sizeof(NewtonScalars) == 32);
 static_assert(sizeof(NewtonParams) == 96);
 static_assert(sizeof(NonlinearCgScalars) == 64);
-static_assert(sizeof(NonlinearCgParams) == 80);
+static_assert(sizeof(NonlinearCgParams) == 96);
 }  // namespace weft::gpu
 #endif
 

@@ -268,7 +268,7 @@ ColliderDesc parseCollider(const JsonSection& s) {
 
 SolverSettings parseSolver(const JsonSection& s, const std::vector<std::string_view>& foreignKeys) {
   s.allowKeys({"integrator", "dt", "substeps", "iterations", "constraintStiffness", "relaxation", "tolerance",
-               "maxIterations", "newtonIterations", "chebyshevRho", "relaxationRho", "velocityScale"},
+               "maxIterations", "newtonIterations", "chebyshevRho", "relaxationRho", "velocityScale", "relativeTolerance"},
               foreignKeys);
   SolverSettings out;
   if (s.has("integrator")) {
@@ -296,6 +296,9 @@ SolverSettings parseSolver(const JsonSection& s, const std::vector<std::string_v
     s.fail("chebyshevRho", "must be in [0, 1) (got " + shownNumber(out.chebyshevRho) + ")");
   }
   out.velocityScale = s.number("velocityScale", out.velocityScale, Bound::Positive);
+  out.relativeTolerance = s.number("relativeTolerance", out.relativeTolerance, Bound::NonNegative);
+  if (!(out.relativeTolerance < 1.f))
+    s.fail("relativeTolerance", "must be in [0, 1) (got " + shownNumber(out.relativeTolerance) + ")");
   out.relaxation = s.number("relaxation", out.relaxation);
   if (!(out.relaxation >= 1.f && out.relaxation < 2.f)) {
     s.fail("relaxation", "must be in [1, 2) (got " + shownNumber(out.relaxation) + ")");

@@ -65,6 +65,7 @@ struct SolverSettings {
   int newtonIterations = 2;         // Newton-Chebyshev: Newton iterations per step
   float chebyshevRho = 0.999f;      // Newton-Chebyshev: Jacobi spectral radius estimate, [0, 1); 0: plain Jacobi
   float velocityScale = 0.01f;      // nonlinear-cg: velocity residual scale k (s)
+  float relativeTolerance = 0.f;    // nonlinear-cg: fraction of each step's explicit move, [0, 1); 0: off
 };
 
 // The pins as the scene file gave them, kept so withGridSize can pin the same places again.

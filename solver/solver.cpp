@@ -27,6 +27,7 @@ SolverParams solverParams(const Scene& scene) {
   p.newtonIterations = scene.solver.newtonIterations;
   p.chebyshevRho = scene.solver.chebyshevRho;
   p.velocityScale = scene.solver.velocityScale;
+  p.relativeTolerance = scene.solver.relativeTolerance;
   p.environment = scene.environment;
   p.colliders = scene.colliders;
   return p;

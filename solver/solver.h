@@ -40,6 +40,7 @@ struct SolverParams {
   int newtonIterations = 2;  // Newton-Chebyshev: Newton iterations per step
   float chebyshevRho = 0.999f;  // Newton-Chebyshev: Jacobi spectral radius estimate; 0: plain Jacobi
   float velocityScale = 0.01f;  // nonlinear-cg: k (s), position tolerance = k * velocity tolerance
+  float relativeTolerance = 0.f;  // nonlinear-cg: also below this fraction of each step's explicit move; 0: off
   Environment environment;
   std::vector<ColliderDesc> colliders;
 };

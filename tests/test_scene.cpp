@@ -68,7 +68,8 @@ TEST(SceneParse, EveryFieldIsRead) {
     "colliders": [{"type": "plane", "normal": [0, 2, 0], "offset": 0.1, "friction": 0.6, "margin": 0.01},
                   {"type": "sphere", "center": [0, 0.5, 0], "radius": 0.3}],
     "solver": {"integrator": "symplectic-euler", "dt": 0.01, "substeps": 4, "iterations": 0,
-               "constraintStiffness": 0.5, "relaxation": 1.0, "velocityScale": 0.05}
+               "constraintStiffness": 0.5, "relaxation": 1.0, "velocityScale": 0.05,
+               "relativeTolerance": 0.001}
   })");
   EXPECT_EQ(s.name, "all");
   EXPECT_EQ(s.cloth.particleCount(), 30u);
@@ -100,6 +101,7 @@ TEST(SceneParse, EveryFieldIsRead) {
   EXPECT_FLOAT_EQ(s.solver.constraintStiffness, 0.5f);
   EXPECT_FLOAT_EQ(s.solver.relaxation, 1.f);
   EXPECT_FLOAT_EQ(s.solver.velocityScale, 0.05f);
+  EXPECT_FLOAT_EQ(s.solver.relativeTolerance, 0.001f);
 }
 
 TEST(SceneParse, LoopCountsUpToTheirBoundsAreAccepted) {
@@ -276,6 +278,8 @@ INSTANTIATE_TEST_SUITE_P(
                  {"solver.newtonIterations must be at most 100 (got 101)"}},
         BadScene{R"({)" GRID R"(, "solver": {"velocityScale": 0}})",
                  {"solver.velocityScale", "positive number"}},
+        BadScene{R"({)" GRID R"(, "solver": {"relativeTolerance": 1}})",
+                 {"solver.relativeTolerance", "must be in [0, 1)"}},
         BadScene{R"([1, 2])", {"top level", "object"}},
         BadScene{R"({)" GRID R"(, "solver": {"dt": 1e400}})", {"malformed JSON", "1e400"}},
         BadScene{"{\n  \"cloth\": {\n    \"grid\": {,}\n  }\n}",

@@ -27,10 +27,11 @@ struct NlcgSettings {
   float tolerance;      // m/s: converged when every |r_i| < k tolerance
   int maxIterations;    // line searches per attempt
   float velocityScale;  // k (s)
+  float relative;       // 0 or SolverParams::relativeTolerance
 };
 
 NlcgSettings nlcgSettings(const SolverParams& params) {
-  return {params.tolerance, params.maxIterations, params.velocityScale};
+  return {params.tolerance, params.maxIterations, params.velocityScale, params.relativeTolerance};
 }
 
 // Step-size control of seed 000.
@@ -108,7 +109,7 @@ float nlcgStartParticle(uint32_t i, CpuState& s, NlcgVectors& w, const gpu::Step
   s.velocitiesOut[i] = glm::vec4(v + (1.f / k) * r0v, 0.f);
   w.dp[i] = glm::vec4(0.f);
   w.dv[i] = glm::vec4(0.f);
-  return gpu::nlcgMaxEntry(r0p, r0v);
+  return gpu::nlcgMaxEntry(r0p, r0v, xyz(xi));
 }
 
 // CPU twin of nlcg_residual.comp: forces gather from the iterate.
@@ -124,7 +125,7 @@ void nlcgResidualParticle(uint32_t i, CpuState& s, NlcgVectors& w, const gpu::St
   w.rp[i] = glm::vec4(rp, 0.f);
   w.rv[i] = glm::vec4(rv, 0.f);
   out.rr += glm::dot(rp, rp) + glm::dot(rv, rv);
-  out.max = std::max(out.max, gpu::nlcgMaxEntry(rp, rv));
+  out.max = std::max(out.max, gpu::nlcgMaxEntry(rp, rv, xyz(xi)));
   out.rd += glm::dot(rp, xyz(w.dp[i])) + glm::dot(rv, xyz(w.dv[i]));
 }
 
@@ -166,7 +167,7 @@ gpu::StepLog nonlinearCgTryStepCpu(CpuState& s, const gpu::StepParams& p, const 
     out.max = std::max(out.max, nlcgStartParticle(i, s, w, p, k));
   });
   Partials first = residual();
-  gpu::nlcgBegin(scalars, start.max);
+  gpu::nlcgBegin(scalars, start.max, threshold, settings.relative);
   gpu::nlcgFresh(scalars, static_cast<float>(first.rr), first.max, threshold, cap);
   while (scalars.status == WEFT_NLCG_RUNNING) {
     const float beta = scalars.beta;
@@ -228,6 +229,7 @@ struct NlcgPasses {
     push.step = params;
     push.threshold = nlcgThreshold(settings);
     push.velocityScale = settings.velocityScale;
+    push.relative = settings.relative;
     push.maxIterations = static_cast<uint32_t>(settings.maxIterations);
     push.partialCount = nl.kit.partialCount;
     start = s.withTables({{WEFT_BIND_POSITIONS, &s.positionsIn()},
