@@ -17,7 +17,7 @@ namespace {
 
 // In the order of the Integrator enumerators.
 constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg",
-                                            "nonlinear-cg", "newton-chebyshev"};
+                                            "nonlinear-cg", "newton-chebyshev", "imex"};
 
 Material parseMaterial(const JsonSection& s) {
   s.allowKeys({"structuralStiffness", "shearStiffness", "bendStiffness", "damping"});
