@@ -159,7 +159,10 @@ TEST_F(ImexAgreeTest, GpuMatchesCpuOnADampedCloth) {
   EXPECT_LT(worst, 1e-4f);
   for (const SolveStats& s : gpu->lastSolveStats()) EXPECT_TRUE(s.converged);
   float lowest = xc[0].y;
-  for (const glm::vec4& p : xc) lowest = std::min(lowest, p.y);
+  for (const glm::vec4& p : xc) {
+    ASSERT_TRUE(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z));
+    lowest = std::min(lowest, p.y);
+  }
   EXPECT_LT(lowest, 0.3f) << "the free corners fell";
   std::printf("[ info ] imex: max |x_gpu - x_cpu| = %.3g m after 120 steps\n", worst);
 }
