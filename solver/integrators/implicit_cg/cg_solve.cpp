@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <span>
 
 #include "engine/commands.h"
 #include "shaders/cg.h"
@@ -208,11 +209,9 @@ struct CgPasses {
   }
 };
 
-constexpr int kCgIterationsPerCheck = 8;
-
 }  // namespace
 
-CgSettings cgSettings(const SolverParams& params) { return {params.tolerance, params.maxIterations}; }
+CgSettings cgSettings(const SolverParams& params) { return {params.tolerance, params.maxIterations, 8}; }
 
 UnitMemory cgMemory(const StateSize& size) {
   UnitMemory m;
@@ -272,27 +271,34 @@ void recordCgSolve(GpuRecorder& r, Integrator owner, const gpu::StepParams& step
   passes.finish();
 }
 
-void submitCgSolve(GpuFrame& frame, Integrator owner, const gpu::StepParams& step, const CgSystem& system,
-                   const CgSettings& settings, uint32_t logIndex) {
+void submitCgSolves(GpuFrame& frame, Integrator owner, const gpu::StepParams& step, std::span<const CgSystem> systems,
+                    const CgSettings& settings) {
   const CgResources& resources = frame.state.unit<CgResources>(owner);
   const auto* scalars = static_cast<const gpu::SolveScalars*>(resources.kit.scalars.mapped());
-  int recorded = 0;
-  bool begun = false;
-  while (!begun || (recorded < settings.maxIterations && scalars->converged == 0)) {
-    const int chunk = std::min(kCgIterationsPerCheck, settings.maxIterations - recorded);
-    frame.submitTimed([&](VkCommandBuffer cmd) {
-      GpuRecorder recorder{cmd, frame.state, frame.timer};
-      CgPasses passes(recorder, owner, step, system, settings, logIndex);
-      if (!begun) passes.begin();
-      passes.iterations(chunk);
-      engine::barrier::computeToHost(cmd);
-    });
-    begun = true;
-    recorded += chunk;
+  for (size_t k = 0; k < systems.size(); ++k) {
+    const auto logIndex = static_cast<uint32_t>(k);
+    int recorded = 0;
+    bool begun = false;
+    while (!begun || (recorded < settings.maxIterations && scalars->converged == 0)) {
+      const int chunk = std::min(settings.iterationsPerCheck, settings.maxIterations - recorded);
+      frame.submitTimed([&](VkCommandBuffer cmd) {
+        GpuRecorder recorder{cmd, frame.state, frame.timer};
+        if (!begun) {
+          // The solve before finishes in this submission, before this one binds the state it wrote.
+          if (k > 0) CgPasses(recorder, owner, step, systems[k - 1], settings, logIndex - 1).finish();
+          CgPasses(recorder, owner, step, systems[k], settings, logIndex).begin();
+        }
+        CgPasses(recorder, owner, step, systems[k], settings, logIndex).iterations(chunk);
+        engine::barrier::computeToHost(cmd);
+      });
+      begun = true;
+      recorded += chunk;
+    }
   }
+  if (systems.empty()) return;
   frame.submitTimed([&](VkCommandBuffer cmd) {
     GpuRecorder recorder{cmd, frame.state, frame.timer};
-    CgPasses(recorder, owner, step, system, settings, logIndex).finish();
+    CgPasses(recorder, owner, step, systems.back(), settings, static_cast<uint32_t>(systems.size() - 1)).finish();
   });
 }
 

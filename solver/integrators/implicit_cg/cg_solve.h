@@ -6,6 +6,8 @@
 // Pins and resting contacts enter as Baraff & Witkin's filter, the preconditioner is the inverse
 // of each particle's 3x3 diagonal block, and the colliders run after the finish's position update.
 // The CPU loop and the GPU passes (cg_*.comp, decisions in cg.h) have the same shape, pass for pass.
+#include <span>
+
 #include "solver/integrators/integrator_unit.h"
 
 namespace weft::integrators {
@@ -18,9 +20,11 @@ struct CgSystem {
 };
 
 struct CgSettings {
-  float tolerance;    // relative preconditioned residual sqrt(r.s / r0.s0)
+  float tolerance;         // relative preconditioned residual sqrt(r.s / r0.s0)
   int maxIterations;
+  int iterationsPerCheck;  // submitCgSolves: iterations between the host's convergence checks
 };
+// The solver's tolerance and cap, a convergence check every 8 iterations.
 CgSettings cgSettings(const SolverParams& params);
 
 // What one solve's buffers take (GPU and host), for a unit's memory().
@@ -38,11 +42,13 @@ void prepareCgGpu(GpuState& state, Integrator owner, uint32_t logEntries);
 // One solve with its iteration cap recorded (nothing may wait on the host); logs at `logIndex`.
 void recordCgSolve(GpuRecorder& r, Integrator owner, const gpu::StepParams& step, const CgSystem& system,
                    const CgSettings& settings, uint32_t logIndex);
-// One solve submitted in chunks of iterations, stopping at the first chunk after convergence: the
-// host reads the 32-byte scalar state between chunks instead of paying for the cap's empty
-// dispatches (~35 us each on lavapipe).
-void submitCgSolve(GpuFrame& frame, Integrator owner, const gpu::StepParams& step, const CgSystem& system,
-                   const CgSettings& settings, uint32_t logIndex);
+// Solves in order, the k-th logged at entry k, each submitted in chunks of iterations that stop at
+// the first chunk after convergence: the host reads the 32-byte scalar state between chunks
+// instead of paying for the cap's empty dispatches (~35 us each on lavapipe). A solve's finish
+// rides in the next one's first submission, so a solve that converges within its first chunk
+// costs one submission.
+void submitCgSolves(GpuFrame& frame, Integrator owner, const gpu::StepParams& step, std::span<const CgSystem> systems,
+                    const CgSettings& settings);
 // The first `entries` entries of the log.
 std::vector<SolveStats> readCgLog(GpuState& state, Integrator owner, int entries);
 

@@ -1,5 +1,7 @@
 #include "solver/integrators/implicit_cg/implicit_cg.h"
 
+#include <vector>
+
 #include "solver/integrators/implicit_cg/cg_solve.h"
 
 namespace weft::integrators {
@@ -32,8 +34,8 @@ class ImplicitCgUnit final : public IntegratorUnit {
   }
   std::vector<SolveStats> advanceGpu(GpuFrame& frame, const SolverParams& params, const gpu::StepParams& step, float,
                                      int substeps) const override {
-    for (int s = 0; s < substeps; ++s)
-      submitCgSolve(frame, id(), step, implicitEulerSystem(step), cgSettings(params), static_cast<uint32_t>(s));
+    const std::vector<CgSystem> solves(static_cast<size_t>(substeps), implicitEulerSystem(step));
+    submitCgSolves(frame, id(), step, solves, cgSettings(params));
     return readFrameStats(frame.state, substeps);
   }
   std::vector<SolveStats> readFrameStats(GpuState& state, int substeps) const override {
