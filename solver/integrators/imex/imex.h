@@ -18,7 +18,9 @@
 // the elastic forces keep central differencing's accuracy and lack of artificial damping;
 // the step limit left is the elastic one, omega h < 2. Pins and resting contacts are filtered
 // out of each solve as in implicit-cg; the colliders run after the position update, so the
-// second half step starts from a state outside them.
+// second half step starts from a state outside them. (The paper runs its collision handling on
+// v^(n+1/2) before the position update; weft's colliders project positions after it, as every
+// other integrator here does.)
 #include "solver/integrators/integrator_unit.h"
 
 namespace weft::integrators {
