@@ -43,7 +43,8 @@ using uvec4 = glm::uvec4;
 #define WEFT_BIND_INDIRECT 13       // uint[6]: [0..2] VkDispatchIndirectCommand of the per-particle
                                     // passes, zero groups once converged; [3..5] the full-size one
 #define WEFT_BIND_STEP_LOG 14       // StepLog[substeps]: iterations and residual of every step
-// Linearised implicit Euler (Baraff & Witkin), modified preconditioned CG on the velocity change.
+// Baraff & Witkin's modified preconditioned CG on the velocity change: implicit-cg's linearised
+// implicit Euler, and imex's damping-only half steps (SolveParams' times choose the system).
 #define WEFT_BIND_CG_DV 15          // vec4[N]: the unknown, delta v
 #define WEFT_BIND_CG_R 16           // vec4[N]: residual r
 #define WEFT_BIND_CG_C 17           // vec4[N]: search direction c
