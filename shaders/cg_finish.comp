@@ -1,6 +1,7 @@
 #version 450
-// Implicit CG, last pass of a step: v' = v0 + dv, x' = x0 + h v', then the colliders.
-// Mirrors cgFinishParticle() in solver/integrators/implicit_cg.cpp.
+// CG, last pass of a solve: v' = v0 + dv, x' = x0 + d v' (d = solve.driftTime: the step h for
+// implicit-cg and imex's first half step, 0 for imex's second), then the colliders.
+// Mirrors cgFinishParticle() in solver/integrators/implicit_cg/cg_solve.cpp.
 #include "cg_bindings.glsl"
 
 layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
@@ -15,7 +16,7 @@ void main() {
     return;
   }
   vec3 v = velocities[i].xyz + dv[i].xyz;
-  vec3 x = xi.xyz + params.dt * v;
+  vec3 x = xi.xyz + solve.driftTime * v;
   collideAll(x, v);
   positionsOut[i] = vec4(x, xi.w);
   velocitiesOut[i] = vec4(v, 0.0);

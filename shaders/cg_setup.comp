@@ -1,8 +1,9 @@
 #version 450
-// Implicit CG, first pass of a step: builds b = h (f0 - h S v0), each particle's constraint
-// (pinned, resting on a collider, free), the inverse of its 3x3 diagonal block of
-// A = M - h df/dv - h^2 df/dx as the preconditioner, and the first residual and direction.
-// Mirrors cgSetupParticle() in solver/integrators/implicit_cg.cpp.
+// CG, first pass of a solve: builds b = a (f0 - l S v0), each particle's constraint (pinned,
+// resting on a collider, free), the inverse of its 3x3 diagonal block of
+// A = M - a df/dv - a l df/dx as the preconditioner, and the first residual and direction
+// (a = solve.forceTime, l = solve.stiffnessTime: see SolveParams).
+// Mirrors cgSetupParticle() in solver/integrators/implicit_cg/cg_solve.cpp.
 #include "cg_bindings.glsl"
 #define WEFT_ELEMENT_VECTOR(j) velocities[j].xyz  // K v0 for the right-hand side
 #include "element_product.glsl"
@@ -15,7 +16,7 @@ void main() {
   if (i < params.particleCount) {
     vec4 xi = positions[i];
     vec3 vi = velocities[i].xyz;
-    float h = params.dt;
+    float a = solve.forceTime, l = solve.stiffnessTime;
     vec4 flt = vec4(0.0, 0.0, 0.0, WEFT_FILTER_FREE);
     mat3 block = mat3(1.0);
     vec3 b = vec3(0.0);
@@ -28,22 +29,22 @@ void main() {
       }
       float mass = 1.0 / xi.w;
       float drag = params.wind.w;
-      block = (mass + h * drag) * mat3(1.0);
+      block = (mass + a * drag) * mat3(1.0);
       vec3 force = mass * params.gravity.xyz + dragForce(vi, params.wind);
       vec3 sv = vec3(0.0);
       for (uint s = springRows[i]; s < springRows[i + 1]; ++s) {
         SpringEntry e = springs[s];
         vec3 xj = positions[e.other].xyz, vj = velocities[e.other].xyz;
         force += springForce(xi.xyz, vi, xj, vj, e);
-        vec4 system = springSystemBlock(xi.xyz, xj, e, h);
+        vec4 system = springSystemBlock(xi.xyz, xj, e, a, l);
         blocks[s] = system;
         block += systemBlockMatrix(system);
-        sv += springStiffnessBlock(xi.xyz, xj, e) * (vi - vj);
+        if (l != 0.0) sv += springStiffnessBlock(xi.xyz, xj, e) * (vi - vj);
       }
       force += elementForces(i, true);
-      block += elementDiagonal(i, h * h, h, 0.0);
-      sv += elementProduct(i, 1.0, 0.0);
-      b = h * (force - h * sv);
+      block += elementDiagonal(i, a * l, a, 0.0);
+      if (l != 0.0) sv += elementProduct(i, 1.0, 0.0);
+      b = a * (force - l * sv);
     }
     mat3 inverseBlock = inverse(block);
     vec3 ri = applyFilter(flt, b);

@@ -1,6 +1,6 @@
 #version 450
 // Implicit CG: dv += alpha c, r -= alpha q, s = P^-1 r (kept in q's buffer), partial sums of r.s.
-// Mirrors cgUpdateParticle() in solver/integrators/implicit_cg.cpp.
+// Mirrors cgUpdateParticle() in solver/integrators/implicit_cg/cg_solve.cpp.
 #include "cg_bindings.glsl"
 
 layout(local_size_x = WEFT_WORKGROUP_SIZE) in;

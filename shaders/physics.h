@@ -74,20 +74,23 @@ WEFT_FN mat3 springDampingBlock(vec3 xi, vec3 xj, SpringEntry s) {
   return s.damping * outerProduct(n, n);
 }
 
-// The spring's block of the implicit system, h D + h^2 S = beta n n^T + gamma I, in compact form
-// (sqrt(beta) n, gamma): beta = h c + h^2 k (1 - a), gamma = h^2 k a (a as in springStiffnessBlock).
-// Built once per step; a product with it is then a dot and two scaled adds instead of two 3x3
-// matrices rebuilt per iteration. beta, gamma >= 0, so the block is positive semi-definite.
-WEFT_FN vec4 springSystemBlock(vec3 xi, vec3 xj, SpringEntry s, float h) {
+// The spring's block of the implicit system, a D + a l S = beta n n^T + gamma I, in compact form
+// (sqrt(beta) n, gamma): beta = a c + a l k (1 - t), gamma = a l k t (t as in springStiffnessBlock),
+// with a = forceTime and l = stiffnessTime of SolveParams (a = l = h: implicit Euler's h D + h^2 S;
+// l = 0: the damping block alone). Built once per step; a product with it is then a dot and two
+// scaled adds instead of two 3x3 matrices rebuilt per iteration. beta, gamma >= 0, so the block is
+// positive semi-definite.
+WEFT_FN vec4 springSystemBlock(vec3 xi, vec3 xj, SpringEntry s, float forceTime, float stiffnessTime) {
   vec3 d = xi - xj;
   float len = length(d);
   if (len < 1e-9f) return vec4(0.0f);
   vec3 n = d / len;
   float transverse = 1.0f - s.restLength / len;
   if (transverse < 0.0f) transverse = 0.0f;
-  float beta = h * s.damping + h * h * s.stiffness * (1.0f - transverse);
+  float stiffnessWeight = forceTime * stiffnessTime;
+  float beta = forceTime * s.damping + stiffnessWeight * s.stiffness * (1.0f - transverse);
   vec3 m = sqrt(beta) * n;
-  return vec4(m.x, m.y, m.z, h * h * s.stiffness * transverse);
+  return vec4(m.x, m.y, m.z, stiffnessWeight * s.stiffness * transverse);
 }
 
 WEFT_FN vec3 applySystemBlock(vec4 block, vec3 u) { return xyz(block) * dot(xyz(block), u) + block.w * u; }

@@ -43,7 +43,8 @@ using uvec4 = glm::uvec4;
 #define WEFT_BIND_INDIRECT 13       // uint[6]: [0..2] VkDispatchIndirectCommand of the per-particle
                                     // passes, zero groups once converged; [3..5] the full-size one
 #define WEFT_BIND_STEP_LOG 14       // StepLog[substeps]: iterations and residual of every step
-// Linearised implicit Euler (Baraff & Witkin), modified preconditioned CG on the velocity change.
+// Baraff & Witkin's modified preconditioned CG on the velocity change: implicit-cg's linearised
+// implicit Euler, and imex's damping-only half steps (SolveParams' times choose the system).
 #define WEFT_BIND_CG_DV 15          // vec4[N]: the unknown, delta v
 #define WEFT_BIND_CG_R 16           // vec4[N]: residual r
 #define WEFT_BIND_CG_C 17           // vec4[N]: search direction c
@@ -219,12 +220,21 @@ struct StepLog {
 };
 
 // Push constants of an iterative-solve pass: the step's parameters plus the solve's own.
+// The CG passes (cg_*.comp) solve one linearised velocity update, weighted by three times:
+//   (M - a df/dv - a l df/dx) dv = a (f0 + l df/dx v0),   v' = v0 + dv,   x' = x0 + d v'
+// with a = forceTime, l = stiffnessTime, d = driftTime. implicit-cg: a = l = d = h (linearised
+// implicit Euler). imex: a = h/2 and l = 0 (elastic forces explicit, damping implicit), d = h on
+// the first half step and 0 on the second. One set of kernels for both; the host chooses the times.
 struct SolveParams {
   StepParams step;
   float tolerance;      // relative: stop when |r|_P <= tolerance |r0|_P
   uint maxIterations;
   uint partialCount;    // workgroups that wrote partial sums (single-workgroup passes sum these)
   uint substep;         // index into the step log
+  float forceTime;      // s: a, the time the forces act over (the damping Jacobian's weight)
+  float stiffnessTime;  // s: l, how far ahead the elastic forces are taken implicitly (0: explicitly)
+  float driftTime;      // s: d, how far the finish pass moves positions with the new velocity
+  uint pad;
 };
 
 // The scalar state of a Newton step's linear solves, in a device buffer (newton_scalars.comp and
@@ -319,7 +329,7 @@ static_assert(sizeof(StepParams) == 64);
 static_assert(sizeof(RenderParams) == 128);
 static_assert(sizeof(SolveScalars) == 32);
 static_assert(sizeof(StepLog) == 16);
-static_assert(sizeof(SolveParams) == 80);
+static_assert(sizeof(SolveParams) == 96);
 static_assert(sizeof(NormalsParams) == 16);
 static_assert(sizeof(NewtonScalars) == 32);
 static_assert(sizeof(NewtonParams) == 96);

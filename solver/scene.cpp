@@ -17,7 +17,7 @@ namespace {
 
 // In the order of the Integrator enumerators.
 constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg",
-                                            "nonlinear-cg", "newton-chebyshev"};
+                                            "nonlinear-cg", "newton-chebyshev", "imex"};
 
 Material parseMaterial(const JsonSection& s) {
   s.allowKeys({"structuralStiffness", "shearStiffness", "bendStiffness", "damping"});
@@ -314,7 +314,8 @@ Integrator parseIntegrator(const std::string& name) {
   }
   std::string known;
   for (const char* n : kIntegratorNames) known += (known.empty() ? "" : ", ") + std::string(n);
-  throw InputError("unknown integrator '" + excerpt(name) + "' (known: " + known + ")");
+  // A short excerpt: the list of names is most of what this sentence has to say.
+  throw InputError("unknown integrator '" + excerpt(name, 16) + "' (known: " + known + ")");
 }
 
 const char* integratorName(Integrator integrator) {

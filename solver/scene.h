@@ -37,11 +37,12 @@ enum class Integrator : uint8_t {
   ImplicitCg,
   NonlinearCg,
   NewtonChebyshev,
+  Imex,
 };
-constexpr size_t kIntegratorCount = static_cast<size_t>(Integrator::NewtonChebyshev) + 1;
+constexpr size_t kIntegratorCount = static_cast<size_t>(Integrator::Imex) + 1;
 
 // Parses "explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg", "nonlinear-cg",
-// "newton-chebyshev"; unknown name: InputError listing the names.
+// "newton-chebyshev", "imex"; unknown name: InputError listing the names.
 Integrator parseIntegrator(const std::string& name);
 const char* integratorName(Integrator integrator);
 std::vector<std::string> integratorNames();

@@ -29,7 +29,8 @@ glm::vec4 particle(const Solver& solver, uint32_t index) {
 
 TEST_P(HandleTest, DragMovesTheParticleAndReleaseLetsItFall) {
   for (Integrator integrator : {Integrator::Verlet, Integrator::SymplecticEuler, Integrator::Rk4,
-                                Integrator::ImplicitCg, Integrator::NonlinearCg, Integrator::NewtonChebyshev}) {
+                                Integrator::ImplicitCg, Integrator::NonlinearCg, Integrator::NewtonChebyshev,
+                                Integrator::Imex}) {
     SCOPED_TRACE(integratorName(integrator));
     // Two free particles: the grabbed one, and a witness that must keep falling meanwhile.
     ClothModel model = freeParticles({{0.f, 1.f, 0.f}, {0.5f, 1.f, 0.f}}, 0.01f);

@@ -26,7 +26,7 @@ using test::pinnedCount;
 
 TEST(Integrators, NamesRoundTrip) {
   const std::vector<std::string> names = integratorNames();
-  ASSERT_EQ(names.size(), 7u);
+  ASSERT_EQ(names.size(), 8u);
   EXPECT_EQ(names[0], "explicit-euler");
   for (const std::string& name : names) EXPECT_EQ(integratorName(parseIntegrator(name)), name);
   EXPECT_EQ(parseIntegrator("symplectic-euler"), Integrator::SymplecticEuler);
@@ -35,10 +35,11 @@ TEST(Integrators, NamesRoundTrip) {
   EXPECT_EQ(parseIntegrator("implicit-cg"), Integrator::ImplicitCg);
   EXPECT_EQ(parseIntegrator("nonlinear-cg"), Integrator::NonlinearCg);
   EXPECT_EQ(parseIntegrator("newton-chebyshev"), Integrator::NewtonChebyshev);
+  EXPECT_EQ(parseIntegrator("imex"), Integrator::Imex);
   EXPECT_THAT(inputErrorOf([] { parseIntegrator("leapfrog"); }),
               AllOf(HasSubstr("unknown integrator 'leapfrog'"),
                     HasSubstr("(known: explicit-euler, symplectic-euler, verlet, rk4, implicit-cg, "
-                              "nonlinear-cg, newton-chebyshev)")));
+                              "nonlinear-cg, newton-chebyshev, imex)")));
 }
 
 TEST(SceneParse, MinimalSceneTakesTheHeaderDefaults) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "solver/integrators/euler/euler.h"
+#include "solver/integrators/imex/imex.h"
 #include "solver/integrators/implicit_cg/implicit_cg.h"
 #include "solver/integrators/integrator_unit.h"
 #include "solver/integrators/newton_chebyshev/newton_chebyshev.h"
@@ -18,7 +19,7 @@ const IntegratorUnit& integratorUnit(Integrator integrator) {
       &eulerUnit(Integrator::ExplicitEuler), &eulerUnit(Integrator::SymplecticEuler),
       &verletUnit(),                         &rk4Unit(),
       &implicitCgUnit(),                     &nonlinearCgUnit(),
-      &newtonChebyshevUnit(),
+      &newtonChebyshevUnit(),                &imexUnit(),
   };
   const auto i = static_cast<size_t>(integrator);
   if (i >= kIntegratorCount || units[i]->id() != integrator)

@@ -6,7 +6,7 @@
 // diagonal block. Matrix-free and gathered: each particle rebuilds its springs' 3x3 blocks from x0
 // when it multiplies (cheaper in bandwidth than storing 9 floats per spring end, and the same
 // code on CPU and GPU). Compressed springs drop their transverse stiffness (seed 002) so A stays
-// positive definite.
+// positive definite. The solve itself is cg_solve.h, which imex shares with its own weights.
 //
 // GPU pass sequence per step (no host round trip): setup, BEGIN, then maxIterations times
 // [product, ALPHA, update, BETA, direction], then finish. The scalar passes (one workgroup) keep

@@ -1,0 +1,309 @@
+#include "solver/integrators/implicit_cg/cg_solve.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <span>
+
+#include "engine/commands.h"
+#include "shaders/cg.h"
+#include "shaders/physics.h"
+#include "solver/integrators/common/cpu_elements.h"
+#include "solver/integrators/common/solve_kit.h"
+#include "solver/thread_pool.h"
+
+namespace weft::integrators {
+
+using gpu::xyz;
+
+namespace {
+
+struct CgVectors {
+  std::vector<glm::vec4>&dv, &r, &c, &q, &constraint;
+};
+
+CgVectors cgVectors(CpuState& s) {
+  s.scratch.resize(std::max<size_t>(s.scratch.size(), 5));
+  for (size_t k = 0; k < 5; ++k) s.scratch[k].resize(s.positions.size());
+  s.blocks.resize(s.positions.size());
+  s.springBlocks.resize(s.springs.entries.size());
+  return {s.scratch[0], s.scratch[1], s.scratch[2], s.scratch[3], s.scratch[4]};
+}
+
+// CPU twin of cg_setup.comp; returns r.c of the particle.
+float cgSetupParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepParams& p, const CgSystem& system) {
+  glm::vec4 xi = s.positions[i];
+  glm::vec3 vi = xyz(s.velocities[i]);
+  const float a = system.forceTime, l = system.stiffnessTime;
+  glm::vec4 flt(0.f, 0.f, 0.f, WEFT_FILTER_FREE);
+  glm::mat3 block(1.f);
+  glm::vec3 b(0.f);
+  if (xi.w == 0.f) {
+    flt.w = WEFT_FILTER_PINNED;
+  } else {
+    for (const gpu::Collider& c : s.colliders) {
+      glm::vec4 contact = gpu::contactNormal(xyz(xi), vi, c);
+      if (contact.w > 0.f && flt.w == WEFT_FILTER_FREE) flt = glm::vec4(xyz(contact), WEFT_FILTER_CONTACT);
+    }
+    float mass = 1.f / xi.w;
+    float drag = p.wind.w;
+    block = (mass + a * drag) * glm::mat3(1.f);
+    glm::vec3 force = mass * xyz(p.gravity) + gpu::dragForce(vi, p.wind);
+    glm::vec3 sv(0.f);
+    for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k) {
+      const gpu::SpringEntry& e = s.springs.entries[k];
+      glm::vec3 xj = xyz(s.positions[e.other]), vj = xyz(s.velocities[e.other]);
+      force += gpu::springForce(xyz(xi), vi, xj, vj, e);
+      glm::vec4 spring = gpu::springSystemBlock(xyz(xi), xj, e, a, l);
+      s.springBlocks[k] = spring;
+      block += gpu::systemBlockMatrix(spring);
+      if (l != 0.f) sv += gpu::springStiffnessBlock(xyz(xi), xj, e) * (vi - vj);
+    }
+    force += elementForces(i, s.positions, s.velocities, s.elements, p.wind, true);
+    block += elementDiagonal(i, s.positions, s.elements, a * l, a, 0.f);
+    if (l != 0.f) sv += elementProduct(i, s.positions, s.velocities, s.elements, 1.f, 0.f);
+    b = a * (force - l * sv);
+  }
+  glm::mat3 inverseBlock = glm::inverse(block);
+  glm::vec3 ri = gpu::applyFilter(flt, b);
+  glm::vec3 ci = gpu::applyFilter(flt, inverseBlock * ri);
+  w.constraint[i] = flt;
+  s.blocks[i] = inverseBlock;
+  w.dv[i] = glm::vec4(0.f);
+  w.r[i] = glm::vec4(ri, 0.f);
+  w.c[i] = glm::vec4(ci, 0.f);
+  return glm::dot(ri, ci);
+}
+
+// CPU twin of cg_product.comp; returns c.q of the particle.
+float cgProductParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepParams& p, const CgSystem& system) {
+  glm::vec4 xi = s.positions[i];
+  glm::vec3 ci = xyz(w.c[i]);
+  glm::vec3 product(0.f);
+  if (xi.w > 0.f) {
+    const float a = system.forceTime;
+    product = (1.f / xi.w + a * p.wind.w) * ci;
+    for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k)
+      product += gpu::applySystemBlock(s.springBlocks[k], ci - xyz(w.c[s.springs.entries[k].other]));
+    product += elementProduct(i, s.positions, w.c, s.elements, a * system.stiffnessTime, a);
+  }
+  glm::vec3 qi = gpu::applyFilter(w.constraint[i], product);
+  w.q[i] = glm::vec4(qi, 0.f);
+  return glm::dot(ci, qi);
+}
+
+// CPU twin of cg_update.comp; returns r.s of the particle.
+float cgUpdateParticle(uint32_t i, CpuState& s, CgVectors& w, float alpha) {
+  w.dv[i] += alpha * w.c[i];
+  glm::vec3 ri = xyz(w.r[i]) - alpha * xyz(w.q[i]);
+  glm::vec3 si = s.blocks[i] * ri;
+  w.r[i] = glm::vec4(ri, 0.f);
+  w.q[i] = glm::vec4(si, 0.f);
+  return glm::dot(ri, si);
+}
+
+// CPU twin of cg_finish.comp.
+void cgFinishParticle(uint32_t i, CpuState& s, CgVectors& w, const CgSystem& system) {
+  glm::vec4 xi = s.positions[i];
+  if (xi.w == 0.f) {
+    s.positionsOut[i] = xi;
+    s.velocitiesOut[i] = glm::vec4(0.f);
+    return;
+  }
+  glm::vec3 v = xyz(s.velocities[i]) + xyz(w.dv[i]);
+  glm::vec3 x = xyz(xi) + system.driftTime * v;
+  for (const gpu::Collider& c : s.colliders) gpu::collide(x, v, c);
+  s.positionsOut[i] = glm::vec4(x, xi.w);
+  s.velocitiesOut[i] = glm::vec4(v, 0.f);
+}
+
+
+// The kernels and buffers of the GPU solve: the solve kit (scalars host-visible: submitCgSolve
+// reads the converged flag between chunks), the inverse diagonal blocks and each spring end's block.
+struct CgResources : UnitResources {
+  explicit CgResources(const GpuState& s)
+      : setup(*s.context, *s.shaders, s.kernel("cg_setup.comp")),
+        scalars(*s.context, *s.shaders, s.kernel("cg_scalars.comp")),
+        product(*s.context, *s.shaders, s.kernel("cg_product.comp")),
+        update(*s.context, *s.shaders, s.kernel("cg_update.comp")),
+        direction(*s.context, *s.shaders, s.kernel("cg_direction.comp")),
+        finish(*s.context, *s.shaders, s.kernel("cg_finish.comp")),
+        kit(s, setup, {sizeof(gpu::SolveScalars), 1, 1, true}),
+        preconditioner(*s.context, 3ull * s.particleCount * sizeof(glm::vec4), engine::kStorageUsage,
+                       engine::MemoryUsage::DeviceLocal, "weft.preconditioner"),
+        springBlocks(*s.context, s.springs.size(), engine::kStorageUsage, engine::MemoryUsage::DeviceLocal,
+                     "weft.springBlocks") {}  // one vec4 per SpringEntry
+  engine::ComputeProgram setup, scalars, product, update, direction, finish;
+  SolveKit kit;
+  engine::Buffer preconditioner, springBlocks;
+};
+
+// Everything one CG pass needs to record itself.
+struct CgPasses {
+  GpuRecorder& r;
+  const CgResources& cg;
+  gpu::SolveParams solve;
+  std::vector<engine::BufferBinding> bindings;
+
+  CgPasses(GpuRecorder& recorder, Integrator owner, const gpu::StepParams& params, const CgSystem& system,
+           const CgSettings& settings, uint32_t logIndex)
+      : r(recorder), cg(recorder.state.unit<CgResources>(owner)) {
+    GpuState& s = r.state;
+    solve = {};
+    solve.step = params;
+    solve.tolerance = settings.tolerance;
+    solve.maxIterations = static_cast<uint32_t>(settings.maxIterations);
+    solve.partialCount = cg.kit.partialCount;
+    solve.substep = logIndex;
+    solve.forceTime = system.forceTime;
+    solve.stiffnessTime = system.stiffnessTime;
+    solve.driftTime = system.driftTime;
+    // Every CG pass binds the same set; each shader uses its part of it (reflection drops the rest).
+    bindings = s.withTables({
+        {WEFT_BIND_POSITIONS, &s.positionsIn()},
+        {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
+        {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
+        {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
+        {WEFT_BIND_SOLVE_SCALARS, &cg.kit.scalars},
+        {WEFT_BIND_PARTIALS, &cg.kit.partials},
+        {WEFT_BIND_INDIRECT, &cg.kit.indirect},
+        {WEFT_BIND_STEP_LOG, &cg.kit.stepLog},
+        {WEFT_BIND_CG_DV, &s.scratch[0]},
+        {WEFT_BIND_CG_R, &s.scratch[1]},
+        {WEFT_BIND_CG_C, &s.scratch[2]},
+        {WEFT_BIND_CG_Q, &s.scratch[3]},
+        {WEFT_BIND_CG_PRECONDITIONER, &cg.preconditioner},
+        {WEFT_BIND_CG_FILTER, &s.scratch[4]},
+        {WEFT_BIND_CG_BLOCKS, &cg.springBlocks},
+    });
+  }
+
+  void scalars(uint32_t mode) {
+    gpu::SolveParams p = solve;
+    p.step.mode = mode;
+    cg.kit.scalarPass(r.cmd, cg.scalars, bindings, p);
+  }
+  void perParticle(const engine::ComputeProgram& program) { cg.kit.indirectPass(r.cmd, program, 0, bindings, solve); }
+
+  void begin() {
+    engine::timed(r.timer, r.cmd, "cg_setup", [&] { cg.setup.dispatch(r.cmd, r.state.particleCount, bindings, solve); });
+    engine::barrier::computeToCompute(r.cmd);
+    scalars(WEFT_SOLVE_BEGIN);
+  }
+  void iterations(int count) {
+    engine::timed(r.timer, r.cmd, "cg_iterations", [&] {
+      for (int k = 0; k < count; ++k) {
+        perParticle(cg.product);
+        scalars(WEFT_SOLVE_ALPHA);
+        perParticle(cg.update);
+        scalars(WEFT_SOLVE_BETA);
+        perParticle(cg.direction);
+      }
+    });
+  }
+  void finish() {
+    engine::timed(r.timer, r.cmd, "cg_finish", [&] { cg.finish.dispatch(r.cmd, r.state.particleCount, bindings, solve); });
+    engine::barrier::computeToCompute(r.cmd);
+    r.state.swapPositions();
+    r.state.swapVelocities();
+  }
+};
+
+}  // namespace
+
+CgSettings cgSettings(const SolverParams& params) { return {params.tolerance, params.maxIterations, 8}; }
+
+UnitMemory cgMemory(const StateSize& size) {
+  UnitMemory m;
+  m.gpuScratch = 5;                                           // prepareCgGpu
+  m.gpuOwn.add(3 * size.particles * sizeof(glm::vec4));        // CgResources::preconditioner
+  m.gpuOwn.add(size.springEntries * sizeof(glm::vec4));        // CgResources::springBlocks
+  m.gpuOwn.add(SolveKit::partialBytes(size.particles, 1));     // CgResources::kit
+  for (int k = 0; k < 5; ++k) m.cpu.add(size.particles * sizeof(glm::vec4));  // cgVectors
+  m.cpu.add(size.particles * sizeof(glm::mat3));
+  m.cpu.add(size.springEntries * sizeof(glm::vec4));
+  return m;
+}
+
+SolveStats cgSolveCpu(CpuState& s, const gpu::StepParams& p, const CgSystem& system, const CgSettings& settings,
+                      ThreadPool& pool) {
+  const size_t n = s.positions.size();
+  CgVectors w = cgVectors(s);
+  const auto cap = static_cast<uint32_t>(settings.maxIterations);
+  // The passes of cg_*.comp with the scalar decisions of cg.h between them, as the GPU runs them.
+  gpu::SolveScalars scalars{};
+  auto decide = [&](uint32_t mode, double total) {
+    return gpu::cgScalarStep(scalars, mode, static_cast<float>(total), settings.tolerance, cap);
+  };
+  bool stop =
+      decide(WEFT_SOLVE_BEGIN, sumOver(pool, n, [&](uint32_t i) { return cgSetupParticle(i, s, w, p, system); }));
+  while (!stop) {
+    if (decide(WEFT_SOLVE_ALPHA, sumOver(pool, n, [&](uint32_t i) { return cgProductParticle(i, s, w, p, system); })))
+      break;
+    const float alpha = scalars.alpha;
+    stop = decide(WEFT_SOLVE_BETA, sumOver(pool, n, [&](uint32_t i) { return cgUpdateParticle(i, s, w, alpha); }));
+    if (stop) break;
+    const float beta = scalars.beta;
+    pool.parallelFor(n, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i)
+        w.c[i] = glm::vec4(gpu::applyFilter(w.constraint[i], xyz(w.q[i]) + beta * xyz(w.c[i])), 0.f);
+    });
+  }
+  pool.parallelFor(n, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) cgFinishParticle(static_cast<uint32_t>(i), s, w, system);
+  });
+  s.swapPositions();
+  s.swapVelocities();
+  const float residual = gpu::cgRelativeResidual(scalars);
+  return {static_cast<int>(scalars.iterations), residual, residual <= settings.tolerance, p.dt};
+}
+
+void prepareCgGpu(GpuState& state, Integrator owner, uint32_t logEntries) {
+  state.ensureScratch(5);  // dv, r, c, q and the filter
+  state.unit<CgResources>(owner).kit.ensureLog(logEntries);
+}
+
+void recordCgSolve(GpuRecorder& r, Integrator owner, const gpu::StepParams& step, const CgSystem& system,
+                   const CgSettings& settings, uint32_t logIndex) {
+  CgPasses passes(r, owner, step, system, settings, logIndex);
+  passes.begin();
+  passes.iterations(settings.maxIterations);
+  passes.finish();
+}
+
+void submitCgSolves(GpuFrame& frame, Integrator owner, const gpu::StepParams& step, std::span<const CgSystem> systems,
+                    const CgSettings& settings) {
+  const CgResources& resources = frame.state.unit<CgResources>(owner);
+  const auto* scalars = static_cast<const gpu::SolveScalars*>(resources.kit.scalars.mapped());
+  for (size_t k = 0; k < systems.size(); ++k) {
+    const auto logIndex = static_cast<uint32_t>(k);
+    int recorded = 0;
+    bool begun = false;
+    while (!begun || (recorded < settings.maxIterations && scalars->converged == 0)) {
+      const int chunk = std::min(settings.iterationsPerCheck, settings.maxIterations - recorded);
+      frame.submitTimed([&](VkCommandBuffer cmd) {
+        GpuRecorder recorder{cmd, frame.state, frame.timer};
+        if (!begun) {
+          // The solve before finishes in this submission, before this one binds the state it wrote.
+          if (k > 0) CgPasses(recorder, owner, step, systems[k - 1], settings, logIndex - 1).finish();
+          CgPasses(recorder, owner, step, systems[k], settings, logIndex).begin();
+        }
+        CgPasses(recorder, owner, step, systems[k], settings, logIndex).iterations(chunk);
+        engine::barrier::computeToHost(cmd);
+      });
+      begun = true;
+      recorded += chunk;
+    }
+  }
+  if (systems.empty()) return;
+  frame.submitTimed([&](VkCommandBuffer cmd) {
+    GpuRecorder recorder{cmd, frame.state, frame.timer};
+    CgPasses(recorder, owner, step, systems.back(), settings, static_cast<uint32_t>(systems.size() - 1)).finish();
+  });
+}
+
+std::vector<SolveStats> readCgLog(GpuState& state, Integrator owner, int entries) {
+  return state.unit<CgResources>(owner).kit.readLog(entries);
+}
+
+}  // namespace weft::integrators

@@ -1,0 +1,55 @@
+#pragma once
+// One linearised velocity update solved by Baraff & Witkin's modified preconditioned CG (seed 001),
+// on both backends: the solve implicit-cg takes once per step and imex twice (one per half step).
+// Which system it solves is chosen by three times (gpu::SolveParams, shaders/shared.h):
+//   (M - a df/dv - a l df/dx) dv = a (f0 + l df/dx v0),   v' = v0 + dv,   x' = x0 + d v'
+// Pins and resting contacts enter as Baraff & Witkin's filter, the preconditioner is the inverse
+// of each particle's 3x3 diagonal block, and the colliders run after the finish's position update.
+// The CPU loop and the GPU passes (cg_*.comp, decisions in cg.h) have the same shape, pass for pass.
+#include <span>
+
+#include "solver/integrators/integrator_unit.h"
+
+namespace weft::integrators {
+
+// The times that weight one solve (see gpu::SolveParams): a, l and d above, in seconds.
+struct CgSystem {
+  float forceTime;      // a
+  float stiffnessTime;  // l (0: elastic forces explicit, only the damping Jacobian in A)
+  float driftTime;      // d (0: positions stay)
+};
+
+struct CgSettings {
+  float tolerance;         // relative preconditioned residual sqrt(r.s / r0.s0)
+  int maxIterations;
+  int iterationsPerCheck;  // submitCgSolves: iterations between the host's convergence checks
+};
+// The solver's tolerance and cap, a convergence check every 8 iterations.
+CgSettings cgSettings(const SolverParams& params);
+
+// What one solve's buffers take (GPU and host), for a unit's memory().
+UnitMemory cgMemory(const StateSize& size);
+
+// ---- CPU ----
+// Solves from state.positions/velocities, finishes into the Out buffers and swaps them in.
+SolveStats cgSolveCpu(CpuState& state, const gpu::StepParams& step, const CgSystem& system, const CgSettings& settings,
+                      ThreadPool& pool);
+
+// ---- GPU ----
+// The solve's kernels and buffers live in GpuState::units under `owner` (the integrator using
+// them); `logEntries` is how many solves a frame logs.
+void prepareCgGpu(GpuState& state, Integrator owner, uint32_t logEntries);
+// One solve with its iteration cap recorded (nothing may wait on the host); logs at `logIndex`.
+void recordCgSolve(GpuRecorder& r, Integrator owner, const gpu::StepParams& step, const CgSystem& system,
+                   const CgSettings& settings, uint32_t logIndex);
+// Solves in order, the k-th logged at entry k, each submitted in chunks of iterations that stop at
+// the first chunk after convergence: the host reads the 32-byte scalar state between chunks
+// instead of paying for the cap's empty dispatches (~35 us each on lavapipe). A solve's finish
+// rides in the next one's first submission, so a solve that converges within its first chunk
+// costs one submission.
+void submitCgSolves(GpuFrame& frame, Integrator owner, const gpu::StepParams& step, std::span<const CgSystem> systems,
+                    const CgSettings& settings);
+// The first `entries` entries of the log.
+std::vector<SolveStats> readCgLog(GpuState& state, Integrator owner, int entries);
+
+}  // namespace weft::integrators
