@@ -423,6 +423,32 @@ TEST(Cli, AFiniteExplosionStopsTheRunAtItsStepAndNamesTheIntegrator) {
   EXPECT_LE(j["explosionStep"].get<int>(), 10);
 }
 
+// --on-explosion halve-dt: a frame that explodes is rolled back and taken again at half the step,
+// until it holds. Symplectic Euler is stable for omega h < 2: omega = sqrt(4 k / m) = 6.3e4/s here,
+// so 1/60 s frames need more than 526 steps; from 1 that is 10 halvings, to 1024.
+TEST(Cli, HalveDtOnExplosionRetriesTheFrameUntilTheStepIsStable) {
+  fs::path stiff = writeFile("stiff_halve.json", R"({"cloth": {"grid": {"width": 10, "height": 10}, "totalMass": 0.01},
+    "material": {"structuralStiffness": 100000, "damping": 0},
+    "pins": {"corners": 2}, "solver": {"integrator": "symplectic-euler", "substeps": 1, "frames": 20}})");
+  fs::path stats = tempDir() / "halved.json";
+  Result r = weft("run " + stiff.string() + " --backend cpu --quiet --on-explosion halve-dt --stats " + stats.string());
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(stats));
+  EXPECT_EQ(j["nonFinite"], false);
+  EXPECT_TRUE(j["explosionStep"].is_null());
+  EXPECT_EQ(j["halvings"].get<int>(), 10);
+  EXPECT_EQ(j["substeps"].get<int>(), 1024);
+  const double omega = std::sqrt(4 * 100000.0 / (0.01 / 100));
+  EXPECT_LT(omega * j["dt"].get<double>(), 2.0);
+  EXPECT_EQ(j["frames"].get<int>(), 20);
+  // Without it the same run stops at its first frame.
+  Result stop = weft("run " + stiff.string() + " --backend cpu --quiet");
+  EXPECT_EQ(stop.exitCode, 3) << stop.output;
+  Result typo = weft("run " + stiff.string() + " --backend cpu --quiet --on-explosion halve");
+  EXPECT_EQ(typo.exitCode, 1) << typo.output;
+  EXPECT_THAT(typo.output, HasSubstr("--on-explosion must be 'stop' or 'halve-dt'"));
+}
+
 // A state that turns non-finite stops the run at that step. Aerodynamic lift in a wind has no
 // energy bound (flutter draws on the wind), so only the non-finite check can stop this one.
 TEST(Cli, ANonFiniteStateStopsTheRunAtItsStepAndNamesTheIntegrator) {

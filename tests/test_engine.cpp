@@ -23,13 +23,13 @@ TEST_F(EngineTest, ReflectionReadsBindingsAndWorkgroupSize) {
                                     WEFT_BIND_COLLIDERS,  WEFT_BIND_ELEMENTS,   WEFT_BIND_ELEMENT_ROWS,
                                     WEFT_BIND_ELEMENT_REFS};
   EXPECT_EQ(layout.bindings, expected);
-  // verlet_predict touches neither springs nor colliders (only the elements, for aerodynamics): the
-  // compiler drops them, reflection agrees
+  // verlet_predict touches neither springs nor colliders (only the elements, for aerodynamics; it
+  // starts the step's carried velocity in VELOCITIES_OUT): the compiler drops them, reflection agrees
   auto predict = engine::reflectShader(embeddedShaders().load("verlet_predict.comp"));
   EXPECT_EQ(predict.bindings,
             (std::vector<uint32_t>{WEFT_BIND_POSITIONS, WEFT_BIND_VELOCITIES, WEFT_BIND_POSITIONS_OUT,
-                                   WEFT_BIND_PREV_POSITIONS, WEFT_BIND_ELEMENTS, WEFT_BIND_ELEMENT_ROWS,
-                                   WEFT_BIND_ELEMENT_REFS}));
+                                   WEFT_BIND_VELOCITIES_OUT, WEFT_BIND_PREV_POSITIONS, WEFT_BIND_ELEMENTS,
+                                   WEFT_BIND_ELEMENT_ROWS, WEFT_BIND_ELEMENT_REFS}));
 }
 
 TEST_F(EngineTest, BufferRoundTripIsExact) {

@@ -43,6 +43,8 @@ int main(int argc, char** argv) {
   runCmd->add_option("--stats", run.statsPath, "write run statistics to this JSON file");
   runCmd->add_option("--stats-steps", run.statsSteps,
                      "implicit solves in the stats: ends (summary, first and last 50 steps; default) or all");
+  runCmd->add_option("--on-explosion", run.onExplosion,
+                     "when the state explodes: stop (default, exit 3) or halve-dt (roll the frame back, retry at half the step)");
   runCmd->add_option("--device", run.device, "Vulkan device name (substring); default $WEFT_DEVICE or the best");
   runCmd->add_option("--shader-dir", run.shaderDir, "compile shaders from this folder at start-up");
   runCmd->add_flag("--validate", run.validate, "enable the Vulkan validation layer");

@@ -21,6 +21,7 @@
 #include "solver/gpu_solver.h"
 #include "solver/grid_resize.h"
 #include "solver/recording.h"
+#include "solver/shown_text.h"
 #include "solver/scene.h"
 #include "solver/energy_bound.h"
 #include "solver/solver.h"
@@ -72,6 +73,8 @@ void applyOverrides(DemoScene& demo, const RunOptions& o) {
 void checkOutputs(const RunOptions& o) {
   if (o.statsSteps != "ends" && o.statsSteps != "all")
     throw InputError("--stats-steps must be 'ends' or 'all' (got '" + o.statsSteps + "')");
+  if (o.onExplosion != "stop" && o.onExplosion != "halve-dt")
+    throw InputError("--on-explosion must be 'stop' or 'halve-dt' (got '" + excerpt(o.onExplosion) + "')");
   if (!o.pngPath.empty()) checkOutputFile(o.pngPath, "PNG");
   if (!o.recordPath.empty()) checkOutputFile(o.recordPath, "recording");
   if (!o.statsPath.empty()) checkOutputFile(o.statsPath, "stats");
@@ -167,17 +170,22 @@ int runCommand(const RunOptions& options) {
     recording->addFrame(lastGood);  // frame 0: the initial state
   }
   Progress progress(frames, options.quiet);
+  // The steps a frame takes: --on-explosion halve-dt doubles them for the frame that exploded and
+  // keeps them for the rest of the run (a step past a stability limit stays past it).
+  int substeps = settings.substeps;
+  auto frameIsBad = [&](double time) {
+    return !isFinite(positions) || !isFinite(velocities) || energy.exceeded(positions, velocities, time);
+  };
   for (int frame = 1; frame <= frames; ++frame) {
     if (int signal = interrupts.signal()) return interrupted(signal, frame - 1, frames);
     auto start = std::chrono::steady_clock::now();
     try {
-      solver->advance(settings.dt, settings.substeps);
+      solver->advance(settings.dt, substeps);
     } catch (const SolveError& error) {
       // The method cannot go on from here (the state is kept as the last frame left it): what ran
       // until now is written, as for a state turned non-finite.
       report.failure = error.what();
       report.frames = frame - 1;
-      report.steps = int64_t{frame - 1} * settings.substeps;
       solver->readState(positions, velocities);
       report.final = summarizeState(positions, velocities, scene.cloth.masses);
       std::fprintf(stderr, "\nweft: frame %d: %s\n", frame, error.what());
@@ -187,7 +195,7 @@ int runCommand(const RunOptions& options) {
       return kExitNonFinite;
     }
     double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    report.wallMsPerStep.push_back(wallMs / settings.substeps);
+    report.wallMsPerStep.push_back(wallMs / substeps);
     if (backend == Backend::Gpu) {
       double total = 0;
       for (const auto& [name, ms] : solver->lastPassTimes()) {
@@ -195,16 +203,34 @@ int runCommand(const RunOptions& options) {
         auto it = std::find_if(report.passMsPerStep.begin(), report.passMsPerStep.end(),
                                [&](auto& p) { return p.first == name; });
         if (it == report.passMsPerStep.end()) it = report.passMsPerStep.insert(report.passMsPerStep.end(), {name, {}});
-        it->second.push_back(ms / settings.substeps);
+        it->second.push_back(ms / substeps);
       }
-      report.gpuMsPerStep.push_back(total / settings.substeps);
+      report.gpuMsPerStep.push_back(total / substeps);
     }
-    for (const SolveStats& s : solver->lastSolveStats()) report.solves.add(s);
-    report.frames = frame;
-    report.steps = int64_t{frame} * settings.substeps;  // up to 10^10: past int
-
     solver->readState(positions, velocities);
     const double time = double(frame) * settings.dt;
+    while (options.onExplosion == "halve-dt" && frameIsBad(time) && 2 * substeps <= kMaxSubsteps) {
+      // Roll the frame back and take it again at half the step, as nonlinear-cg does its steps.
+      substeps *= 2;
+      ++report.halvings;
+      if (!options.quiet)
+        std::fprintf(stderr, "\nweft: frame %d exploded with integrator %s; retrying it at %d steps of %.3g s\n", frame,
+                     report.integrator.c_str(), substeps, double(settings.dt) / substeps);
+      solver->writeState(lastGood, lastGoodVelocities);
+      try {
+        solver->advance(settings.dt, substeps);
+      } catch (const SolveError&) {
+        continue;  // a smaller step is what a failing solve asks for too
+      }
+      solver->readState(positions, velocities);
+    }
+    report.substeps = substeps;
+    report.stepDt = settings.dt / substeps;
+    for (const SolveStats& s : solver->lastSolveStats()) report.solves.add(s);
+    report.frames = frame;
+    const int64_t stepsBefore = report.steps;
+    report.steps += substeps;  // up to 10^10: past int
+
     const bool nonFinite = !isFinite(positions) || !isFinite(velocities);
     if (nonFinite || energy.exceeded(positions, velocities, time)) {
       // Replay the frame one step at a time from the last good state to name the exact step.
@@ -214,12 +240,12 @@ int runCommand(const RunOptions& options) {
                                                                         step * double(report.stepDt));
       };
       solver->writeState(lastGood, lastGoodVelocities);
-      int64_t badStep = int64_t{frame} * settings.substeps;
-      for (int s = 1; s <= settings.substeps; ++s) {
-        solver->advance(settings.dt / settings.substeps, 1);
+      int64_t badStep = stepsBefore + substeps;
+      for (int s = 1; s <= substeps; ++s) {
+        solver->advance(settings.dt / substeps, 1);
         solver->readState(positions, velocities);
         if (bad(s)) {
-          badStep = int64_t{frame - 1} * settings.substeps + s;
+          badStep = stepsBefore + s;
           break;
         }
       }

@@ -21,6 +21,7 @@ struct RunOptions {
   std::string statsPath;
   std::string recordPath;
   std::string statsSteps = "ends";  // the stats' solve log: "ends" (first and last 50 steps) or "all"
+  std::string onExplosion = "stop";  // "stop" (exit 3) or "halve-dt": roll the frame back and retry at half the step
   std::string device;
   std::string shaderDir;
   bool validate = false;

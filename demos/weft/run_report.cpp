@@ -134,6 +134,7 @@ void writeStatsJson(const RunReport& r, const std::string& path) {
   j["nonFinite"] = r.nonFinite;
   j["nonFiniteStep"] = r.nonFinite ? nlohmann::ordered_json(r.nonFiniteStep) : nullptr;
   j["explosionStep"] = r.explosionStep >= 0 ? nlohmann::ordered_json(r.explosionStep) : nullptr;
+  j["halvings"] = r.halvings;
   j["failure"] = r.failure.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.failure);
 
   std::string tmp = path + ".tmp";

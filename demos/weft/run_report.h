@@ -38,6 +38,7 @@ struct RunReport {
   bool nonFinite = false;
   int64_t nonFiniteStep = -1;
   int64_t explosionStep = -1;  // the step whose energy passed what the scene can supply (EnergyBound)
+  int halvings = 0;  // --on-explosion halve-dt: frames rolled back and retried at half the step
   std::string failure;  // why the integrator could not take a step (SolveError); empty if it could
 };
 
