@@ -45,6 +45,7 @@ uint32_t elementNodeCount(uint32_t kind) {
     case WEFT_ELEMENT_AERO: return 3;
     case WEFT_ELEMENT_PLANE_BEND: return 4;
     case WEFT_ELEMENT_TRISPRING: return 3;
+    case WEFT_ELEMENT_QUADRATIC_BEND: return 4;
     default: return 0;
   }
 }
@@ -112,6 +113,33 @@ void addPlaneBending(ClothModel& model, const PlaneBendSpec& spec) {
   }
 }
 
+void addQuadraticBending(ClothModel& model, const QuadraticBendSpec& spec) {
+  requireNonNegative(spec.modulus, "quadratic bending modulus");
+  requireNonNegative(spec.damping, "quadratic bending damping");
+  for (const BendPair& pair : model.bendPairs) {
+    gpu::Element e = makeElement(WEFT_ELEMENT_QUADRATIC_BEND, hingeNodes(model, pair));
+    const glm::dvec3 x0 = model.positions[e.nodes.x], x1 = model.positions[e.nodes.y];
+    const glm::dvec3 x2 = model.positions[e.nodes.z], x3 = model.positions[e.nodes.w];
+    const glm::dvec3 edge = x1 - x0;
+    const glm::dvec3 n1 = glm::cross(edge, x2 - x0), n2 = glm::cross(x3 - x0, edge);
+    const double twiceA1 = glm::length(n1), twiceA2 = glm::length(n2), length = glm::length(edge);
+    if (length <= 0.0 || twiceA1 <= 0.0 || twiceA2 <= 0.0) continue;  // a collapsed wing bends nothing
+    // x3 = l0 x0 + l1 x1 + l2 x2 in triangle 1's barycentric coordinates (signed areas along n1;
+    // at a folded rest the tip is first unfolded onto triangle 1's plane about the edge).
+    const glm::dvec3 normal = n1 / twiceA1, axis = edge / length;
+    const glm::dvec3 r = x3 - x0, along = glm::dot(r, axis) * axis;
+    const glm::dvec3 flat = x0 + along - glm::length(r - along) * glm::cross(normal, axis);
+    auto signedArea = [&](glm::dvec3 a, glm::dvec3 b, glm::dvec3 c) { return glm::dot(glm::cross(b - a, c - a), normal); };
+    const double l0 = signedArea(flat, x1, x2) / twiceA1, l1 = signedArea(x0, flat, x2) / twiceA1;
+    const double l2 = signedArea(x0, x1, flat) / twiceA1;
+    const double height = twiceA2 / length;  // x3 over the edge
+    e.rest = glm::vec4(l0 / height, l1 / height, l2 / height, -1.0 / height);
+    e.stiffness0 = static_cast<float>(spec.modulus * length * length / (0.5 * (twiceA1 + twiceA2)));
+    e.damping = spec.damping;
+    model.elements.push_back(e);
+  }
+}
+
 void addTrisprings(ClothModel& model, const TrispringSpec& spec) {
   requireNonNegative(spec.youngModulus, "trispring Young's modulus");
   requireNonNegative(spec.damping, "trispring damping");
@@ -173,7 +201,8 @@ void addTethers(ClothModel& model, const TetherSpec& spec) {
 
 void applyForceModels(ClothModel& model, const ForceModels& models) {
   std::erase_if(model.springs, [&](const Spring& s) {
-    const bool stretch = models.membrane || models.trispring, bend = models.dihedral || models.planeBending;
+    const bool stretch = models.membrane || models.trispring;
+    const bool bend = models.dihedral || models.planeBending || models.quadraticBending;
     if (stretch && (s.kind == SpringKind::Structural || s.kind == SpringKind::Shear)) return true;
     return bend && s.kind == SpringKind::Bend;
   });
@@ -181,6 +210,7 @@ void applyForceModels(ClothModel& model, const ForceModels& models) {
   if (models.trispring) addTrisprings(model, *models.trispring);
   if (models.dihedral) addDihedralBending(model, *models.dihedral);
   if (models.planeBending) addPlaneBending(model, *models.planeBending);
+  if (models.quadraticBending) addQuadraticBending(model, *models.quadraticBending);
   if (models.aerodynamics) addAerodynamics(model, *models.aerodynamics);
   if (models.tethers) addTethers(model, *models.tethers);
 }

@@ -34,6 +34,13 @@ struct PlaneBendSpec {
   float damping = 0.f;  // s, stiffness-proportional
 };
 
+// Quadratic (isometric) bending across every interior edge (Bergou et al. 2006): an energy
+// quadratic in the positions, with the dihedral's B: the same energy for small folds.
+struct QuadraticBendSpec {
+  float modulus = 0.f;  // N m, bending stiffness B
+  float damping = 0.f;  // s, stiffness-proportional
+};
+
 // Trispring: each triangle's three edges as one element of an isotropic membrane (Delingette 2008),
 // from the sheet's Young's modulus and Poisson ratio, so any mesh of the same sheet is as stiff.
 struct TrispringSpec {
@@ -64,9 +71,12 @@ struct ForceModels {
   std::optional<TrispringSpec> trispring;
   std::optional<DihedralSpec> dihedral;
   std::optional<PlaneBendSpec> planeBending;
+  std::optional<QuadraticBendSpec> quadraticBending;
   std::optional<AeroSpec> aerodynamics;
   std::optional<TetherSpec> tethers;
-  bool any() const { return membrane || trispring || dihedral || planeBending || aerodynamics || tethers; }
+  bool any() const {
+    return membrane || trispring || dihedral || planeBending || quadraticBending || aerodynamics || tethers;
+  }
 };
 // Drops the springs the models replace and adds their elements (tethers last: after the pins).
 void applyForceModels(ClothModel& model, const ForceModels& models);
@@ -76,6 +86,7 @@ void applyForceModels(ClothModel& model, const ForceModels& models);
 void addMembrane(ClothModel& model, const MembraneSpec& spec);
 void addDihedralBending(ClothModel& model, const DihedralSpec& spec);
 void addPlaneBending(ClothModel& model, const PlaneBendSpec& spec);
+void addQuadraticBending(ClothModel& model, const QuadraticBendSpec& spec);  // skips collapsed wings
 void addTrisprings(ClothModel& model, const TrispringSpec& spec);  // skips triangles of no area
 void addAerodynamics(ClothModel& model, const AeroSpec& spec);
 void addTethers(ClothModel& model, const TetherSpec& spec);  // after the pins are set

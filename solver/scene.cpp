@@ -57,8 +57,8 @@ void parseMembrane(const JsonSection& s, ForceModels& forces) {
   forces.membrane = m;
 }
 
-// "springs" keeps the bend springs; "dihedral" (face angle) and "plane" (plane projection) replace
-// them with hinges of modulus B.
+// "springs" keeps the bend springs; "dihedral" (face angle), "plane" (plane projection) and
+// "quadratic" (Bergou et al. 2006) replace them with hinges of modulus B.
 void parseBending(const JsonSection& s, ForceModels& forces) {
   s.allowKeys({"model", "modulus", "damping"});
   const std::string model = s.string("model", "springs");
@@ -66,12 +66,13 @@ void parseBending(const JsonSection& s, ForceModels& forces) {
     if (s.has("modulus") || s.has("damping")) s.fail("model", "\"springs\" takes material.bendStiffness, not a modulus");
     return;
   }
-  if (model != "dihedral" && model != "plane")
-    s.fail("model", "must be \"springs\" or \"dihedral\" or \"plane\" (got \"" + excerpt(model) + "\")");
+  if (model != "dihedral" && model != "plane" && model != "quadratic")
+    s.fail("model", "must be \"springs\", \"dihedral\", \"plane\" or \"quadratic\" (got \"" + excerpt(model) + "\")");
   if (!s.has("modulus")) s.fail("modulus", "is required for " + model + " bending (N m)");
   const float modulus = s.number("modulus", 0.f, Bound::NonNegative), damping = s.number("damping", 0.f, Bound::NonNegative);
   if (model == "dihedral") forces.dihedral = DihedralSpec{modulus, damping};
-  else forces.planeBending = PlaneBendSpec{modulus, damping};
+  else if (model == "plane") forces.planeBending = PlaneBendSpec{modulus, damping};
+  else forces.quadraticBending = QuadraticBendSpec{modulus, damping};
 }
 
 TetherSpec parseTethers(const JsonSection& s) {

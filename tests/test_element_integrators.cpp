@@ -56,6 +56,14 @@ ClothModel seedModelsCloth() {
   return model;
 }
 
+// The same cloth with quadratic hinges (Bergou et al. 2006) of the same B in place of the dihedral ones.
+ClothModel quadraticHingeCloth() {
+  ClothModel model = everyKindCloth();
+  std::erase_if(model.elements, [](const gpu::Element& e) { return e.kind == WEFT_ELEMENT_HINGE; });
+  addQuadraticBending(model, QuadraticBendSpec{1e-4f, 0.01f});
+  return model;
+}
+
 SolverParams everyKindParams(Integrator integrator) {
   SolverParams params;
   params.integrator = integrator;
@@ -129,6 +137,14 @@ TEST_P(ElementBackendsTest, TrispringsAndPlaneHingesTooGpuMatchesCpuPinsHold) {
   EXPECT_EQ(trisprings, model.triangles.size());
   EXPECT_EQ(planeHinges, model.bendPairs.size());
   expectBackendsAgree(model, GetParam(), "trisprings and plane hinges");
+}
+
+TEST_P(ElementBackendsTest, QuadraticHingesTooGpuMatchesCpuPinsHold) {
+  const ClothModel model = quadraticHingeCloth();
+  const auto quadratic = std::count_if(model.elements.begin(), model.elements.end(),
+                                       [](const gpu::Element& e) { return e.kind == WEFT_ELEMENT_QUADRATIC_BEND; });
+  EXPECT_EQ(size_t(quadratic), model.bendPairs.size());
+  expectBackendsAgree(model, GetParam(), "quadratic hinges");
 }
 
 INSTANTIATE_TEST_SUITE_P(Integrators, ElementBackendsTest,

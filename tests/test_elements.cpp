@@ -54,6 +54,7 @@ std::vector<gpu::Element> sampleElements() {
   addDihedralBending(c, {0.02f, 0.f});
   addTethers(c, {500.f, 0.0f});
   addPlaneBending(c, {0.02f, 0.f});
+  addQuadraticBending(c, {0.02f, 0.f});
   addTrisprings(c, {400.f, 0.3f, 0.f});
   return c.elements;
 }
@@ -218,6 +219,7 @@ TEST(Elements, RigidlyMovedElasticKindsFeelNoForce) {
   addMembrane(c, {400.f, 100.f, 50.f, 0.f});
   addDihedralBending(c, {0.05f, 0.f});
   addPlaneBending(c, {0.05f, 0.f});
+  addQuadraticBending(c, {0.05f, 0.f});
   addTrisprings(c, {400.f, 0.3f, 0.f});
   const glm::mat3 rotation(glm::vec3(0.f, 0.f, -1.f), glm::vec3(0.6f, 0.8f, 0.f), glm::vec3(0.8f, -0.6f, 0.f));
   for (const gpu::Element& e : c.elements) {

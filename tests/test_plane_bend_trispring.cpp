@@ -1,4 +1,5 @@
-// Seed 000's plane-projection bending and trispring against the physics they stand for: the plane
+// Seed 000's plane-projection bending, Bergou et al.'s quadratic bending and trispring against the
+// physics they stand for: the plane
 // hinge answers a small fold with the dihedral's moment and a cylinder with B A / (2 R^2); a
 // trispring sheet under uniform strain carries the plane-stress of its Young's modulus and Poisson
 // ratio, at two resolutions and cell shapes and on irregular triangles. (The generic checks,
@@ -44,14 +45,17 @@ struct FoldedHinge {
   std::vector<vec3> x;
 };
 
-FoldedHinge foldedHinge(float degrees, bool plane) {
+enum class HingeKind { Dihedral, Plane, Quadratic };
+
+FoldedHinge foldedHinge(float degrees, HingeKind kind) {
   GridSpec g;
   g.width = g.height = 2;
   g.sizeX = 0.3f;
   g.sizeY = 0.2f;
   FoldedHinge h{buildGrid(g, Material{}), {}};
-  if (plane) addPlaneBending(h.cloth, {0.05f, 0.f});
-  else addDihedralBending(h.cloth, {0.05f, 0.f});
+  if (kind == HingeKind::Plane) addPlaneBending(h.cloth, {0.05f, 0.f});
+  if (kind == HingeKind::Dihedral) addDihedralBending(h.cloth, {0.05f, 0.f});
+  if (kind == HingeKind::Quadratic) addQuadraticBending(h.cloth, {0.05f, 0.f});
   const gpu::Element& e = h.cloth.elements.at(0);
   h.x = h.cloth.positions;
   const vec3 origin = h.x[e.nodes.x], axis = glm::normalize(h.x[e.nodes.y] - origin);
@@ -65,7 +69,7 @@ TEST(PlaneBend, SmallFoldGivesTheDihedralMomentAndForces) {
   // The moment about the edge of the force on the folded wing: B s sin(theta) cos(theta) for the
   // plane hinge against the dihedral's B s theta, equal to first order in theta.
   for (const float degrees : {1.f, 5.f, 20.f}) {
-    const FoldedHinge plane = foldedHinge(degrees, true), dihedral = foldedHinge(degrees, false);
+    const FoldedHinge plane = foldedHinge(degrees, HingeKind::Plane), dihedral = foldedHinge(degrees, HingeKind::Dihedral);
     ASSERT_EQ(plane.cloth.elements.size(), 1u);
     const gpu::Element &p = plane.cloth.elements[0], &d = dihedral.cloth.elements[0];
     const std::vector<glm::dvec3> fp = particleForces(plane.cloth, plane.x), fd = particleForces(dihedral.cloth, dihedral.x);
@@ -115,6 +119,67 @@ TEST(PlaneBend, CylinderStoresHalfModulusTimesAreaOverRadiusSquared) {
   const double expected = 0.5 * 0.25 / (radius * radius) * (62.0 / 63.0);
   std::printf("[ info ] plane hinges on a cylinder: %.6g J against %.6g\n", total, expected);
   EXPECT_NEAR(total, expected, 0.01 * expected);
+}
+
+// Quadratic bending: folding a tip by theta moves it along a chord of 2 h sin(theta / 2), so the
+// hinge stores B/2 s (2 sin(theta / 2))^2 against the dihedral's B/2 s theta^2: equal to second order.
+TEST(QuadraticBend, FoldStoresTheDihedralEnergyToSecondOrder) {
+  for (const float degrees : {1.f, 5.f, 20.f, 60.f}) {
+    const FoldedHinge quadratic = foldedHinge(degrees, HingeKind::Quadratic);
+    const FoldedHinge dihedral = foldedHinge(degrees, HingeKind::Dihedral);
+    ASSERT_EQ(quadratic.cloth.elements.size(), 1u);
+    const double theta = degrees * std::numbers::pi / 180;
+    const double chord = 2 * std::sin(theta / 2) / theta;
+    const double ratio = energy(quadratic.cloth.elements[0], quadratic.x) / energy(dihedral.cloth.elements[0], dihedral.x);
+    EXPECT_NEAR(ratio, chord * chord, 1e-3 * chord * chord) << degrees << " degrees";
+  }
+}
+
+// Any affine image of the flat rest state (rigid motion, in-plane stretch and shear, even a
+// flattening out of the plane) bends nothing: sum K_n = 0 and sum K_n x_n = 0 at rest.
+TEST(QuadraticBend, AffineImagesOfTheFlatRestStoreNoEnergy) {
+  GridSpec g;
+  g.width = g.height = 5;
+  g.sizeX = 0.4f;
+  g.sizeY = 0.3f;
+  ClothModel c = buildGrid(g, Material{});
+  addQuadraticBending(c, {0.05f, 0.f});
+  ASSERT_EQ(c.elements.size(), c.bendPairs.size());
+  // For scale: one hinge folded by 1 degree.
+  const double fold = energy(foldedHinge(1.f, HingeKind::Quadratic).cloth.elements[0],
+                             foldedHinge(1.f, HingeKind::Quadratic).x);
+  const glm::mat3 maps[] = {
+      glm::mat3(glm::vec3(0.f, 0.f, -1.f), glm::vec3(0.6f, 0.8f, 0.f), glm::vec3(0.8f, -0.6f, 0.f)),  // rotation
+      glm::mat3(glm::vec3(1.3f, 0.f, 0.f), glm::vec3(0.f, 1.f, 0.f), glm::vec3(0.4f, 0.f, 0.7f)),    // stretch, shear
+      glm::mat3(glm::vec3(1.f, 0.5f, 0.2f), glm::vec3(0.f, 1.f, 0.f), glm::vec3(-0.3f, 0.9f, 1.1f)), // general
+  };
+  for (const glm::mat3& m : maps) {
+    std::vector<vec3> x = c.positions;
+    for (vec3& p : x) p = m * p + vec3(2.f, -1.f, 0.5f);
+    double total = 0;
+    for (const gpu::Element& e : c.elements) total += energy(e, x);
+    // Float rounding of sum K_n x_n at 2 m from the origin: the energy of a fold of a few
+    // thousandths of a degree over the whole sheet, against the 1-degree fold of one hinge.
+    EXPECT_LT(total, 1e-5 * fold);
+  }
+}
+
+TEST(QuadraticBend, CylinderStoresHalfModulusTimesAreaOverRadiusSquared) {
+  // The dihedral's calibration again: a 64 x 64 sheet of 0.5 m wrapped round a cylinder of radius
+  // R stores B A / (2 R^2), less the boundary row's 1/63.
+  GridSpec g;
+  g.width = g.height = 64;
+  g.sizeX = g.sizeY = 0.5f;
+  ClothModel c = buildGrid(g, Material{});
+  addQuadraticBending(c, {1.f, 0.f});
+  const double radius = 0.7;
+  std::vector<vec3> bent = c.positions;
+  for (vec3& p : bent) p = vec3(radius * std::sin(p.x / radius), radius * (1 - std::cos(p.x / radius)), p.z);
+  double total = 0;
+  for (const gpu::Element& e : c.elements) total += energy(e, bent);
+  const double expected = 0.5 * 0.25 / (radius * radius) * (62.0 / 63.0);
+  std::printf("[ info ] quadratic hinges on a cylinder: %.6g J against %.6g\n", total, expected);
+  EXPECT_NEAR(total, expected, 0.02 * expected);
 }
 
 // Nominal stress (N/m) of a trispring sheet deformed uniformly by x -> (1 + ex) x, z -> (1 + ez) z:

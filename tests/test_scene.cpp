@@ -175,7 +175,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{R"({"cloths": []})", {"cloths must be a non-empty array"}},
         BadScene{R"({"cloths": [{"grid": {}}], "membrane": {"warp": 10}})", {"membrane belongs inside each entry"}},
         BadScene{R"({"cloths": [{"grid": {}}, {"grid": {}, "bending": {"model": "angle"}}]})",
-                 {"cloths[1].bending.model", "\"springs\" or \"dihedral\""}},
+                 {"cloths[1].bending.model", "\"springs\", \"dihedral\""}},
         BadScene{R"({)" GRID R"(, "membrane": {"shear": 10}})", {"membrane", "needs 'warp' or 'weft'"}},
         BadScene{R"({)" GRID R"(, "membrane": {"warp": -1}})", {"membrane.warp", "got -1"}},
         BadScene{R"({)" GRID R"(, "bending": {"model": "dihedral"}})", {"bending.modulus", "is required"}},
@@ -348,6 +348,20 @@ TEST(SceneParse, TrispringAndPlaneBendingReplaceTheirSpringsWithElementsOfTheirM
   const Scene bw = parse(R"({"cloth": {"grid": {"width": 2, "height": 2}}, "membrane": {"warp": 10}})");
   ASSERT_EQ(bw.cloth.elements.size(), 2u);
   EXPECT_EQ(bw.cloth.elements[0].kind, WEFT_ELEMENT_MEMBRANE);
+}
+
+TEST(SceneParse, QuadraticBendingReplacesTheBendSpringsWithHingesOfTheModulus) {
+  const Scene s = parse(R"({"cloth": {"grid": {"width": 4, "height": 3}},
+      "bending": {"model": "quadratic", "modulus": 0.003, "damping": 0.01}})");
+  size_t hinges = 0;
+  for (const gpu::Element& e : s.cloth.elements) {
+    ASSERT_EQ(e.kind, WEFT_ELEMENT_QUADRATIC_BEND);
+    ++hinges;
+    EXPECT_EQ(e.damping, 0.01f);
+  }
+  EXPECT_EQ(hinges, 13u);  // as the plane hinges above
+  EXPECT_EQ(s.cloth.springCount(SpringKind::Bend), 0u);
+  EXPECT_GT(s.cloth.springCount(SpringKind::Structural), 0u);
 }
 
 TEST(SceneErrors, CornerPinsOnAMeshAreAnError) {
