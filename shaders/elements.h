@@ -12,6 +12,7 @@
 #include "elements/plane_bend.h"
 #include "elements/trispring.h"
 #include "elements/quadratic_bend.h"
+#include "elements/corotational.h"
 #include "elements/tether.h"
 #include "elements/aero.h"
 
@@ -22,6 +23,7 @@ WEFT_FN Conditions elementConditions(Element e, vec3 x0, vec3 x1, vec3 x2, vec3 
   if (e.kind == WEFT_ELEMENT_PLANE_BEND) return planeBendConditions(e, x0, x1, x2, x3);
   if (e.kind == WEFT_ELEMENT_TRISPRING) return trispringConditions(e, x0, x1, x2);
   if (e.kind == WEFT_ELEMENT_QUADRATIC_BEND) return quadraticBendConditions(e, x0, x1, x2, x3);
+  if (e.kind == WEFT_ELEMENT_COROTATIONAL) return corotationalConditions(e, x0, x1, x2);
   return noConditions();  // WEFT_ELEMENT_AERO: a force without an energy
 }
 

@@ -145,7 +145,8 @@ using uvec4 = glm::uvec4;
 #define WEFT_ELEMENT_PLANE_BEND 4u  // bending by each wing tip's distance from the opposite face's plane
 #define WEFT_ELEMENT_TRISPRING 5u   // a triangle's three edges as springs of an isotropic membrane
 #define WEFT_ELEMENT_QUADRATIC_BEND 6u  // Bergou et al. 2006's isometric bending: energy quadratic in x
-#define WEFT_ELEMENT_KIND_COUNT 7u
+#define WEFT_ELEMENT_COROTATIONAL 7u    // linear elasticity of a triangle in the frame rotating with it
+#define WEFT_ELEMENT_KIND_COUNT 8u
 #define WEFT_MAX_CONDITIONS 3     // conditions C(x) one element may hold
 
 // One element: up to four particles and its rest state. What rest, shape and the stiffnesses

@@ -35,6 +35,17 @@ glm::uvec4 hingeNodes(const ClothModel& model, const BendPair& pair) {
   return forward ? glm::uvec4(pair.v0, pair.v1, pair.a, pair.b) : glm::uvec4(pair.v1, pair.v0, pair.a, pair.b);
 }
 
+void requireIsotropicSheet(const IsotropicSheetSpec& spec, const std::string& what) {
+  requireNonNegative(spec.youngModulus, (what + " Young's modulus").c_str());
+  requireNonNegative(spec.damping, (what + " damping").c_str());
+  if (!(spec.poissonRatio >= 0.f && spec.poissonRatio < 1.f))
+    throw InputError(what + " Poisson ratio must be a number >= 0 and < 1");
+}
+
+// Plane stress: lambda + mu = Y / (2 (1 - nu)), the area modulus; mu = Y / (2 (1 + nu)), the shear one.
+float areaModulus(const IsotropicSheetSpec& s) { return static_cast<float>(s.youngModulus / (2.0 * (1.0 - s.poissonRatio))); }
+float shearModulus(const IsotropicSheetSpec& s) { return static_cast<float>(s.youngModulus / (2.0 * (1.0 + s.poissonRatio))); }
+
 }  // namespace
 
 uint32_t elementNodeCount(uint32_t kind) {
@@ -46,8 +57,30 @@ uint32_t elementNodeCount(uint32_t kind) {
     case WEFT_ELEMENT_PLANE_BEND: return 4;
     case WEFT_ELEMENT_TRISPRING: return 3;
     case WEFT_ELEMENT_QUADRATIC_BEND: return 4;
+    case WEFT_ELEMENT_COROTATIONAL: return 3;
     default: return 0;
   }
+}
+
+// A triangle's rest (u, v) parameterisation, which the Baraff-Witkin and co-rotational membranes
+// share: M = [[du1 du2], [dv1 dv2]]^-1 row by row (the deformation's columns are [dx1 dx2] M) and
+// the rest area. u is world x projected onto the triangle (its first edge for an x-facing one).
+struct RestFrame {
+  glm::vec4 inverse;
+  float area;
+};
+
+RestFrame restFrame(const ClothModel& model, glm::uvec3 t) {
+  const glm::dvec3 x0 = model.positions[t.x], x1 = model.positions[t.y], x2 = model.positions[t.z];
+  const glm::dvec3 d1 = x1 - x0, d2 = x2 - x0;
+  const glm::dvec3 n = glm::normalize(glm::cross(d1, d2));
+  glm::dvec3 u = glm::dvec3(1, 0, 0) - n.x * n;
+  if (glm::length(u) < 1e-6) u = d1;
+  u = glm::normalize(u);
+  const glm::dvec3 v = glm::cross(n, u);
+  const double du1 = glm::dot(d1, u), dv1 = glm::dot(d1, v), du2 = glm::dot(d2, u), dv2 = glm::dot(d2, v);
+  const double det = du1 * dv2 - du2 * dv1;
+  return {glm::vec4(dv2 / det, -du2 / det, -dv1 / det, du1 / det), static_cast<float>(0.5 * std::abs(det))};
 }
 
 void addMembrane(ClothModel& model, const MembraneSpec& spec) {
@@ -56,22 +89,27 @@ void addMembrane(ClothModel& model, const MembraneSpec& spec) {
   requireNonNegative(spec.shearStiffness, "membrane shear stiffness");
   requireNonNegative(spec.damping, "membrane damping");
   for (const glm::uvec3& t : model.triangles) {
-    const glm::dvec3 x0 = model.positions[t.x], x1 = model.positions[t.y], x2 = model.positions[t.z];
-    const glm::dvec3 d1 = x1 - x0, d2 = x2 - x0;
-    const glm::dvec3 n = glm::normalize(glm::cross(d1, d2));
-    // u: world x projected onto the triangle; an x-facing triangle falls back to its first edge.
-    glm::dvec3 u = glm::dvec3(1, 0, 0) - n.x * n;
-    if (glm::length(u) < 1e-6) u = d1;
-    u = glm::normalize(u);
-    const glm::dvec3 v = glm::cross(n, u);
-    const double du1 = glm::dot(d1, u), dv1 = glm::dot(d1, v), du2 = glm::dot(d2, u), dv2 = glm::dot(d2, v);
-    const double det = du1 * dv2 - du2 * dv1;
+    const RestFrame frame = restFrame(model, t);
     gpu::Element e = makeElement(WEFT_ELEMENT_MEMBRANE, glm::uvec4(t.x, t.y, t.z, t.x));
-    // M = [[du1 du2], [dv1 dv2]]^-1, stored row by row.
-    e.rest = glm::vec4(dv2 / det, -du2 / det, -dv1 / det, du1 / det);
-    e.shape = glm::vec4(static_cast<float>(0.5 * std::abs(det)), spec.shearStiffness, 0.f, 0.f);
+    e.rest = frame.inverse;
+    e.shape = glm::vec4(frame.area, spec.shearStiffness, 0.f, 0.f);
     e.stiffness0 = spec.warpStiffness;
     e.stiffness1 = spec.weftStiffness;
+    e.damping = spec.damping;
+    model.elements.push_back(e);
+  }
+}
+
+void addCorotational(ClothModel& model, const IsotropicSheetSpec& spec) {
+  requireIsotropicSheet(spec, "co-rotational");
+  for (const glm::uvec3& t : model.triangles) {
+    if (!(triangleArea(model, t) > 0.f)) continue;  // a collapsed triangle has no frame
+    const RestFrame frame = restFrame(model, t);
+    gpu::Element e = makeElement(WEFT_ELEMENT_COROTATIONAL, glm::uvec4(t.x, t.y, t.z, t.x));
+    e.rest = frame.inverse;
+    e.shape = glm::vec4(frame.area, 0.f, 0.f, 0.f);
+    e.stiffness0 = areaModulus(spec);
+    e.stiffness1 = shearModulus(spec);
     e.damping = spec.damping;
     model.elements.push_back(e);
   }
@@ -141,11 +179,7 @@ void addQuadraticBending(ClothModel& model, const QuadraticBendSpec& spec) {
 }
 
 void addTrisprings(ClothModel& model, const TrispringSpec& spec) {
-  requireNonNegative(spec.youngModulus, "trispring Young's modulus");
-  requireNonNegative(spec.damping, "trispring damping");
-  if (!(spec.poissonRatio >= 0.f && spec.poissonRatio < 1.f))
-    throw InputError("trispring Poisson ratio must be a number >= 0 and < 1");
-  const double young = spec.youngModulus, nu = spec.poissonRatio;
+  requireIsotropicSheet(spec, "trispring");
   for (const glm::uvec3& t : model.triangles) {
     const glm::dvec3 x0 = model.positions[t.x], x1 = model.positions[t.y], x2 = model.positions[t.z];
     const double l0 = glm::length(x2 - x1), l1 = glm::length(x0 - x2), l2 = glm::length(x1 - x0);
@@ -158,8 +192,8 @@ void addTrisprings(ClothModel& model, const TrispringSpec& spec) {
     gpu::Element e = makeElement(WEFT_ELEMENT_TRISPRING, glm::uvec4(t.x, t.y, t.z, t.x));
     e.rest = glm::vec4(l0, l1, l2, area);
     e.shape = glm::vec4(p, q, 0.f, 0.f);
-    e.stiffness0 = static_cast<float>(young / (2.0 * (1.0 - nu)));  // lambda + mu: the area modulus
-    e.stiffness1 = static_cast<float>(young / (2.0 * (1.0 + nu)));  // mu: the shear modulus
+    e.stiffness0 = areaModulus(spec);
+    e.stiffness1 = shearModulus(spec);
     e.damping = spec.damping;
     model.elements.push_back(e);
   }
@@ -201,13 +235,14 @@ void addTethers(ClothModel& model, const TetherSpec& spec) {
 
 void applyForceModels(ClothModel& model, const ForceModels& models) {
   std::erase_if(model.springs, [&](const Spring& s) {
-    const bool stretch = models.membrane || models.trispring;
+    const bool stretch = models.membrane || models.trispring || models.corotational;
     const bool bend = models.dihedral || models.planeBending || models.quadraticBending;
     if (stretch && (s.kind == SpringKind::Structural || s.kind == SpringKind::Shear)) return true;
     return bend && s.kind == SpringKind::Bend;
   });
   if (models.membrane) addMembrane(model, *models.membrane);
   if (models.trispring) addTrisprings(model, *models.trispring);
+  if (models.corotational) addCorotational(model, *models.corotational);
   if (models.dihedral) addDihedralBending(model, *models.dihedral);
   if (models.planeBending) addPlaneBending(model, *models.planeBending);
   if (models.quadraticBending) addQuadraticBending(model, *models.quadraticBending);

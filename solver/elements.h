@@ -41,13 +41,15 @@ struct QuadraticBendSpec {
   float damping = 0.f;  // s, stiffness-proportional
 };
 
-// Trispring: each triangle's three edges as one element of an isotropic membrane (Delingette 2008),
-// from the sheet's Young's modulus and Poisson ratio, so any mesh of the same sheet is as stiff.
-struct TrispringSpec {
+// An isotropic sheet: its Young's modulus (times thickness) and Poisson ratio, in plane stress. The
+// trispring (each triangle's edges as springs, Delingette 2008) and the co-rotational linear
+// membrane (Mueller & Gross 2004) both take one, so any mesh of the same sheet is as stiff.
+struct IsotropicSheetSpec {
   float youngModulus = 0.f;  // N/m: the material's Young's modulus times its thickness
   float poissonRatio = 0.3f; // in [0, 1): below 1 the area modulus Y / (2 (1 - nu)) stays finite
   float damping = 0.f;       // s, stiffness-proportional
 };
+using TrispringSpec = IsotropicSheetSpec;
 
 // Per-triangle drag and lift against the wind.
 struct AeroSpec {
@@ -64,18 +66,20 @@ struct TetherSpec {
 };
 
 // The force models a scene asks for beyond the springs: kept with the scene so a grid rebuilt at
-// another resolution gets the same ones. A membrane or trispring replaces the structural and shear
+// another resolution gets the same ones. A membrane, trispring or co-rotational membrane replaces the structural and shear
 // springs, dihedral or plane bending the bend springs (a scene gives at most one of each pair).
 struct ForceModels {
   std::optional<MembraneSpec> membrane;
   std::optional<TrispringSpec> trispring;
+  std::optional<IsotropicSheetSpec> corotational;
   std::optional<DihedralSpec> dihedral;
   std::optional<PlaneBendSpec> planeBending;
   std::optional<QuadraticBendSpec> quadraticBending;
   std::optional<AeroSpec> aerodynamics;
   std::optional<TetherSpec> tethers;
   bool any() const {
-    return membrane || trispring || dihedral || planeBending || quadraticBending || aerodynamics || tethers;
+    return membrane || trispring || corotational || dihedral || planeBending || quadraticBending || aerodynamics ||
+           tethers;
   }
 };
 // Drops the springs the models replace and adds their elements (tethers last: after the pins).
@@ -87,7 +91,8 @@ void addMembrane(ClothModel& model, const MembraneSpec& spec);
 void addDihedralBending(ClothModel& model, const DihedralSpec& spec);
 void addPlaneBending(ClothModel& model, const PlaneBendSpec& spec);
 void addQuadraticBending(ClothModel& model, const QuadraticBendSpec& spec);  // skips collapsed wings
-void addTrisprings(ClothModel& model, const TrispringSpec& spec);  // skips triangles of no area
+void addTrisprings(ClothModel& model, const TrispringSpec& spec);
+void addCorotational(ClothModel& model, const IsotropicSheetSpec& spec);  // skips triangles of no area  // skips triangles of no area
 void addAerodynamics(ClothModel& model, const AeroSpec& spec);
 void addTethers(ClothModel& model, const TetherSpec& spec);  // after the pins are set
 

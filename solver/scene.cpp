@@ -30,23 +30,24 @@ Material parseMaterial(const JsonSection& s) {
   return m;
 }
 
-// "baraff-witkin" (the default): anisotropic stretch and shear moduli; "trispring": each triangle's
-// edges as springs of an isotropic sheet of Young's modulus Y and Poisson ratio nu.
+// "baraff-witkin" (the default): anisotropic stretch and shear moduli; "trispring" (each triangle's
+// edges as springs) and "corotational" (linear elasticity in each triangle's rotating frame): an
+// isotropic sheet of Young's modulus Y and Poisson ratio nu.
 void parseMembrane(const JsonSection& s, ForceModels& forces) {
   const std::string model = s.string("model", "baraff-witkin");
-  if (model == "trispring") {
+  if (model == "trispring" || model == "corotational") {
     s.allowKeys({"model", "youngModulus", "poissonRatio", "damping"});
-    if (!s.has("youngModulus")) s.fail("youngModulus", "is required for the trispring (N/m)");
-    TrispringSpec t;
+    if (!s.has("youngModulus")) s.fail("youngModulus", "is required for the " + model + " membrane (N/m)");
+    IsotropicSheetSpec t;
     t.youngModulus = s.number("youngModulus", t.youngModulus, Bound::NonNegative);
     t.poissonRatio = s.number("poissonRatio", t.poissonRatio, Bound::NonNegative);
     if (t.poissonRatio >= 1.f) s.fail("poissonRatio", "must be < 1 (got " + std::to_string(t.poissonRatio) + ")");
     t.damping = s.number("damping", t.damping, Bound::NonNegative);
-    forces.trispring = t;
+    (model == "trispring" ? forces.trispring : forces.corotational) = t;
     return;
   }
   if (model != "baraff-witkin")
-    s.fail("model", "must be \"baraff-witkin\" or \"trispring\" (got \"" + excerpt(model) + "\")");
+    s.fail("model", "must be \"baraff-witkin\", \"trispring\" or \"corotational\" (got \"" + excerpt(model) + "\")");
   s.allowKeys({"model", "warp", "weft", "shear", "damping"});
   MembraneSpec m;
   if (!s.has("warp") && !s.has("weft")) s.fail("", "needs 'warp' or 'weft' (N/m)");

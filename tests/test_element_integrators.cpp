@@ -56,10 +56,14 @@ ClothModel seedModelsCloth() {
   return model;
 }
 
-// The same cloth with quadratic hinges (Bergou et al. 2006) of the same B in place of the dihedral ones.
-ClothModel quadraticHingeCloth() {
+// The same cloth with issue-15's models in place of the membrane and the dihedral hinges: a
+// co-rotational membrane (as soft as the trisprings above) and quadratic hinges of the same B.
+ClothModel corotationalQuadraticCloth() {
   ClothModel model = everyKindCloth();
-  std::erase_if(model.elements, [](const gpu::Element& e) { return e.kind == WEFT_ELEMENT_HINGE; });
+  std::erase_if(model.elements, [](const gpu::Element& e) {
+    return e.kind == WEFT_ELEMENT_MEMBRANE || e.kind == WEFT_ELEMENT_HINGE;
+  });
+  addCorotational(model, IsotropicSheetSpec{50.f, 0.3f, 0.001f});
   addQuadraticBending(model, QuadraticBendSpec{1e-4f, 0.01f});
   return model;
 }
@@ -139,12 +143,15 @@ TEST_P(ElementBackendsTest, TrispringsAndPlaneHingesTooGpuMatchesCpuPinsHold) {
   expectBackendsAgree(model, GetParam(), "trisprings and plane hinges");
 }
 
-TEST_P(ElementBackendsTest, QuadraticHingesTooGpuMatchesCpuPinsHold) {
-  const ClothModel model = quadraticHingeCloth();
-  const auto quadratic = std::count_if(model.elements.begin(), model.elements.end(),
-                                       [](const gpu::Element& e) { return e.kind == WEFT_ELEMENT_QUADRATIC_BEND; });
-  EXPECT_EQ(size_t(quadratic), model.bendPairs.size());
-  expectBackendsAgree(model, GetParam(), "quadratic hinges");
+TEST_P(ElementBackendsTest, CorotationalMembraneAndQuadraticHingesTooGpuMatchesCpuPinsHold) {
+  const ClothModel model = corotationalQuadraticCloth();
+  auto count = [&](uint32_t kind) {
+    return size_t(std::count_if(model.elements.begin(), model.elements.end(),
+                                [&](const gpu::Element& e) { return e.kind == kind; }));
+  };
+  EXPECT_EQ(count(WEFT_ELEMENT_COROTATIONAL), model.triangles.size());
+  EXPECT_EQ(count(WEFT_ELEMENT_QUADRATIC_BEND), model.bendPairs.size());
+  expectBackendsAgree(model, GetParam(), "co-rotational membrane and quadratic hinges");
 }
 
 INSTANTIATE_TEST_SUITE_P(Integrators, ElementBackendsTest,

@@ -56,6 +56,7 @@ std::vector<gpu::Element> sampleElements() {
   addPlaneBending(c, {0.02f, 0.f});
   addQuadraticBending(c, {0.02f, 0.f});
   addTrisprings(c, {400.f, 0.3f, 0.f});
+  addCorotational(c, {400.f, 0.3f, 0.f});
   return c.elements;
 }
 
@@ -221,6 +222,7 @@ TEST(Elements, RigidlyMovedElasticKindsFeelNoForce) {
   addPlaneBending(c, {0.05f, 0.f});
   addQuadraticBending(c, {0.05f, 0.f});
   addTrisprings(c, {400.f, 0.3f, 0.f});
+  addCorotational(c, {400.f, 0.3f, 0.f});
   const glm::mat3 rotation(glm::vec3(0.f, 0.f, -1.f), glm::vec3(0.6f, 0.8f, 0.f), glm::vec3(0.8f, -0.6f, 0.f));
   for (const gpu::Element& e : c.elements) {
     Nodes n = restNodes(c.positions, e);

@@ -1,5 +1,5 @@
-// Seed 000's plane-projection bending, Bergou et al.'s quadratic bending and trispring against the
-// physics they stand for: the plane
+// Seed 000's plane-projection bending, Bergou et al.'s quadratic bending, the trispring and the
+// co-rotational membrane against the physics they stand for: the plane
 // hinge answers a small fold with the dihedral's moment and a cylinder with B A / (2 R^2); a
 // trispring sheet under uniform strain carries the plane-stress of its Young's modulus and Poisson
 // ratio, at two resolutions and cell shapes and on irregular triangles. (The generic checks,
@@ -189,14 +189,18 @@ struct SheetStress {
   double xx, zz, interior;
 };
 
-SheetStress trispringStress(uint32_t width, uint32_t height, float sizeX, float sizeZ, float ex, float ez) {
+// The membranes of an isotropic sheet (Y = 1000 N/m, nu = 0.3) this file measures.
+enum class SheetKind { Trispring, Corotational };
+
+SheetStress sheetStress(SheetKind kind, uint32_t width, uint32_t height, float sizeX, float sizeZ, float ex, float ez) {
   GridSpec g;
   g.width = width;
   g.height = height;
   g.sizeX = sizeX;
   g.sizeY = sizeZ;
   ClothModel c = buildGrid(g, Material{});
-  addTrisprings(c, {1000.f, 0.3f, 0.f});
+  if (kind == SheetKind::Trispring) addTrisprings(c, {1000.f, 0.3f, 0.f});
+  else addCorotational(c, {1000.f, 0.3f, 0.f});
   std::vector<vec3> x = c.positions;
   for (vec3& p : x) p = vec3((1 + ex) * p.x, p.y, (1 + ez) * p.z);
   const std::vector<glm::dvec3> f = particleForces(c, x);
@@ -211,7 +215,8 @@ SheetStress trispringStress(uint32_t width, uint32_t height, float sizeX, float 
   return s;
 }
 
-TEST(Trispring, UniformStrainGivesThePlaneStressOfItsModuliAtTwoResolutions) {
+void expectPlaneStressAtTwoResolutions(SheetKind kind) {
+  const char* name = kind == SheetKind::Trispring ? "trispring" : "co-rotational";
   // Plane stress of Y = 1000 N/m, nu = 0.3: sigma_xx = Y / (1 - nu^2) (e_xx + nu e_zz). Uniaxial
   // strain (e, 0) gives Y e / (1 - nu^2) along x and nu times that across; uniaxial stress
   // (e, -nu e) gives Y e along x and nothing across. Square cells of 0.25 m, then cells of
@@ -219,11 +224,11 @@ TEST(Trispring, UniformStrainGivesThePlaneStressOfItsModuliAtTwoResolutions) {
   const double young = 1000, nu = 0.3, e = 1e-3;
   struct Grid { uint32_t w, h; float sx, sz; };
   for (const Grid grid : {Grid{5, 5, 1.f, 1.f}, Grid{9, 17, 1.f, 0.5f}}) {
-    const SheetStress strain = trispringStress(grid.w, grid.h, grid.sx, grid.sz, float(e), 0.f);
-    const SheetStress stress = trispringStress(grid.w, grid.h, grid.sx, grid.sz, float(e), float(-nu * e));
+    const SheetStress strain = sheetStress(kind, grid.w, grid.h, grid.sx, grid.sz, float(e), 0.f);
+    const SheetStress stress = sheetStress(kind, grid.w, grid.h, grid.sx, grid.sz, float(e), float(-nu * e));
     const double sheet = young * e / (1 - nu * nu);
-    std::printf("[ info ] trispring %ux%u: uniaxial strain %.5f (%.5f across) N/m, expected %.5f (%.5f); "
-                "uniaxial stress %.5f (%.2g across), expected %.5f (0)\n", grid.w, grid.h, strain.xx, strain.zz, sheet,
+    std::printf("[ info ] %s %ux%u: uniaxial strain %.5f (%.5f across) N/m, expected %.5f (%.5f); "
+                "uniaxial stress %.5f (%.2g across), expected %.5f (0)\n", name, grid.w, grid.h, strain.xx, strain.zz, sheet,
                 nu * sheet, stress.xx, stress.zz, young * e);
     EXPECT_NEAR(strain.xx, sheet, 0.01 * sheet);
     EXPECT_NEAR(strain.zz, nu * sheet, 0.01 * sheet);
@@ -233,7 +238,15 @@ TEST(Trispring, UniformStrainGivesThePlaneStressOfItsModuliAtTwoResolutions) {
   }
 }
 
-TEST(Trispring, AnyTriangleStoresTheContinuumEnergyOfASmallStrain) {
+TEST(Trispring, UniformStrainGivesThePlaneStressOfItsModuliAtTwoResolutions) {
+  expectPlaneStressAtTwoResolutions(SheetKind::Trispring);
+}
+
+TEST(Corotational, UniformStrainGivesThePlaneStressOfItsModuliAtTwoResolutions) {
+  expectPlaneStressAtTwoResolutions(SheetKind::Corotational);
+}
+
+void expectContinuumEnergyOnAnyTriangle(SheetKind kind) {
   // Random triangles (obtuse ones too), random small strains, then a rotation: the energy is
   // A (mu eps:eps + lambda/2 tr^2 eps) of plane-stress linear elasticity, whatever the shape.
   const double young = 500, nu = 0.25, mu = young / (2 * (1 + nu)), lambda = young * nu / (1 - nu * nu);
@@ -247,7 +260,8 @@ TEST(Trispring, AnyTriangleStoresTheContinuumEnergyOfASmallStrain) {
     const double area = 0.5 * glm::cross(glm::dvec3(c.positions[1] - c.positions[0]), glm::dvec3(c.positions[2] - c.positions[0])).y;
     if (std::abs(area) < 2e-3) continue;  // slivers: float rounding, not the model, would decide
     c.triangles = {glm::uvec3(0, 1, 2)};
-    addTrisprings(c, {float(young), float(nu), 0.f});
+    if (kind == SheetKind::Trispring) addTrisprings(c, {float(young), float(nu), 0.f});
+    else addCorotational(c, {float(young), float(nu), 0.f});
     ASSERT_EQ(c.elements.size(), 1u);
     const double exx = strain(rng), ezz = strain(rng), exz = strain(rng);
     std::vector<vec3> x = c.positions;
@@ -258,6 +272,46 @@ TEST(Trispring, AnyTriangleStoresTheContinuumEnergyOfASmallStrain) {
     ++checked;
   }
   EXPECT_GT(checked, 20);
+}
+
+TEST(Trispring, AnyTriangleStoresTheContinuumEnergyOfASmallStrain) {
+  expectContinuumEnergyOnAnyTriangle(SheetKind::Trispring);
+}
+
+TEST(Corotational, AnyTriangleStoresTheContinuumEnergyOfASmallStrain) {
+  expectContinuumEnergyOnAnyTriangle(SheetKind::Corotational);
+}
+
+// The co-rotational membrane is linear in the rotated frame: a rotation of any size leaves its
+// energy and turns its forces with it, and a large uniaxial stretch stores A Y e^2 / 2 (linear
+// elasticity's energy at any e, where a Green-strain model such as the trispring stiffens).
+TEST(Corotational, LargeRotationsAndStretchesStayLinearInTheRotatingFrame) {
+  const double young = 1000, nu = 0.3;
+  GridSpec g;
+  g.width = g.height = 5;
+  ClothModel c = buildGrid(g, Material{});
+  addCorotational(c, {float(young), float(nu), 0.f});
+  for (const double e : {0.01, 0.2, 0.5}) {
+    std::vector<vec3> x = c.positions;
+    for (vec3& p : x) p = vec3((1 + e) * p.x, p.y, (1 - nu * e) * p.z);  // uniaxial stress
+    double total = 0;
+    for (const gpu::Element& el : c.elements) total += energy(el, x);
+    EXPECT_NEAR(total, 0.5 * young * e * e, 1e-3 * 0.5 * young * e * e) << "stretch " << e;
+    // Turned by 120 degrees about an oblique axis: the same energy, each force turned alike.
+    const glm::dmat3 turn = glm::dmat3(glm::dvec3(0, 1, 0), glm::dvec3(0, 0, 1), glm::dvec3(1, 0, 0));
+    std::vector<vec3> turned = x;
+    for (vec3& p : turned) p = vec3(turn * glm::dvec3(p));
+    double turnedTotal = 0;
+    for (const gpu::Element& el : c.elements) turnedTotal += energy(el, turned);
+    EXPECT_NEAR(turnedTotal, total, 1e-5 * total);
+    const std::vector<glm::dvec3> f = particleForces(c, x), ft = particleForces(c, turned);
+    double largest = 0, worst = 0;
+    for (size_t i = 0; i < f.size(); ++i) {
+      largest = std::max(largest, glm::length(f[i]));
+      worst = std::max(worst, glm::length(turn * f[i] - ft[i]));
+    }
+    EXPECT_LT(worst, 1e-4 * largest);
+  }
 }
 
 }  // namespace

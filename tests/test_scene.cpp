@@ -181,7 +181,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{R"({)" GRID R"(, "bending": {"model": "dihedral"}})", {"bending.modulus", "is required"}},
         BadScene{R"({)" GRID R"(, "bending": {"model": "plane"}})", {"bending.modulus", "is required for plane"}},
         BadScene{R"({)" GRID R"(, "membrane": {"model": "springs", "warp": 10}})",
-                 {"membrane.model", "\"baraff-witkin\" or \"trispring\""}},
+                 {"membrane.model", "\"baraff-witkin\", \"trispring\" or \"corotational\""}},
         BadScene{R"({)" GRID R"(, "membrane": {"model": "trispring"}})", {"membrane.youngModulus", "is required"}},
         BadScene{R"({)" GRID R"(, "membrane": {"model": "trispring", "youngModulus": 100, "warp": 10}})",
                  {"unknown key 'membrane.warp'", "youngModulus, poissonRatio"}},
