@@ -17,7 +17,7 @@ void main() {
   }
   vec3 v = velocities[i].xyz + dv[i].xyz;
   vec3 x = xi.xyz + solve.driftTime * v;
-  collideAll(x, v);
+  collideAll(x, v, solve.driftTime);
   positionsOut[i] = vec4(x, xi.w);
   velocitiesOut[i] = vec4(v, 0.0);
 }

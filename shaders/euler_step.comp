@@ -29,7 +29,7 @@ void main() {
     v += a * dt;
     x += v * dt;
   }
-  collideAll(x, v);
+  collideAll(x, v, params.dt);
   positionsOut[i] = vec4(x, xi.w);
   velocitiesOut[i] = vec4(v, 0.0);
 }

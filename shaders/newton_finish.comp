@@ -16,7 +16,7 @@ void main() {
   }
   vec3 x = xi.xyz;
   vec3 v = velocitiesOut[i].xyz;  // (x - x0) / h, carried by the update passes
-  collideAll(x, v);
+  collideAll(x, v, params.dt);
   iterate[i] = vec4(x, xi.w);
   velocitiesOut[i] = vec4(v, 0.0);
 }

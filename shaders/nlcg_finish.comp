@@ -11,7 +11,7 @@ void main() {
   vec4 xi = iteratePositions[i];
   if (xi.w == 0.0) return;
   vec3 x = xi.xyz, v = iterateVelocities[i].xyz;
-  collideAll(x, v);
+  collideAll(x, v, params.dt);
   iteratePositions[i] = vec4(x, xi.w);
   iterateVelocities[i] = vec4(v, 0.0);
 }

@@ -141,8 +141,9 @@ WEFT_FN vec4 contactNormal(vec3 x, vec3 v, Collider c) {
 // Pushes a particle out of a collider and corrects its velocity: the normal component into the
 // surface is removed (no bounce) and Coulomb friction slows the tangential part in proportion to
 // the normal speed removed.
-// With dt > 0, for a step that moved the particle by v dt (Verlet), friction also takes back the
-// part of that step's tangential displacement it takes from the velocity. Without it, gravity's
+// With dt > 0, for a step that moved the particle by about v dt (every integrator's last pass passes
+// its step), friction also takes back the part of that step's tangential displacement it takes
+// from the velocity. Without it, gravity's
 // tangential pull moves a particle along the surface by g_t dt^2 every step even when static
 // friction holds its velocity at zero, and a cloth at rest on a sphere creeps off it.
 WEFT_FN void collideStep(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, Collider c, float dt) {

@@ -42,7 +42,7 @@ void main() {
   } else {
     vec3 x = x0.xyz + (h / 6.0) * sumX;
     vec3 v = v0 + (h / 6.0) * sumV;
-    collideAll(x, v);
+    collideAll(x, v, params.dt);
     positionsOut[i] = vec4(x, x0.w);
     velocitiesOut[i] = vec4(v, 0.0);
   }

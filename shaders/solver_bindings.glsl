@@ -51,8 +51,10 @@ vec3 particleAcceleration(uint i, vec4 xi, vec3 v) {
   return params.gravity.xyz + xi.w * force;
 }
 
-void collideAll(inout vec3 x, inout vec3 v) {
-  for (uint c = 0; c < params.colliderCount; ++c) collide(x, v, colliders[c]);
+// After a step that moved the particle by v dt (dt = 0: the velocity alone is corrected):
+// collideStep's friction takes back the tangential displacement it takes from the velocity.
+void collideAll(inout vec3 x, inout vec3 v, float dt) {
+  for (uint c = 0; c < params.colliderCount; ++c) collideStep(x, v, colliders[c], dt);
 }
 
 #endif

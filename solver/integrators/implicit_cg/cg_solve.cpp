@@ -112,7 +112,7 @@ void cgFinishParticle(uint32_t i, CpuState& s, CgVectors& w, const CgSystem& sys
   }
   glm::vec3 v = xyz(s.velocities[i]) + xyz(w.dv[i]);
   glm::vec3 x = xyz(xi) + system.driftTime * v;
-  for (const gpu::Collider& c : s.colliders) gpu::collide(x, v, c);
+  for (const gpu::Collider& c : s.colliders) gpu::collideStep(x, v, c, system.driftTime);
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(v, 0.f);
 }

@@ -107,7 +107,7 @@ void newtonUpdateParticle(uint32_t i, CpuState& s, const std::vector<glm::vec4>&
 }
 
 // CPU twin of newton_finish.comp.
-void newtonFinishParticle(uint32_t i, CpuState& s) {
+void newtonFinishParticle(uint32_t i, CpuState& s, float h) {
   glm::vec4 xi = s.positionsOut[i];
   if (xi.w == 0.f) {
     s.velocitiesOut[i] = glm::vec4(0.f);
@@ -115,7 +115,7 @@ void newtonFinishParticle(uint32_t i, CpuState& s) {
   }
   glm::vec3 x = xyz(xi);
   glm::vec3 v = xyz(s.velocitiesOut[i]);
-  for (const gpu::Collider& c : s.colliders) gpu::collide(x, v, c);
+  for (const gpu::Collider& c : s.colliders) gpu::collideStep(x, v, c, h);
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(v, 0.f);
 }
@@ -195,7 +195,7 @@ SolveStats newtonChebyshevStepCpu(CpuState& s, const gpu::StepParams& step, cons
     const std::vector<glm::vec4>& answer = gpu::newtonAnswer(scalars) % 2 == 0 ? w.y0 : w.y1;
     forEach(pool, n, [&](uint32_t i) { newtonUpdateParticle(i, s, answer, step.dt); });
   }
-  forEach(pool, n, [&](uint32_t i) { newtonFinishParticle(i, s); });
+  forEach(pool, n, [&](uint32_t i) { newtonFinishParticle(i, s, step.dt); });
   s.swapPositions();
   s.swapVelocities();
   return {static_cast<int>(scalars.stepIterations), scalars.worstResidual, scalars.stepConverged != 0, step.dt};

@@ -141,11 +141,11 @@ void nlcgDirectionParticle(uint32_t i, CpuState& s, NlcgVectors& w, float beta, 
 }
 
 // CPU twin of nlcg_finish.comp.
-void nlcgFinishParticle(uint32_t i, CpuState& s) {
+void nlcgFinishParticle(uint32_t i, CpuState& s, float dt) {
   glm::vec4 xi = s.positionsOut[i];
   if (xi.w == 0.f) return;
   glm::vec3 x = xyz(xi), v = xyz(s.velocitiesOut[i]);
-  for (const gpu::Collider& c : s.colliders) gpu::collide(x, v, c);
+  for (const gpu::Collider& c : s.colliders) gpu::collideStep(x, v, c, dt);
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(v, 0.f);
 }
@@ -187,7 +187,7 @@ gpu::StepLog nonlinearCgTryStepCpu(CpuState& s, const gpu::StepParams& p, const 
   }
   if (scalars.status == WEFT_NLCG_CONVERGED)
     pool.parallelFor(n, [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i) nlcgFinishParticle(static_cast<uint32_t>(i), s);
+      for (size_t i = begin; i < end; ++i) nlcgFinishParticle(static_cast<uint32_t>(i), s, p.dt);
     });
   return gpu::nlcgLog(scalars, p.dt);
 }
