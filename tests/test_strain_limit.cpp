@@ -208,10 +208,15 @@ TEST_F(StrainLimitAgreement, CpuAndGpuAgreeWithTheLimitActive) {
   // set is where they part: a spring left exactly at its limit may be counted on one side and not on
   // the other, which changes its neighbours' shares. The hanging soft cloth agreed bit for bit for
   // 10 frames, then parted to 3.4 mm (symplectic Euler) and 0.15 mm (implicit-cg) by frame 20.
-  // The soft cloth, thrown outwards (3 m/s per m from its centre) so the limit binds within frames.
-  ClothModel model = flatCloth(8, kLimit, kSoft);
-  for (size_t i = 0; i < model.particleCount(); ++i)
-    model.velocities[i] = 3.f * (model.positions[i] - glm::vec3(0.f, 1.5f, 0.5f));
+  // The soft cloth, thrown outwards (8 m/s per m from its centre) so the limit binds within frames.
+  auto thrown = [](const StrainLimitSpec& limit) {
+    ClothModel model = flatCloth(8, limit, kSoft);
+    for (size_t i = 0; i < model.particleCount(); ++i)
+      model.velocities[i] = 8.f * (model.positions[i] - glm::vec3(0.f, 1.5f, 0.5f));
+    for (Spring& s : model.springs) s.damping = 0.f;  // else the springs' damping stops the throw within a frame
+    return model;
+  };
+  const ClothModel model = thrown(kLimit);
   for (Integrator integrator : {Integrator::SymplecticEuler, Integrator::ImplicitCg}) {
     SolverParams params;
     params.integrator = integrator;
@@ -219,19 +224,23 @@ TEST_F(StrainLimitAgreement, CpuAndGpuAgreeWithTheLimitActive) {
     auto cpu = makeTestSolver(model, params, Backend::Cpu);
     auto gpu = makeTestSolver(model, params, Backend::Gpu);
     std::vector<glm::vec4> xc, vc, xg, vg;
-    float stretch = 0.f;  // the worst over the frames, to show the limit was binding
+    auto unlimited = makeTestSolver(thrown({}), params, Backend::Cpu);
+    float stretch = 0.f;  // the worst over the frames, with and without the limit
     for (int f = 0; f < 10; ++f) {
       cpu->advance(1.f / 60.f, substepsFor(integrator));
       gpu->advance(1.f / 60.f, substepsFor(integrator));
       cpu->readState(xc, vc);
       stretch = std::max(stretch, worstStrain(model, xc).stretch);
     }
+    const float unlimitedStretch = worstOverFrames(*unlimited, model, 10, 1.f / 60.f, substepsFor(integrator)).stretch;
     gpu->readState(xg, vg);
     const float dx = maxPositionDifference(xc, xg);
-    std::printf("[ info ] %s with the limit active, 10 frames: CPU and GPU positions differ by %.3g m; worst stretch %.4f\n",
-                integratorName(integrator), dx, stretch);
-    EXPECT_LT(dx, 1e-6f) << integratorName(integrator);
-    EXPECT_GT(stretch, kLimit.stretch - 0.001f) << "the limit must be binding for this test to mean anything";
+    std::printf("[ info ] %s with the limit active, 10 frames: CPU and GPU positions differ by %.3g m; worst stretch "
+                "%.4f (without the limit %.4f)\n",
+                integratorName(integrator), dx, stretch, unlimitedStretch);
+    EXPECT_LT(dx, 1e-4f) << integratorName(integrator);  // as test_backends_agree.cpp asks without a limit
+    EXPECT_LE(stretch, kLimit.stretch + kSlack) << integratorName(integrator);
+    EXPECT_GT(unlimitedStretch, 2.f * kLimit.stretch) << "the limit must bind for this test to mean anything";
   }
 }
 
