@@ -38,7 +38,7 @@ using uvec4 = glm::uvec4;
 #define WEFT_BIND_ELEMENT_REFS 44    // uint[...]: element index << 2 | the particle's slot (0..3)
 // Strain limiting (strain_limit.comp), bound only when some material limits its springs.
 #define WEFT_BIND_STRAIN_LIMITS 45   // StrainLimit[2S]: the same rows as SPRINGS, each end's allowed lengths
-#define WEFT_BIND_STRAIN_COUNTS 46   // uint[N]: each particle's springs outside their limits this iteration
+#define WEFT_BIND_STRAIN_EXCESS 46   // float[N]: each particle's summed |excess| over its springs this iteration
 
 // ---- Iterative solves (implicit integrators): scalar state and reductions stay on the GPU. ----
 #define WEFT_BIND_SOLVE_SCALARS 11  // SolveScalars: the running solve's scalars (alpha, beta, residuals)
@@ -137,7 +137,7 @@ using uvec4 = glm::uvec4;
 #define WEFT_MODE_SYMPLECTIC_EULER 1  // v' = v + a dt,  x' = x + v' dt
 #define WEFT_MODE_RELAX 0             // verlet_relax: an inner Jacobi iteration
 #define WEFT_MODE_RELAX_FINAL 1       // verlet_relax: last iteration, also collides and derives v
-#define WEFT_STRAIN_COUNT 0           // strain_limit: count each particle's springs outside their limits
+#define WEFT_STRAIN_MEASURE 0         // strain_limit: sum each particle's springs' excess over their limits
 #define WEFT_STRAIN_CORRECT 1         // strain_limit: one Jacobi iteration of the corrections
 #define WEFT_STRAIN_CORRECT_FINAL 2   // strain_limit: the last iteration, which also collides
 // rk4_stage: StepParams.mode is the stage, 0..3; the last one combines the slopes and collides.

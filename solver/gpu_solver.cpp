@@ -64,7 +64,7 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
   if (!table.strainLimits.empty()) {
     state_.strainLimits = storage(context, table.strainLimits.size() * sizeof(gpu::StrainLimit), "weft.strainLimits");
     upload(context, state_.strainLimits, table.strainLimits);
-    state_.strainCounts = storage(context, n * sizeof(uint32_t), "weft.strainCounts");
+    state_.strainExcessSums = storage(context, n * sizeof(float), "weft.strainExcessSums");
   }
   const ElementTable elements = buildElementTable(model);
   state_.elements = storage(context, elements.elements.size() * sizeof(gpu::Element), "weft.elements");

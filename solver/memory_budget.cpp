@@ -49,7 +49,7 @@ MemoryNeed sharedState(const StateSize& size) {
   need.add(size.elementRefs * sizeof(uint32_t));
   if (size.strainLimitEntries > 0) {  // solver/strain_limit.h: the limits and the per-particle counts
     need.add(size.strainLimitEntries * sizeof(gpu::StrainLimit));
-    need.add(size.particles * sizeof(uint32_t));
+    need.add(size.particles * sizeof(float));
   }
   return need;
 }

@@ -1,5 +1,7 @@
 #include "solver/strain_limit.h"
 
+#include <cmath>
+
 #include "engine/commands.h"
 #include "shaders/physics.h"
 #include "solver/thread_pool.h"
@@ -11,15 +13,14 @@ using gpu::xyz;
 namespace {
 
 // The CPU twins of strain_limit.comp's two modes, line for line.
-uint32_t strainLimitCount(uint32_t i, const CpuState& s) {
+float strainLimitMeasure(uint32_t i, const CpuState& s) {
   const glm::vec4 xi = s.positions[i];
-  uint32_t count = 0;
+  float sum = 0.f;
   if (xi.w > 0.f)
     for (uint32_t e = s.springs.rows[i]; e < s.springs.rows[i + 1]; ++e)
-      if (gpu::strainExcess(glm::length(xyz(xi) - xyz(s.positions[s.springs.links[e].other])),
-                            s.springs.strainLimits[e]) != 0.f)
-        ++count;
-  return count;
+      sum += std::abs(gpu::strainExcess(glm::length(xyz(xi) - xyz(s.positions[s.springs.links[e].other])),
+                                        s.springs.strainLimits[e]));
+  return sum;
 }
 
 void strainLimitCorrect(uint32_t i, CpuState& s, const gpu::StepParams& p, bool final) {
@@ -27,15 +28,14 @@ void strainLimitCorrect(uint32_t i, CpuState& s, const gpu::StepParams& p, bool 
   const glm::vec4 vi = s.velocities[i];
   glm::vec3 x = xyz(xi);
   glm::vec3 v = xyz(vi);
-  const uint32_t countI = s.strainCounts[i];
+  const float sumI = s.strainExcessSums[i];
   if (xi.w > 0.f) {
-    if (countI > 0) {
+    if (sumI > 0.f) {
       glm::vec3 sum(0.f);
       for (uint32_t e = s.springs.rows[i]; e < s.springs.rows[i + 1]; ++e) {
         const uint32_t j = s.springs.links[e].other;
         const glm::vec4 xj = s.positions[j];
-        sum += gpu::strainCorrection(x, xi.w, xyz(xj), xj.w, s.springs.strainLimits[e],
-                                     gpu::strainShare(countI, s.strainCounts[j]));
+        sum += gpu::strainCorrection(x, xi.w, xyz(xj), xj.w, s.springs.strainLimits[e], sumI, s.strainExcessSums[j]);
       }
       x += sum;
       v = gpu::carryCorrection(v, x, xyz(xi), p.dt);
@@ -50,11 +50,11 @@ void strainLimitCorrect(uint32_t i, CpuState& s, const gpu::StepParams& p, bool 
 }  // namespace
 
 void limitStrainCpu(CpuState& state, const gpu::StepParams& step, int iterations, ThreadPool& pool) {
-  state.strainCounts.resize(state.positions.size());
+  state.strainExcessSums.resize(state.positions.size());
   for (int k = 0; k < iterations; ++k) {
     const bool final = k + 1 == iterations;
     pool.parallelFor(state.positions.size(), [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i) state.strainCounts[i] = strainLimitCount(static_cast<uint32_t>(i), state);
+      for (size_t i = begin; i < end; ++i) state.strainExcessSums[i] = strainLimitMeasure(static_cast<uint32_t>(i), state);
     });
     pool.parallelFor(state.positions.size(), [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; ++i) strainLimitCorrect(static_cast<uint32_t>(i), state, step, final);
@@ -81,11 +81,11 @@ void recordStrainLimit(GpuRecorder& r, const gpu::StepParams& step, int iteratio
                         {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
                         {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
                         {WEFT_BIND_STRAIN_LIMITS, &s.strainLimits},
-                        {WEFT_BIND_STRAIN_COUNTS, &s.strainCounts}});
+                        {WEFT_BIND_STRAIN_EXCESS, &s.strainExcessSums}});
       gpu::StepParams params = step;
-      params.mode = WEFT_STRAIN_COUNT;
+      params.mode = WEFT_STRAIN_MEASURE;
       s.strainLimitProgram->dispatch(r.cmd, s.particleCount, bindings, params);
-      engine::barrier::computeToCompute(r.cmd);  // the counts of every neighbour, before the corrections
+      engine::barrier::computeToCompute(r.cmd);  // every neighbour's sum, before the corrections
       params.mode = k + 1 == iterations ? WEFT_STRAIN_CORRECT_FINAL : WEFT_STRAIN_CORRECT;
       s.strainLimitProgram->dispatch(r.cmd, s.particleCount, bindings, params);
       engine::barrier::computeToCompute(r.cmd);
