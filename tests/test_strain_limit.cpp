@@ -210,9 +210,9 @@ class StrainLimitAgreement : public ValidatedTest {};
 
 TEST_F(StrainLimitAgreement, CpuAndGpuAgreeWithTheLimitActive) {
   // The same physics header on both sides, so only float rounding separates the backends; but the
-  // projection amplifies it. Without the limit this thrown cloth's states agree bit for bit
-  // (symplectic Euler) and within 2.4e-7 m (implicit-cg) over the 10 frames. With it (on a harder
-  // throw), after one step the positions still agree bit for bit and the velocities within 4e-6 m/s
+  // projection amplifies it. Without the limit, on a harder throw (8 m/s per m), the states agree
+  // bit for bit (symplectic Euler) and within 2.4e-7 m (implicit-cg) over 10 frames. With it, on that
+  // throw, after one step the positions still agree bit for bit and the velocities within 4e-6 m/s
   // of kicks of tens of m/s (position moves / dt). Here, 10 frames later the positions differ by 0.17 mm (symplectic Euler, at 32
   // steps a frame, each projected) and 0.02 mm (implicit-cg). The test bounds them at 1 mm.
   // The soft cloth, thrown outwards (2 m/s per m from its centre) so the limit binds within frames.
