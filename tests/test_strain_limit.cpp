@@ -215,8 +215,8 @@ TEST_F(StrainLimitAgreement, CpuAndGpuAgreeWithTheLimitActive) {
   // projection amplifies it. Without the limit, on a harder throw (8 m/s per m), the states agree
   // bit for bit (symplectic Euler) and within 2.4e-7 m (implicit-cg) over 10 frames. With it, on that
   // throw, after one step the positions still agree bit for bit and the velocities within 4e-6 m/s
-  // of kicks of tens of m/s (position moves / dt). Here, 10 frames later the positions differ by 0.17 mm (symplectic Euler, at 32
-  // steps a frame, each projected) and 0.02 mm (implicit-cg). The test bounds them at 1 mm.
+  // of kicks of tens of m/s (position moves / dt). Here, 10 frames later the positions differ by
+  // 0.17 mm (symplectic Euler, at 32 steps a frame, each projected) and 0.02 mm (implicit-cg).
   // The soft cloth, thrown outwards (2 m/s per m from its centre) so the limit binds within frames.
   auto thrown = [](const StrainLimitSpec& limit) {
     ClothModel model = flatCloth(8, limit, kSoft);
@@ -247,7 +247,9 @@ TEST_F(StrainLimitAgreement, CpuAndGpuAgreeWithTheLimitActive) {
     std::printf("[ info ] %s with the limit active, 10 frames: CPU and GPU positions differ by %.3g m; worst stretch "
                 "%.4f (without the limit %.4f)\n",
                 integratorName(integrator), dx, stretch, unlimitedStretch);
-    EXPECT_LT(dx, 1e-3f) << integratorName(integrator);
+    // About three times what was measured; a CPU twin with one-sided shares parted them by 1.6 mm
+    // and 0.9 mm, and an empty one would by centimetres.
+    EXPECT_LT(dx, integrator == Integrator::ImplicitCg ? 1e-4f : 5e-4f) << integratorName(integrator);
     EXPECT_LE(stretch, kLimit.stretch + kSlack) << integratorName(integrator);
     EXPECT_GT(unlimitedStretch, kLimit.stretch + 0.05f) << "the limit must bind for this test to mean anything";
   }
