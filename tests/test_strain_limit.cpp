@@ -244,6 +244,11 @@ TEST_F(StrainLimitAgreement, CpuAndGpuAgreeWithTheLimitActive) {
     const float unlimitedStretch = worstOverFrames(*unlimited, model, 10, 1.f / 60.f, substepsFor(integrator)).stretch;
     gpu->readState(xg, vg);
     const float dx = maxPositionDifference(xc, xg);
+    for (Solver* solver : {cpu.get(), gpu.get()}) {  // its own pass in the timings, GPU timestamps included
+      const PassTimes times = solver->lastPassTimes();
+      EXPECT_TRUE(std::any_of(times.begin(), times.end(), [](const auto& t) { return t.first == "strain_limit"; }))
+          << backendName(solver->backend());
+    }
     std::printf("[ info ] %s with the limit active, 10 frames: CPU and GPU positions differ by %.3g m; worst stretch "
                 "%.4f (without the limit %.4f)\n",
                 integratorName(integrator), dx, stretch, unlimitedStretch);
