@@ -36,6 +36,9 @@ using uvec4 = glm::uvec4;
 #define WEFT_BIND_ELEMENTS 42        // Element[E]
 #define WEFT_BIND_ELEMENT_ROWS 43    // uint[N+1]: row starts into the incidence entries
 #define WEFT_BIND_ELEMENT_REFS 44    // uint[...]: element index << 2 | the particle's slot (0..3)
+// Strain limiting (strain_limit.comp), bound only when some material limits its springs.
+#define WEFT_BIND_STRAIN_LIMITS 45   // StrainLimit[2S]: the same rows as SPRINGS, each end's allowed lengths
+#define WEFT_BIND_STRAIN_EXCESS 46   // float[N]: each particle's summed |excess| over its springs this iteration
 
 // ---- Iterative solves (implicit integrators): scalar state and reductions stay on the GPU. ----
 #define WEFT_BIND_SOLVE_SCALARS 11  // SolveScalars: the running solve's scalars (alpha, beta, residuals)
@@ -134,6 +137,9 @@ using uvec4 = glm::uvec4;
 #define WEFT_MODE_SYMPLECTIC_EULER 1  // v' = v + a dt,  x' = x + v' dt
 #define WEFT_MODE_RELAX 0             // verlet_relax: an inner Jacobi iteration
 #define WEFT_MODE_RELAX_FINAL 1       // verlet_relax: last iteration, also collides and derives v
+#define WEFT_STRAIN_MEASURE 0         // strain_limit: sum each particle's springs' excess over their limits
+#define WEFT_STRAIN_CORRECT 1         // strain_limit: one Jacobi iteration of the corrections
+#define WEFT_STRAIN_CORRECT_FINAL 2   // strain_limit: the last iteration, which also collides
 // rk4_stage: StepParams.mode is the stage, 0..3; the last one combines the slopes and collides.
 
 // Element kinds (Element.kind). Each is written once in shaders/elements/ and registered in
@@ -174,6 +180,16 @@ struct SpringEntry {
 struct SpringLink {
   uint other;
   float restLength;  // m
+};
+
+// A spring end's allowed length range (Provot's deformation constraint), in a table of its own beside
+// the spring table rather than in SpringEntry: SpringEntry's 16 bytes are full, and every force gather
+// of every scene reads them, while only scenes whose material asks for a limit need these 8 bytes
+// (none are allocated otherwise). Absolute lengths, not fractions, so the kernel needs no rest length.
+// maxLength 0: not limited (bend springs, and springs of cloths whose material has no limit).
+struct StrainLimit {
+  float minLength;  // m, (1 - compression) L
+  float maxLength;  // m, (1 + stretch) L
 };
 
 struct Collider {
@@ -327,6 +343,7 @@ static_assert(sizeof(SpringEntry) == 16);
 static_assert(sizeof(Element) == 64);
 static_assert(sizeof(Collider) == 48);
 static_assert(sizeof(SpringLink) == 8);
+static_assert(sizeof(StrainLimit) == 8);
 static_assert(sizeof(StepParams) == 64);
 static_assert(sizeof(RenderParams) == 128);
 static_assert(sizeof(SolveScalars) == 32);

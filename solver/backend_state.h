@@ -39,6 +39,7 @@ struct CpuState {
   SpringTable springs;
   ElementTable elements;
   std::vector<gpu::Collider> colliders;
+  std::vector<float> strainExcessSums;  // strain limiting: each particle's summed |excess| (strain_limit.h)
 
   void swapPositions() { std::swap(positions, positionsOut); }
   void swapVelocities() { std::swap(velocities, velocitiesOut); }
@@ -59,6 +60,10 @@ struct GpuState {
   engine::Buffer prevPositions, springRows, springs, springLinks, colliders;
   engine::Buffer elements, elementRows, elementRefs;  // the element table and its incidence rows
   uint32_t elementRefCount = 0;                       // incidence entries (0: a cloth of springs only)
+  // Strain limiting (solver/strain_limit.h): each spring end's allowed lengths and each particle's
+  // summed excess over them. Made only when some spring has a limit; its kernel on first use.
+  engine::Buffer strainLimits, strainExcessSums;
+  std::unique_ptr<engine::ComputeProgram> strainLimitProgram;
   std::vector<engine::Buffer> scratch;  // per-integrator temporaries, vec4[N] each, made on first use
   uint32_t particleCount = 0, colliderCount = 0;
   const engine::Context* context = nullptr;

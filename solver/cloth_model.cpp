@@ -37,6 +37,15 @@ void addSpring(ClothModel& model, uint32_t a, uint32_t b, SpringKind kind, float
 
 }  // namespace
 
+void applyStrainLimit(ClothModel& model, const StrainLimitSpec& limit) {
+  if (!limit.enabled()) return;
+  for (Spring& s : model.springs) {
+    if (s.kind == SpringKind::Bend) continue;
+    s.stretchLimit = limit.stretch;
+    s.compressionLimit = limit.compression;
+  }
+}
+
 float ClothModel::totalMass() const {
   // Summed in double: a million float particles would otherwise lose digits of the total.
   double sum = 0.0;
@@ -63,6 +72,12 @@ void validateMaterial(const Material& material) {
                        formatNumber(value) + ")");
     }
   }
+  const StrainLimitSpec& limit = material.strainLimit;
+  if (!std::isfinite(limit.stretch) || limit.stretch < 0.f)
+    throw InputError("material strain limit stretch must be a finite number > 0 (got " + formatNumber(limit.stretch) + ")");
+  if (!std::isfinite(limit.compression) || limit.compression < 0.f || limit.compression >= 1.f)
+    throw InputError("material strain limit compression must be a number in [0, 1) (got " +
+                     formatNumber(limit.compression) + ")");
 }
 
 ClothModel buildGrid(const GridSpec& spec, const Material& material) {
@@ -165,6 +180,7 @@ ClothModel buildGrid(const GridSpec& spec, const Material& material) {
   model.velocities.assign(model.positions.size(), glm::vec3(0.f));
   model.pinned.assign(model.positions.size(), 0);
   model.bendPairs = buildTopology(model.triangles, model.positions.size()).bendPairs;
+  applyStrainLimit(model, material.strainLimit);
   return model;
 }
 

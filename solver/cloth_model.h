@@ -20,6 +20,11 @@ struct Spring {
   float stiffness = 0.f;   // N/m
   float damping = 0.f;     // N s/m along the spring axis
   SpringKind kind = SpringKind::Structural;
+  // Strain limit as fractions of restLength (its material's, structural and shear springs only);
+  // stretchLimit 0: not limited. Carried per spring because cloths of different materials share
+  // one model and one solver.
+  float stretchLimit = 0.f;
+  float compressionLimit = 0.f;
 };
 
 // Two triangles sharing the edge (v0, v1); a and b are the vertices opposite that edge.
@@ -31,11 +36,20 @@ struct BendPair {
   uint32_t t0 = 0, t1 = 0;
 };
 
+// Provot's deformation constraint: after each step no structural or shear spring is left longer
+// than (1 + stretch) or shorter than (1 - compression) times its rest length. stretch 0: off.
+struct StrainLimitSpec {
+  float stretch = 0.f;      // fraction of the rest length, > 0 when on
+  float compression = 0.f;  // fraction of the rest length, [0, 1)
+  bool enabled() const { return stretch > 0.f; }
+};
+
 struct Material {
   float structuralStiffness = 2000.f;  // N/m
   float shearStiffness = 500.f;        // N/m
   float bendStiffness = 50.f;          // N/m
   float damping = 0.5f;                // N s/m, same for every spring
+  StrainLimitSpec strainLimit;         // off unless the scene gives one
 };
 
 // The model's particle limit, for grids and meshes alike. Beyond it a uint32 index is still safe,
@@ -115,9 +129,12 @@ struct MeshTopology {
 MeshTopology buildTopology(const std::vector<glm::uvec3>& triangles, size_t vertexCount);
 
 // Shared by buildGrid and buildMesh. validateMaterial: InputError for negative or non-finite
-// stiffness or damping. lumpMasses: a third of each triangle's area times arealDensity to each
+// stiffness or damping, or a strain limit outside stretch > 0, compression in [0, 1). lumpMasses: a third of each triangle's area times arealDensity to each
 // corner, rescaled so the sum is totalMass when totalMass > 0; InputError for impossible values.
 void validateMaterial(const Material& material);
+// Gives the structural and shear springs the material's strain limit (bend springs stay free: a fold
+// legitimately compresses them). Both builders call it last.
+void applyStrainLimit(ClothModel& model, const StrainLimitSpec& limit);
 std::vector<float> lumpMasses(const std::vector<glm::vec3>& positions,
                               const std::vector<glm::uvec3>& triangles, float totalMass,
                               float arealDensity);

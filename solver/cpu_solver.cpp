@@ -8,6 +8,7 @@
 #include "solver/host_memory.h"
 #include "solver/integrators/integrator_unit.h"
 #include "solver/memory_budget.h"
+#include "solver/strain_limit.h"
 
 namespace weft {
 
@@ -32,10 +33,29 @@ void CpuSolver::advance(float frameDt, int substeps) {
   const float dt = frameDt / static_cast<float>(substeps);
   gpu::StepParams step = makeStepParams(params_, dt, static_cast<uint32_t>(particleCount_),
                                         static_cast<uint32_t>(state_.colliders.size()), state_.elements.rows.back());
-  auto start = std::chrono::steady_clock::now();
-  solveStats_ = integrators::integratorUnit(params_.integrator).advanceCpu(state_, params_, step, frameDt, substeps, pool_);
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  passTimes_ = {{std::string(integratorName(params_.integrator)), ms}};
+  const integrators::IntegratorUnit& unit = integrators::integratorUnit(params_.integrator);
+  using Clock = std::chrono::steady_clock;
+  auto ms = [](Clock::time_point from) { return std::chrono::duration<double, std::milli>(Clock::now() - from).count(); };
+  auto start = Clock::now();
+  if (!hasStrainLimit(state_)) {
+    solveStats_ = unit.advanceCpu(state_, params_, step, frameDt, substeps, pool_);
+    passTimes_ = {{std::string(integratorName(params_.integrator)), ms(start)}};
+    return;
+  }
+  // The strain limit follows every step: the unit is asked for one step at a time (an adaptive
+  // unit still lands each on its own sub-steps), then the limit projects the result.
+  double integratorMs = 0.0, limitMs = 0.0;
+  solveStats_.clear();
+  for (int s = 0; s < substeps; ++s) {
+    start = Clock::now();
+    const std::vector<SolveStats> stats = unit.advanceCpu(state_, params_, step, dt, 1, pool_);
+    solveStats_.insert(solveStats_.end(), stats.begin(), stats.end());
+    integratorMs += ms(start);
+    start = Clock::now();
+    limitStrainCpu(state_, step, params_.strainLimitIterations, pool_);
+    limitMs += ms(start);
+  }
+  passTimes_ = {{std::string(integratorName(params_.integrator)), integratorMs}, {"strain_limit", limitMs}};
 }
 
 void CpuSolver::readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const {
@@ -72,6 +92,7 @@ uint64_t CpuSolver::stateBytes() const {
                    bytes(state_.springBlocks) + bytes(state_.colliders);
   for (const auto& s : state_.scratch) total += bytes(s);
   total += bytes(state_.springs.rows) + bytes(state_.springs.entries) + bytes(state_.springs.links);
+  total += bytes(state_.springs.strainLimits) + bytes(state_.strainExcessSums);
   total += bytes(state_.elements.elements) + bytes(state_.elements.rows) + bytes(state_.elements.refs);
   return total;
 }

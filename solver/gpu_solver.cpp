@@ -7,6 +7,7 @@
 #include "engine/commands.h"
 #include "solver/integrators/integrator_unit.h"
 #include "solver/memory_budget.h"
+#include "solver/strain_limit.h"
 
 namespace weft {
 namespace {
@@ -60,6 +61,11 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
   upload(context, state_.springs, table.entries);
   state_.springLinks = storage(context, table.links.size() * sizeof(gpu::SpringLink), "weft.springLinks");
   upload(context, state_.springLinks, table.links);
+  if (!table.strainLimits.empty()) {
+    state_.strainLimits = storage(context, table.strainLimits.size() * sizeof(gpu::StrainLimit), "weft.strainLimits");
+    upload(context, state_.strainLimits, table.strainLimits);
+    state_.strainExcessSums = storage(context, n * sizeof(float), "weft.strainExcessSums");
+  }
   const ElementTable elements = buildElementTable(model);
   state_.elements = storage(context, elements.elements.size() * sizeof(gpu::Element), "weft.elements");
   state_.elementRows = storage(context, elements.rows.size() * sizeof(uint32_t), "weft.elementRows");
@@ -153,8 +159,13 @@ void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, 
   recordHandle(cmd);
   unit.prepareGpu(state_, params_, substeps);
   const gpu::StepParams step = stepParams(frameDt, substeps);
+  const bool limited = hasStrainLimit(state_);
+  if (limited) prepareStrainLimitGpu(state_);
   GpuRecorder recorder{cmd, state_, timer};
-  for (int s = 0; s < substeps; ++s) unit.recordStep(recorder, params_, step, static_cast<uint32_t>(s));
+  for (int s = 0; s < substeps; ++s) {
+    unit.recordStep(recorder, params_, step, static_cast<uint32_t>(s));
+    if (limited) recordStrainLimit(recorder, step, params_.strainLimitIterations);  // after every step
+  }
 }
 
 gpu::StepParams GpuSolver::stepParams(float frameDt, int substeps) const {
@@ -179,7 +190,8 @@ void GpuSolver::submitTimed(const std::function<void(VkCommandBuffer)>& record) 
 void GpuSolver::advance(float frameDt, int substeps) {
   const integrators::IntegratorUnit& unit = integrators::integratorUnit(params_.integrator);
   const uint32_t submittedSteps = unit.submitsOwnFrames() ? 1u : static_cast<uint32_t>(substeps);
-  const uint32_t passes = unit.timedPassesPerStep(params_) * submittedSteps;
+  const bool limited = hasStrainLimit(state_);
+  const uint32_t passes = (unit.timedPassesPerStep(params_) + (limited ? 1u : 0u)) * submittedSteps;
   if (passes > timerCapacity_) {
     timer_ = engine::GpuTimer(context_, passes);
     timerCapacity_ = passes;
@@ -189,7 +201,23 @@ void GpuSolver::advance(float frameDt, int substeps) {
     engine::submitAndWait(context_, [&](VkCommandBuffer cmd) { recordHandle(cmd); });
     unit.prepareGpu(state_, params_, substeps);
     integrators::GpuFrame frame{state_, &timer_, [this](const auto& record) { submitTimed(record); }};
-    solveStats_ = unit.advanceGpu(frame, params_, stepParams(frameDt, substeps), frameDt, substeps);
+    const gpu::StepParams step = stepParams(frameDt, substeps);
+    if (!limited) {
+      solveStats_ = unit.advanceGpu(frame, params_, step, frameDt, substeps);
+      return;
+    }
+    // As on the CPU: one step of the unit at a time (its own submissions), then the strain limit in
+    // a submission of its own.
+    prepareStrainLimitGpu(state_);
+    solveStats_.clear();
+    for (int s = 0; s < substeps; ++s) {
+      const std::vector<SolveStats> stats = unit.advanceGpu(frame, params_, step, step.dt, 1);
+      solveStats_.insert(solveStats_.end(), stats.begin(), stats.end());
+      submitTimed([&](VkCommandBuffer cmd) {
+        GpuRecorder recorder{cmd, state_, &timer_};
+        recordStrainLimit(recorder, step, params_.strainLimitIterations);
+      });
+    }
   } else {
     unit.prepareGpu(state_, params_, substeps);
     submitTimed([&](VkCommandBuffer cmd) { recordAdvance(cmd, frameDt, substeps, &timer_); });

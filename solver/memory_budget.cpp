@@ -18,6 +18,8 @@ StateSize stateSize(const ClothModel& model) {
   for (const gpu::Element& e : model.elements)
     refs += e.kind == WEFT_ELEMENT_TETHER ? 1 : elementNodeCount(e.kind);
   size.elementRefs = std::max<uint64_t>(1, refs);
+  if (std::any_of(model.springs.begin(), model.springs.end(), [](const Spring& s) { return s.stretchLimit > 0.f; }))
+    size.strainLimitEntries = size.springEntries;
   return size;
 }
 
@@ -35,7 +37,7 @@ namespace {
 constexpr uint64_t kVec4 = sizeof(glm::vec4);
 
 // The constructors' state, the same on both backends: the ping-pong positions and velocities,
-// Verlet's previous positions, the spring table and the element table.
+// Verlet's previous positions, the spring table, the element table and the strain limits' tables.
 MemoryNeed sharedState(const StateSize& size) {
   MemoryNeed need;
   for (int k = 0; k < 5; ++k) need.add(size.particles * kVec4);
@@ -45,6 +47,10 @@ MemoryNeed sharedState(const StateSize& size) {
   need.add(size.elements * sizeof(gpu::Element));
   need.add((size.particles + 1) * sizeof(uint32_t));
   need.add(size.elementRefs * sizeof(uint32_t));
+  if (size.strainLimitEntries > 0) {  // solver/strain_limit.h: the limits and the per-particle counts
+    need.add(size.strainLimitEntries * sizeof(gpu::StrainLimit));
+    need.add(size.particles * sizeof(float));
+  }
   return need;
 }
 

@@ -207,6 +207,7 @@ ClothModel buildMesh(const std::vector<glm::vec3>& vertices,
     addSpring(pair.a, pair.b, SpringKind::Bend, material.bendStiffness);
   }
   model.bendPairs = std::move(topology.bendPairs);
+  applyStrainLimit(model, material.strainLimit);
   return model;
 }
 

@@ -19,14 +19,28 @@ namespace {
 constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg",
                                             "nonlinear-cg", "newton-chebyshev", "imex"};
 
+// Both fractions are required: a default compression of 0 would forbid any shortening unasked.
+StrainLimitSpec parseStrainLimit(const JsonSection& s) {
+  s.allowKeys({"stretch", "compression"});
+  if (!s.has("stretch")) s.fail("stretch", "is required (the largest stretch, a fraction of the rest length)");
+  if (!s.has("compression")) s.fail("compression", "is required (the largest compression, a fraction of the rest length)");
+  StrainLimitSpec limit;
+  limit.stretch = s.number("stretch", 0.f, Bound::Positive);
+  limit.compression = s.number("compression", 0.f, Bound::NonNegative);
+  if (!(limit.compression < 1.f))
+    s.fail("compression", "must be in [0, 1) (got " + shownNumber(limit.compression) + ")");
+  return limit;
+}
+
 Material parseMaterial(const JsonSection& s) {
-  s.allowKeys({"structuralStiffness", "shearStiffness", "bendStiffness", "damping"});
+  s.allowKeys({"structuralStiffness", "shearStiffness", "bendStiffness", "damping", "strainLimit"});
   Material m;
   m.structuralStiffness =
       s.number("structuralStiffness", m.structuralStiffness, Bound::NonNegative);
   m.shearStiffness = s.number("shearStiffness", m.shearStiffness, Bound::NonNegative);
   m.bendStiffness = s.number("bendStiffness", m.bendStiffness, Bound::NonNegative);
   m.damping = s.number("damping", m.damping, Bound::NonNegative);
+  if (s.has("strainLimit")) m.strainLimit = parseStrainLimit(s.child("strainLimit"));
   return m;
 }
 
@@ -270,7 +284,8 @@ ColliderDesc parseCollider(const JsonSection& s) {
 
 SolverSettings parseSolver(const JsonSection& s, const std::vector<std::string_view>& foreignKeys) {
   s.allowKeys({"integrator", "dt", "substeps", "iterations", "constraintStiffness", "relaxation", "tolerance",
-               "maxIterations", "newtonIterations", "chebyshevRho", "relaxationRho", "velocityScale", "relativeTolerance"},
+               "maxIterations", "newtonIterations", "chebyshevRho", "relaxationRho", "velocityScale", "relativeTolerance",
+               "strainLimitIterations"},
               foreignKeys);
   SolverSettings out;
   if (s.has("integrator")) {
@@ -301,6 +316,7 @@ SolverSettings parseSolver(const JsonSection& s, const std::vector<std::string_v
   out.relativeTolerance = s.number("relativeTolerance", out.relativeTolerance, Bound::NonNegative);
   if (!(out.relativeTolerance < 1.f))
     s.fail("relativeTolerance", "must be in [0, 1) (got " + shownNumber(out.relativeTolerance) + ")");
+  out.strainLimitIterations = s.integer("strainLimitIterations", out.strainLimitIterations, 1, kMaxIterations);
   out.relaxation = s.number("relaxation", out.relaxation);
   if (!(out.relaxation >= 1.f && out.relaxation < 2.f)) {
     s.fail("relaxation", "must be in [1, 2) (got " + shownNumber(out.relaxation) + ")");

@@ -67,6 +67,7 @@ struct SolverSettings {
   float chebyshevRho = 0.999f;      // Newton-Chebyshev: Jacobi spectral radius estimate, [0, 1); 0: plain Jacobi
   float velocityScale = 0.01f;      // nonlinear-cg: velocity residual scale k (s)
   float relativeTolerance = 0.f;    // nonlinear-cg: fraction of each step's explicit move, [0, 1); 0: off
+  int strainLimitIterations = 8;    // Jacobi iterations of the strain limit after each step (where a material has one)
 };
 
 // The pins as the scene file gave them, kept so withGridSize can pin the same places again.

@@ -28,6 +28,7 @@ SolverParams solverParams(const Scene& scene) {
   p.chebyshevRho = scene.solver.chebyshevRho;
   p.velocityScale = scene.solver.velocityScale;
   p.relativeTolerance = scene.solver.relativeTolerance;
+  p.strainLimitIterations = scene.solver.strainLimitIterations;
   p.environment = scene.environment;
   p.colliders = scene.colliders;
   return p;

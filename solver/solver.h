@@ -41,6 +41,8 @@ struct SolverParams {
   float chebyshevRho = 0.999f;  // Newton-Chebyshev: Jacobi spectral radius estimate; 0: plain Jacobi
   float velocityScale = 0.01f;  // nonlinear-cg: k (s), position tolerance = k * velocity tolerance
   float relativeTolerance = 0.f;  // nonlinear-cg: also below this fraction of each step's explicit move; 0: off
+  int strainLimitIterations = 8;  // Jacobi iterations of the strain limit after each step; the limits
+                                  // themselves are the model's (per spring), none: no pass at all
   Environment environment;
   std::vector<ColliderDesc> colliders;
 };

@@ -1,5 +1,7 @@
 #include "solver/spring_table.h"
 
+#include <algorithm>
+
 namespace weft {
 
 SpringTable buildSpringTable(const ClothModel& model) {
@@ -19,6 +21,20 @@ SpringTable buildSpringTable(const ClothModel& model) {
   }
   table.links.reserve(table.entries.size());
   for (const gpu::SpringEntry& e : table.entries) table.links.push_back({e.other, e.restLength});
+  const bool limited = std::any_of(model.springs.begin(), model.springs.end(),
+                                   [](const Spring& s) { return s.stretchLimit > 0.f; });
+  if (limited) {  // filled in the entries' order: the same rows serve both tables
+    table.strainLimits.resize(table.entries.size());
+    std::copy(table.rows.begin(), table.rows.end() - 1, fill.begin());
+    for (const Spring& s : model.springs) {
+      const gpu::StrainLimit limit = s.stretchLimit > 0.f
+                                         ? gpu::StrainLimit{(1.f - s.compressionLimit) * s.restLength,
+                                                            (1.f + s.stretchLimit) * s.restLength}
+                                         : gpu::StrainLimit{0.f, 0.f};
+      table.strainLimits[fill[s.a]++] = limit;
+      table.strainLimits[fill[s.b]++] = limit;
+    }
+  }
   // A cloth held by elements alone has no springs: one unread entry keeps the buffers non-empty.
   if (table.entries.empty()) {
     table.entries.push_back({0, 0.f, 0.f, 0.f});

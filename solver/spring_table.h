@@ -14,6 +14,9 @@ struct SpringTable {
   std::vector<uint32_t> rows;              // N + 1 row starts
   std::vector<gpu::SpringEntry> entries;   // 2 S entries
   std::vector<gpu::SpringLink> links;      // the same entries, other end and rest length only
+  // The same entries' allowed lengths; empty unless some spring has a strain limit, which is how
+  // both backends know to run no strain-limit pass at all.
+  std::vector<gpu::StrainLimit> strainLimits;
 };
 SpringTable buildSpringTable(const ClothModel& model);
 

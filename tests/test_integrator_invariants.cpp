@@ -171,14 +171,17 @@ float segmentDistance(glm::vec3 x, glm::vec3 a, glm::vec3 b) {
   return glm::length(x - (a + t * ab));
 }
 
-TEST_P(IntegratorInvariantsTest, NothingEntersTheGroundTheSphereOrTheCapsule) {
-  // A cloth dropped across a sphere and a capsule, whose free ends fall to the ground.
+// A cloth dropped across a sphere and a capsule, whose free ends fall to the ground; `limit`: its
+// material's strain limit (the projection after each step must leave the colliders the last word).
+void dropOnColliders(Integrator integrator, Backend backend, int substeps, const StrainLimitSpec& limit) {
   GridSpec grid;
   grid.width = grid.height = 16;
   grid.sizeX = grid.sizeY = 0.8f;
   grid.origin = glm::vec3(-0.4f, 0.35f, -0.4f);
   grid.totalMass = 0.3f;
-  const ClothModel model = buildGrid(grid, Material{60.f, 15.f, 3.f, 0.05f});
+  Material material{60.f, 15.f, 3.f, 0.05f};
+  material.strainLimit = limit;
+  const ClothModel model = buildGrid(grid, material);
   ColliderDesc sphere;
   sphere.kind = ColliderDesc::Kind::Sphere;
   sphere.center = glm::vec3(-0.2f, 0.12f, 0.f);
@@ -190,10 +193,9 @@ TEST_P(IntegratorInvariantsTest, NothingEntersTheGroundTheSphereOrTheCapsule) {
   capsule.radius = 0.06f;
   ColliderDesc ground;  // y = 0
   SolverParams params;
-  params.integrator = integrator();
+  params.integrator = integrator;
   params.colliders = {sphere, capsule, ground};
-  auto solver = makeTestSolver(model, params, GetParam().backend);
-  const int substeps = substepsPerFrame(40, 4);
+  auto solver = makeTestSolver(model, params, backend);
   std::vector<glm::vec4> x, v;
   float lowest = 1e9f, closestToSphere = 1e9f, closestToCapsule = 1e9f;
   for (int frame = 0; frame < 45; ++frame) {  // 0.75 s: it lands on both and its edges reach the ground
@@ -214,6 +216,14 @@ TEST_P(IntegratorInvariantsTest, NothingEntersTheGroundTheSphereOrTheCapsule) {
   EXPECT_LT(lowest, 2 * ground.margin) << "the cloth never reached the ground";
   EXPECT_LT(closestToSphere, sphere.radius + 2 * sphere.margin) << "the cloth never reached the sphere";
   EXPECT_LT(closestToCapsule, capsule.radius + 2 * capsule.margin) << "the cloth never reached the capsule";
+}
+
+TEST_P(IntegratorInvariantsTest, NothingEntersTheGroundTheSphereOrTheCapsule) {
+  dropOnColliders(integrator(), GetParam().backend, substepsPerFrame(40, 4), {});
+}
+
+TEST_P(IntegratorInvariantsTest, NothingEntersTheCollidersUnderAStrainLimit) {
+  dropOnColliders(integrator(), GetParam().backend, substepsPerFrame(40, 4), {0.1f, 0.05f});
 }
 
 INSTANTIATE_TEST_SUITE_P(Integrators, IntegratorInvariantsTest, ::testing::ValuesIn(everyIntegratorOnBothBackends()),

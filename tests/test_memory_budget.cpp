@@ -37,6 +37,13 @@ ClothModel elementGrid() {
   return model;
 }
 
+// A strain limit adds its per-spring-end table and per-particle sums (solver/strain_limit.h).
+ClothModel limitedGrid() {
+  ClothModel model = springGrid();
+  applyStrainLimit(model, StrainLimitSpec{0.1f, 0.05f});
+  return model;
+}
+
 std::vector<Integrator> everyIntegrator() {
   std::vector<Integrator> all;
   for (size_t i = 0; i < kIntegratorCount; ++i) all.push_back(static_cast<Integrator>(i));
@@ -44,7 +51,7 @@ std::vector<Integrator> everyIntegrator() {
 }
 
 TEST(MemoryBudget, StateSizeCountsTheTablesTheSolversBuild) {
-  for (const ClothModel& model : {springGrid(), elementGrid()}) {
+  for (const ClothModel& model : {springGrid(), elementGrid(), limitedGrid()}) {
     const StateSize size = stateSize(model);
     const SpringTable springs = buildSpringTable(model);
     const ElementTable elements = buildElementTable(model);
@@ -52,11 +59,12 @@ TEST(MemoryBudget, StateSizeCountsTheTablesTheSolversBuild) {
     EXPECT_EQ(size.springEntries, springs.entries.size());
     EXPECT_EQ(size.elements, elements.elements.size());
     EXPECT_EQ(size.elementRefs, elements.refs.size());
+    EXPECT_EQ(size.strainLimitEntries, springs.strainLimits.size());
   }
 }
 
 TEST(MemoryBudget, CpuEstimateIsTheStateEachIntegratorGrows) {
-  for (const ClothModel& model : {springGrid(), elementGrid()}) {
+  for (const ClothModel& model : {springGrid(), elementGrid(), limitedGrid()}) {
     uint64_t worst = 0;
     for (Integrator integrator : everyIntegrator()) {
       SolverParams params;
@@ -75,7 +83,7 @@ TEST(MemoryBudget, CpuEstimateIsTheStateEachIntegratorGrows) {
 // buffers of fixed size (colliders, solve scalars, indirect arguments, step logs, readbacks).
 TEST(MemoryBudget, GpuEstimateIsTheBuffersEachIntegratorMakes) {
   engine::Context& context = test::gpuContext();
-  for (const ClothModel& model : {springGrid(), elementGrid()}) {
+  for (const ClothModel& model : {springGrid(), elementGrid(), limitedGrid()}) {
     uint64_t worst = 0;
     for (Integrator integrator : everyIntegrator()) {
       SolverParams params;

@@ -281,12 +281,49 @@ INSTANTIATE_TEST_SUITE_P(
                  {"solver.velocityScale", "positive number"}},
         BadScene{R"({)" GRID R"(, "solver": {"relativeTolerance": 1}})",
                  {"solver.relativeTolerance", "must be in [0, 1)"}},
+        // Strain limits: finite fractions, stretch > 0, compression in [0, 1), both given.
+        BadScene{R"({)" GRID R"(, "material": {"strainLimit": {"stretch": 0, "compression": 0.05}}})",
+                 {"material.strainLimit.stretch", "positive number"}},
+        BadScene{R"({)" GRID R"(, "material": {"strainLimit": {"stretch": -0.1, "compression": 0.05}}})",
+                 {"material.strainLimit.stretch", "positive number"}},
+        BadScene{R"({)" GRID R"(, "material": {"strainLimit": {"stretch": 1e39, "compression": 0.05}}})",
+                 {"material.strainLimit.stretch", "float range"}},
+        BadScene{R"({)" GRID R"(, "material": {"strainLimit": {"stretch": 0.1, "compression": 1}}})",
+                 {"material.strainLimit.compression", "must be in [0, 1) (got 1)"}},
+        BadScene{R"({)" GRID R"(, "material": {"strainLimit": {"stretch": 0.1, "compression": -0.5}}})",
+                 {"material.strainLimit.compression", "number >= 0"}},
+        BadScene{R"({)" GRID R"(, "material": {"strainLimit": {"stretch": 0.1}}})",
+                 {"material.strainLimit.compression", "is required"}},
+        BadScene{R"({)" GRID R"(, "material": {"strainLimit": {"stretch": 0.1, "compression": 0, "bend": 0}}})",
+                 {"unknown key 'material.strainLimit.bend'"}},
+        BadScene{R"({"cloths": [{"grid": {}, "material": {"strainLimit": {"stretch": "10%", "compression": 0}}}]})",
+                 {"cloths[0].material.strainLimit.stretch"}},
+        BadScene{R"({)" GRID R"(, "solver": {"strainLimitIterations": 0}})",
+                 {"solver.strainLimitIterations", "positive integer"}},
         BadScene{R"([1, 2])", {"top level", "object"}},
         BadScene{R"({)" GRID R"(, "solver": {"dt": 1e400}})", {"malformed JSON", "1e400"}},
         BadScene{"{\n  \"cloth\": {\n    \"grid\": {,}\n  }\n}",
                  {"malformed JSON at line 3, column 14"}},
         BadScene{"", {"malformed JSON at line 1, column 1", "end of input"}}));
 #undef GRID
+
+TEST(SceneParse, StrainLimitsArePerMaterialOnStructuralAndShearSpringsOnly) {
+  const Scene s = parse(R"({"cloths": [
+      {"grid": {"width": 3, "height": 3}, "material": {"strainLimit": {"stretch": 0.1, "compression": 0.05}}},
+      {"grid": {"width": 3, "height": 3, "origin": [2, 0, 0]}}],
+    "solver": {"strainLimitIterations": 12}})");
+  EXPECT_EQ(s.solver.strainLimitIterations, 12);
+  EXPECT_EQ(parse(R"({"cloth": {"grid": {}}})").solver.strainLimitIterations, 8);  // the default
+  size_t limited = 0;
+  for (const Spring& spring : s.cloth.springs) {
+    const bool first = spring.a < 9;
+    const bool expected = first && spring.kind != SpringKind::Bend;
+    EXPECT_EQ(spring.stretchLimit, expected ? 0.1f : 0.f);
+    EXPECT_EQ(spring.compressionLimit, expected ? 0.05f : 0.f);
+    limited += expected;
+  }
+  EXPECT_EQ(limited, 12u + 8u);  // a 3x3 grid's 12 structural and 8 shear springs
+}
 
 TEST(SceneParse, SeveralClothsAreParticleRangesOfOneModelEachWithItsOwnRecipe) {
   const Scene s = parse(R"({"cloths": [
