@@ -491,7 +491,7 @@ TEST(Cli, AGridPastTheHostsMemoryIsRefusedBeforeItsModelIsBuilt) {
   Result r = weftUnder(1000000, "run " + scene("large_grid.json") + " --backend cpu --quiet --grid 4096");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
   EXPECT_EQ(r.exitCode, 1) << r.output;
-  EXPECT_THAT(r.output, ::testing::ContainsRegex("weft: --grid: a 4096 x 4096 cloth needs 4\\.2 GB of host memory for "
+  EXPECT_THAT(r.output, ::testing::ContainsRegex("weft: --grid: a 4096 x 4096 cloth needs 5\\.0 GB of host memory for "
                                                  "its model; the host has [0-9.]+ (MB|KB|bytes) available\n"));
   EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
 }
