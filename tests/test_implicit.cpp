@@ -2,8 +2,6 @@
 // without jitter, each solve reaching its tolerance, and the two backends agreeing.
 #include <cmath>
 
-#include "engine/commands.h"
-#include "solver/gpu_solver.h"
 #include "demos/common/demo_scene.h"
 #include "solver/scene.h"
 #include "test_support.h"
@@ -110,17 +108,7 @@ TEST_F(ImplicitAgreeTest, EmbeddedRecordingMatchesChunkedAdvance) {
   SolverParams params;
   params.integrator = Integrator::ImplicitCg;
   params.maxIterations = 60;
-  GpuSolver chunked(model, params, gpuContext(), embeddedShaders());
-  GpuSolver recorded(model, params, gpuContext(), embeddedShaders());
-  for (int frame = 0; frame < 5; ++frame) {
-    chunked.advance(1.f / 60.f, 2);
-    engine::submitAndWait(gpuContext(), [&](VkCommandBuffer cmd) { recorded.recordAdvance(cmd, 1.f / 60.f, 2); });
-  }
-  std::vector<glm::vec4> xa, va, xb, vb;
-  chunked.readState(xa, va);
-  recorded.readState(xb, vb);
-  for (size_t i = 0; i < xa.size(); ++i) ASSERT_EQ(xa[i], xb[i]) << "particle " << i;
-  EXPECT_NE(xa[model.particleCount() - 1], glm::vec4(model.positions.back(), xa.back().w));  // it moved
+  expectRecordingMatchesAdvance(model, params, 2);
 }
 
 // The largest relative stretch of any structural spring.

@@ -2,6 +2,9 @@
 
 #include <glm/geometric.hpp>
 
+#include "engine/commands.h"
+#include "solver/gpu_solver.h"
+
 namespace weft::test {
 
 engine::Context& gpuContext() {
@@ -68,6 +71,21 @@ ClothModel stiffHangingCloth() {
   ClothModel model = buildGrid(grid, Material{2000.f, 500.f, 50.f, 0.5f});
   pinParticles(model, gridCorners(model, CornerPreset::Two));
   return model;
+}
+
+void expectRecordingMatchesAdvance(const ClothModel& model, const SolverParams& params, int substeps) {
+  GpuSolver chunked(model, params, gpuContext(), embeddedShaders());
+  GpuSolver recorded(model, params, gpuContext(), embeddedShaders());
+  for (int frame = 0; frame < 5; ++frame) {
+    chunked.advance(1.f / 60.f, substeps);
+    engine::submitAndWait(gpuContext(),
+                          [&](VkCommandBuffer cmd) { recorded.recordAdvance(cmd, 1.f / 60.f, substeps); });
+  }
+  std::vector<glm::vec4> xa, va, xb, vb;
+  chunked.readState(xa, va);
+  recorded.readState(xb, vb);
+  for (size_t i = 0; i < xa.size(); ++i) ASSERT_EQ(xa[i], xb[i]) << "particle " << i;
+  EXPECT_NE(xa[model.particleCount() - 1], glm::vec4(model.positions.back(), xa.back().w));  // it moved
 }
 
 double mechanicalEnergy(const ClothModel& model, const std::vector<glm::vec4>& positions,

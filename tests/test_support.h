@@ -43,6 +43,11 @@ double kineticEnergy(const ClothModel& model, const std::vector<glm::vec4>& velo
 // sqrt(k/m) h is about 40 at 60 Hz, far past explicit Euler's limit (2). The implicit tests' cloth.
 ClothModel stiffHangingCloth();
 
+// Runs `model` for 5 frames of 1/60 s in `substeps` steps twice on the GPU backend, once through
+// advance() (the unit's own chunked submissions) and once recorded into a host command buffer by
+// recordAdvance(): the two must end bit for bit alike, and the cloth must have moved.
+void expectRecordingMatchesAdvance(const ClothModel& model, const SolverParams& params, int substeps);
+
 // Kinetic plus spring potential energy (J) of a state; gravity must be zero for this to be conserved.
 double mechanicalEnergy(const ClothModel& model, const std::vector<glm::vec4>& positions,
                         const std::vector<glm::vec4>& velocities);
