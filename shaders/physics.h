@@ -175,6 +175,7 @@ WEFT_FN vec3 carryCorrection(vec3 v, vec3 after, vec3 before, float dt) { return
 
 #include "elements.h"
 #include "strain_limit.h"
+#include "tearing.h"
 
 #ifdef __cplusplus
 #undef WEFT_FN

@@ -39,6 +39,9 @@ using uvec4 = glm::uvec4;
 // Strain limiting (strain_limit.comp), bound only when some material limits its springs.
 #define WEFT_BIND_STRAIN_LIMITS 45   // StrainLimit[2S]: the same rows as SPRINGS, each end's allowed lengths
 #define WEFT_BIND_STRAIN_EXCESS 46   // float[N]: each particle's summed |excess| over its springs this iteration
+// Tearing (tear_detect.comp), bound only when some material tears.
+#define WEFT_BIND_TEAR_LIMITS 52     // TearLimit[2S]: the same rows as SPRINGS, each end's breaking length
+#define WEFT_BIND_TEAR_LIST 53       // uint[1 + S]: [0] how many springs broke, then their model indices
 
 // ---- Iterative solves (implicit integrators): scalar state and reductions stay on the GPU. ----
 #define WEFT_BIND_SOLVE_SCALARS 11  // SolveScalars: the running solve's scalars (alpha, beta, residuals)
@@ -192,6 +195,14 @@ struct StrainLimit {
   float maxLength;  // m, (1 + stretch) L
 };
 
+// A spring end's breaking length (a tearing material's springs), beside the spring table for the same
+// reason as StrainLimit. The model's spring index lets the detection name the spring that broke.
+// maxLength 0: the spring does not tear.
+struct TearLimit {
+  float maxLength;  // m, (1 + tear strain) L
+  uint spring;      // index into ClothModel::springs
+};
+
 struct Collider {
   vec4 shape;       // see WEFT_COLLIDER_*
   vec4 shape2;      // the capsule's second end; unused by the other kinds
@@ -343,6 +354,7 @@ static_assert(sizeof(SpringEntry) == 16);
 static_assert(sizeof(Element) == 64);
 static_assert(sizeof(Collider) == 48);
 static_assert(sizeof(SpringLink) == 8);
+static_assert(sizeof(TearLimit) == 8);
 static_assert(sizeof(StrainLimit) == 8);
 static_assert(sizeof(StepParams) == 64);
 static_assert(sizeof(RenderParams) == 128);

@@ -64,6 +64,10 @@ struct GpuState {
   // summed excess over them. Made only when some spring has a limit; its kernel on first use.
   engine::Buffer strainLimits, strainExcessSums;
   std::unique_ptr<engine::ComputeProgram> strainLimitProgram;
+  // Tearing (solver/tear_detection.h): each spring end's breaking length, and the list of the springs
+  // that broke in the last frame. Made only when some spring tears.
+  engine::Buffer tearLimits, tearList;
+  std::unique_ptr<engine::ComputeProgram> tearDetectProgram;
   std::vector<engine::Buffer> scratch;  // per-integrator temporaries, vec4[N] each, made on first use
   uint32_t particleCount = 0, colliderCount = 0;
   const engine::Context* context = nullptr;

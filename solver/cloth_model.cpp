@@ -46,6 +46,12 @@ void applyStrainLimit(ClothModel& model, const StrainLimitSpec& limit) {
   }
 }
 
+void applyTearStrain(ClothModel& model, float tearStrain) {
+  if (tearStrain <= 0.f) return;
+  for (Spring& s : model.springs)
+    if (s.kind == SpringKind::Structural) s.setTearStrain(tearStrain);
+}
+
 float ClothModel::totalMass() const {
   // Summed in double: a million float particles would otherwise lose digits of the total.
   double sum = 0.0;
@@ -72,6 +78,8 @@ void validateMaterial(const Material& material) {
                        formatNumber(value) + ")");
     }
   }
+  if (!std::isfinite(material.tearStrain) || material.tearStrain < 0.f)
+    throw InputError("material tear strain must be a finite number >= 0 (got " + formatNumber(material.tearStrain) + ")");
   const StrainLimitSpec& limit = material.strainLimit;
   if (!std::isfinite(limit.stretch) || limit.stretch < 0.f)
     throw InputError("material strain limit stretch must be a finite number > 0 (got " + formatNumber(limit.stretch) + ")");
@@ -181,6 +189,7 @@ ClothModel buildGrid(const GridSpec& spec, const Material& material) {
   model.pinned.assign(model.positions.size(), 0);
   model.bendPairs = buildTopology(model.triangles, model.positions.size()).bendPairs;
   applyStrainLimit(model, material.strainLimit);
+  applyTearStrain(model, material.tearStrain);
   return model;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <glm/glm.hpp>
+#include <glm/gtc/packing.hpp>
 
 #include "shaders/shared.h"
 
@@ -20,12 +21,21 @@ struct Spring {
   float stiffness = 0.f;   // N/m
   float damping = 0.f;     // N s/m along the spring axis
   SpringKind kind = SpringKind::Structural;
+  uint16_t tearStrainHalf = 0;  // tearStrain() as a half float
   // Strain limit as fractions of restLength (its material's, structural and shear springs only);
   // stretchLimit 0: not limited. Carried per spring because cloths of different materials share
   // one model and one solver.
   float stretchLimit = 0.f;
   float compressionLimit = 0.f;
+
+  // Tearing (solver/tearing.h): the spring breaks once longer than (1 + tearStrain()) restLength
+  // (its material's, structural springs only); 0: never. Kept as a half float in what would be
+  // padding after `kind`, so a spring stays 32 bytes (a 4096^2 model 5.0 GB): a threshold needs no
+  // more than its 11 bits (within 0.05 % of the material's value).
+  float tearStrain() const { return glm::unpackHalf1x16(tearStrainHalf); }
+  void setTearStrain(float strain) { tearStrainHalf = static_cast<uint16_t>(glm::packHalf1x16(strain)); }
 };
+static_assert(sizeof(Spring) == 32, "the host model's memory estimate (host_memory.cpp) and docs assume 32 bytes");
 
 // Two triangles sharing the edge (v0, v1); a and b are the vertices opposite that edge.
 // Kept for bending models that need the hinge (face angle, plane projection); the linear bend
@@ -50,6 +60,7 @@ struct Material {
   float bendStiffness = 50.f;          // N/m
   float damping = 0.5f;                // N s/m, same for every spring
   StrainLimitSpec strainLimit;         // off unless the scene gives one
+  float tearStrain = 0.f;              // structural and shear springs break past this stretch; 0: never
 };
 
 // The model's particle limit, for grids and meshes alike. Beyond it a uint32 index is still safe,
@@ -135,6 +146,9 @@ void validateMaterial(const Material& material);
 // Gives the structural and shear springs the material's strain limit (bend springs stay free: a fold
 // legitimately compresses them). Both builders call it last.
 void applyStrainLimit(ClothModel& model, const StrainLimitSpec& limit);
+// Gives the structural and shear springs the material's tear strain (solver/tearing.h). Bend springs do
+// not break on their own: they go when a crack separates their ends.
+void applyTearStrain(ClothModel& model, float tearStrain);
 std::vector<float> lumpMasses(const std::vector<glm::vec3>& positions,
                               const std::vector<glm::uvec3>& triangles, float totalMass,
                               float arealDensity);

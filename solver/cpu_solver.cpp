@@ -9,6 +9,7 @@
 #include "solver/integrators/integrator_unit.h"
 #include "solver/memory_budget.h"
 #include "solver/strain_limit.h"
+#include "solver/tear_detection.h"
 
 namespace weft {
 
@@ -24,12 +25,33 @@ CpuSolver::CpuSolver(const ClothModel& model, const SolverParams& params, unsign
   state_.prevPositions = state_.positions;
   state_.springs = buildSpringTable(model);
   state_.elements = buildElementTable(model);
+  keepModelForTearing(model);
   onParamsChanged();
+}
+
+std::vector<uint32_t> CpuSolver::detectTears() { return detectTearsCpu(state_.springs, state_.positions); }
+
+void CpuSolver::reloadTopology(const ClothModel& model, const std::vector<glm::vec4>& positions,
+                               const std::vector<glm::vec4>& velocities) {
+  state_.positions = state_.positionsOut = state_.prevPositions = positions;
+  state_.velocities = state_.velocitiesOut = velocities;
+  state_.springs = buildSpringTable(model);
+  state_.elements = buildElementTable(model);
+  // The units size their temporaries to the state on each step; nothing of the old size may stay.
+  state_.scratch.clear();
+  state_.blocks.clear();
+  state_.springBlocks.clear();
+  state_.strainExcessSums.clear();
 }
 
 void CpuSolver::onParamsChanged() { state_.colliders = packColliders(params_.colliders); }
 
 void CpuSolver::advance(float frameDt, int substeps) {
+  advanceSteps(frameDt, substeps);
+  if (tears()) applyTears(detectTears());
+}
+
+void CpuSolver::advanceSteps(float frameDt, int substeps) {
   const float dt = frameDt / static_cast<float>(substeps);
   gpu::StepParams step = makeStepParams(params_, dt, static_cast<uint32_t>(particleCount_),
                                         static_cast<uint32_t>(state_.colliders.size()), state_.elements.rows.back());

@@ -26,8 +26,12 @@ class CpuSolver : public Solver {
 
  protected:
   void onParamsChanged() override;
+  std::vector<uint32_t> detectTears() override;
+  void reloadTopology(const ClothModel& model, const std::vector<glm::vec4>& positions,
+                      const std::vector<glm::vec4>& velocities) override;
 
  private:
+  void advanceSteps(float frameDt, int substeps);
   ThreadPool pool_;
   CpuState state_;
   PassTimes passTimes_;

@@ -8,6 +8,7 @@
 #include "solver/integrators/integrator_unit.h"
 #include "solver/memory_budget.h"
 #include "solver/strain_limit.h"
+#include "solver/tear_detection.h"
 
 namespace weft {
 namespace {
@@ -39,13 +40,20 @@ void upload(const engine::Context& context, const engine::Buffer& buffer, const 
 GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine::Context& context,
                      const engine::ShaderLibrary& shaders)
     : context_(context) {
-  // Before any allocation: a driver out of memory may crash rather than return an error.
-  checkGpuFits(gpuStateNeed(stateSize(model)), model.particleCount(), deviceLimits(context), describeCloth(model));
   params_ = params;
-  particleCount_ = model.particleCount();
   state_.context = &context;
   state_.shaders = &shaders;
+  loadTables(model);
+  writeState(packPositions(model), packVelocities(model));
+  keepModelForTearing(model);
+  onParamsChanged();
+}
 
+void GpuSolver::loadTables(const ClothModel& model) {
+  // Before any allocation: a driver out of memory may crash rather than return an error.
+  checkGpuFits(gpuStateNeed(stateSize(model)), model.particleCount(), deviceLimits(context_), describeCloth(model));
+  const engine::Context& context = context_;
+  particleCount_ = model.particleCount();
   const size_t n = model.particleCount();
   const size_t vec4Bytes = n * sizeof(glm::vec4);
   SpringTable table = buildSpringTable(model);
@@ -53,6 +61,7 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
     state_.positions[k] = storage(context, vec4Bytes, "weft.positions" + std::to_string(k));
     state_.velocities[k] = storage(context, vec4Bytes, "weft.velocities" + std::to_string(k));
   }
+  state_.currentPositions = state_.currentVelocities = 0;
   state_.prevPositions = storage(context, vec4Bytes, "weft.prevPositions");
   state_.springRows = storage(context, table.rows.size() * sizeof(uint32_t), "weft.springRows");
   state_.springs = storage(context, table.entries.size() * sizeof(gpu::SpringEntry), "weft.springs");
@@ -61,10 +70,19 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
   upload(context, state_.springs, table.entries);
   state_.springLinks = storage(context, table.links.size() * sizeof(gpu::SpringLink), "weft.springLinks");
   upload(context, state_.springLinks, table.links);
+  state_.strainLimits = {};
+  state_.strainExcessSums = {};
   if (!table.strainLimits.empty()) {
     state_.strainLimits = storage(context, table.strainLimits.size() * sizeof(gpu::StrainLimit), "weft.strainLimits");
     upload(context, state_.strainLimits, table.strainLimits);
     state_.strainExcessSums = storage(context, n * sizeof(float), "weft.strainExcessSums");
+  }
+  state_.tearLimits = {};
+  state_.tearList = {};
+  if (!table.tearLimits.empty()) {  // room for every spring in the list: a count, then indices
+    state_.tearLimits = storage(context, table.tearLimits.size() * sizeof(gpu::TearLimit), "weft.tearLimits");
+    upload(context, state_.tearLimits, table.tearLimits);
+    state_.tearList = storage(context, (1 + model.springs.size()) * sizeof(uint32_t), "weft.tearList");
   }
   const ElementTable elements = buildElementTable(model);
   state_.elements = storage(context, elements.elements.size() * sizeof(gpu::Element), "weft.elements");
@@ -74,8 +92,21 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
   upload(context, state_.elementRows, elements.rows);
   upload(context, state_.elementRefs, elements.refs);
   state_.elementRefCount = elements.rows.back();
-  writeState(packPositions(model), packVelocities(model));
-  onParamsChanged();
+  // Everything sized by the particle or spring count is made again on first use.
+  state_.scratch.clear();
+  for (auto& unit : state_.units) unit.reset();
+}
+
+std::vector<uint32_t> GpuSolver::detectTears() {
+  if (!hasTearing(state_)) return {};
+  return readTearList(state_);
+}
+
+void GpuSolver::reloadTopology(const ClothModel& model, const std::vector<glm::vec4>& positions,
+                               const std::vector<glm::vec4>& velocities) {
+  vkDeviceWaitIdle(context_.device());  // the old tables may still be read by a frame in flight
+  loadTables(model);
+  writeState(positions, velocities);
 }
 
 GpuSolver::~GpuSolver() = default;
@@ -166,6 +197,10 @@ void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, 
     unit.recordStep(recorder, params_, step, static_cast<uint32_t>(s));
     if (limited) recordStrainLimit(recorder, step, params_.strainLimitIterations);  // after every step
   }
+  if (hasTearing(state_)) {
+    prepareTearDetectionGpu(state_);
+    recordTearDetection(recorder, step);
+  }
 }
 
 gpu::StepParams GpuSolver::stepParams(float frameDt, int substeps) const {
@@ -191,7 +226,8 @@ void GpuSolver::advance(float frameDt, int substeps) {
   const integrators::IntegratorUnit& unit = integrators::integratorUnit(params_.integrator);
   const uint32_t submittedSteps = unit.submitsOwnFrames() ? 1u : static_cast<uint32_t>(substeps);
   const bool limited = hasStrainLimit(state_);
-  const uint32_t passes = (unit.timedPassesPerStep(params_) + (limited ? 1u : 0u)) * submittedSteps;
+  const uint32_t passes =
+      (unit.timedPassesPerStep(params_) + (limited ? 1u : 0u)) * submittedSteps + (hasTearing(state_) ? 1u : 0u);
   if (passes > timerCapacity_) {
     timer_ = engine::GpuTimer(context_, passes);
     timerCapacity_ = passes;
@@ -204,25 +240,34 @@ void GpuSolver::advance(float frameDt, int substeps) {
     const gpu::StepParams step = stepParams(frameDt, substeps);
     if (!limited) {
       solveStats_ = unit.advanceGpu(frame, params_, step, frameDt, substeps);
-      return;
+    } else {
+      // As on the CPU: one step of the unit at a time (its own submissions), then the strain limit in
+      // a submission of its own.
+      prepareStrainLimitGpu(state_);
+      solveStats_.clear();
+      for (int s = 0; s < substeps; ++s) {
+        const std::vector<SolveStats> stats = unit.advanceGpu(frame, params_, step, step.dt, 1);
+        solveStats_.insert(solveStats_.end(), stats.begin(), stats.end());
+        submitTimed([&](VkCommandBuffer cmd) {
+          GpuRecorder recorder{cmd, state_, &timer_};
+          recordStrainLimit(recorder, step, params_.strainLimitIterations);
+        });
+      }
     }
-    // As on the CPU: one step of the unit at a time (its own submissions), then the strain limit in
-    // a submission of its own.
-    prepareStrainLimitGpu(state_);
-    solveStats_.clear();
-    for (int s = 0; s < substeps; ++s) {
-      const std::vector<SolveStats> stats = unit.advanceGpu(frame, params_, step, step.dt, 1);
-      solveStats_.insert(solveStats_.end(), stats.begin(), stats.end());
+    if (hasTearing(state_)) {
+      prepareTearDetectionGpu(state_);
       submitTimed([&](VkCommandBuffer cmd) {
         GpuRecorder recorder{cmd, state_, &timer_};
-        recordStrainLimit(recorder, step, params_.strainLimitIterations);
+        recordTearDetection(recorder, step);
       });
     }
   } else {
     unit.prepareGpu(state_, params_, substeps);
+    if (hasTearing(state_)) prepareTearDetectionGpu(state_);
     submitTimed([&](VkCommandBuffer cmd) { recordAdvance(cmd, frameDt, substeps, &timer_); });
     solveStats_ = unit.readFrameStats(state_, substeps);
   }
+  if (tears()) applyTears(detectTears());
 }
 
 void GpuSolver::readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const {

@@ -40,8 +40,13 @@ class GpuSolver : public Solver {
 
  protected:
   void onParamsChanged() override;
+  std::vector<uint32_t> detectTears() override;
+  void reloadTopology(const ClothModel& model, const std::vector<glm::vec4>& positions,
+                      const std::vector<glm::vec4>& velocities) override;
 
  private:
+  // The state's buffers and the cloth's tables for `model` (the constructor, and after a tear).
+  void loadTables(const ClothModel& model);
   void submitTimed(const std::function<void(VkCommandBuffer)>& record);  // adds to passTimes_
   gpu::StepParams stepParams(float frameDt, int substeps) const;
   engine::Context& context_;

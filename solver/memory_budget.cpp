@@ -20,6 +20,8 @@ StateSize stateSize(const ClothModel& model) {
   size.elementRefs = std::max<uint64_t>(1, refs);
   if (std::any_of(model.springs.begin(), model.springs.end(), [](const Spring& s) { return s.stretchLimit > 0.f; }))
     size.strainLimitEntries = size.springEntries;
+  if (std::any_of(model.springs.begin(), model.springs.end(), [](const Spring& s) { return s.tearStrain() > 0.f; }))
+    size.tearEntries = size.springEntries;
   return size;
 }
 
@@ -50,6 +52,10 @@ MemoryNeed sharedState(const StateSize& size) {
   if (size.strainLimitEntries > 0) {  // solver/strain_limit.h: the limits and the per-particle counts
     need.add(size.strainLimitEntries * sizeof(gpu::StrainLimit));
     need.add(size.particles * sizeof(float));
+  }
+  if (size.tearEntries > 0) {  // solver/tear_detection.h: the breaking lengths and the list
+    need.add(size.tearEntries * sizeof(gpu::TearLimit));
+    need.add((1 + size.tearEntries / 2) * sizeof(uint32_t));
   }
   return need;
 }

@@ -20,6 +20,7 @@ struct StateSize {
   uint64_t elements = 0;       // at least 1 (an inert element when the cloth has none)
   uint64_t elementRefs = 0;    // incidence entries, at least 1
   uint64_t strainLimitEntries = 0;  // springEntries where some spring has a strain limit, else 0
+  uint64_t tearEntries = 0;         // springEntries where some spring tears, else 0
 };
 StateSize stateSize(const ClothModel& model);
 

@@ -208,6 +208,7 @@ ClothModel buildMesh(const std::vector<glm::vec3>& vertices,
   }
   model.bendPairs = std::move(topology.bendPairs);
   applyStrainLimit(model, material.strainLimit);
+  applyTearStrain(model, material.tearStrain);
   return model;
 }
 

@@ -33,7 +33,7 @@ StrainLimitSpec parseStrainLimit(const JsonSection& s) {
 }
 
 Material parseMaterial(const JsonSection& s) {
-  s.allowKeys({"structuralStiffness", "shearStiffness", "bendStiffness", "damping", "strainLimit"});
+  s.allowKeys({"structuralStiffness", "shearStiffness", "bendStiffness", "damping", "strainLimit", "tearStrain"});
   Material m;
   m.structuralStiffness =
       s.number("structuralStiffness", m.structuralStiffness, Bound::NonNegative);
@@ -41,6 +41,7 @@ Material parseMaterial(const JsonSection& s) {
   m.bendStiffness = s.number("bendStiffness", m.bendStiffness, Bound::NonNegative);
   m.damping = s.number("damping", m.damping, Bound::NonNegative);
   if (s.has("strainLimit")) m.strainLimit = parseStrainLimit(s.child("strainLimit"));
+  m.tearStrain = s.number("tearStrain", 0.f, Bound::Positive);
   return m;
 }
 
@@ -369,6 +370,12 @@ Scene readScene(const SceneDocument& document, const ForeignKeys& foreign) {
     if (recipe.has("tethers")) cloth.forces.tethers = parseTethers(recipe.child("tethers"));
     if (cloth.forces.tethers && std::count(cloth.model.pinned.begin(), cloth.model.pinned.end(), 1) == 0)
       recipe.fail("tethers", "need pinned particles to hang from");
+    if (cloth.material.tearStrain > 0.f) {  // solver/tearing.h
+      if (cloth.forces.membrane || cloth.forces.trispring || cloth.forces.corotational)
+        recipe.fail("membrane", "replaces the springs that the material's tearStrain breaks: a tearing cloth keeps its springs");
+      if (cloth.forces.tethers)
+        recipe.fail("tethers", "cannot hold a tearing cloth: they tie particles by index, so a torn-off piece would stay tied to its pin");
+    }
     applyForceModels(cloth.model, cloth.forces);
   };
   std::vector<ParsedCloth> cloths;

@@ -4,6 +4,7 @@
 #include "solver/backend_state.h"
 #include "solver/cpu_solver.h"
 #include "solver/gpu_solver.h"
+#include "solver/tearing.h"
 
 namespace weft {
 
@@ -48,6 +49,35 @@ gpu::StepParams makeStepParams(const SolverParams& params, float dt, uint32_t pa
   p.omega = 1.f;
   p.mode = params.integrator == Integrator::ExplicitEuler ? WEFT_MODE_EXPLICIT_EULER : WEFT_MODE_SYMPLECTIC_EULER;
   return p;
+}
+
+void Solver::keepModelForTearing(const ClothModel& model) {
+  if (!weft::tears(model)) return;
+  checkTearable(model);
+  model_ = std::make_shared<ClothModel>(model);
+}
+
+size_t Solver::applyEdit(
+    const std::function<TearEdit(ClothModel&, std::vector<glm::vec4>&, std::vector<glm::vec4>&)>& edit) {
+  if (!model_) return 0;
+  std::vector<glm::vec4> positions, velocities;
+  readState(positions, velocities);
+  const TearEdit done = edit(*model_, positions, velocities);
+  if (!done.changed()) return 0;
+  tornCount_ += done.brokenSprings + done.newParticles;
+  particleCount_ = model_->particleCount();
+  reloadTopology(*model_, positions, velocities);
+  ++topologyVersion_;
+  return done.brokenSprings + done.newParticles;
+}
+
+void Solver::applyTears(const std::vector<uint32_t>& springs) {
+  if (springs.empty()) return;
+  applyEdit([&](ClothModel& m, auto& x, auto& v) { return tearSprings(m, springs, x, v); });
+}
+
+size_t Solver::cut(glm::vec3 a, glm::vec3 b, glm::vec3 c) {
+  return applyEdit([&](ClothModel& m, auto& x, auto& v) { return cutCloth(m, a, b, c, x, v); });
 }
 
 std::unique_ptr<Solver> makeSolver(const ClothModel& model, const SolverParams& params, Backend backend,

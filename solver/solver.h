@@ -6,6 +6,7 @@
 //   solver->advance(scene.solver.dt, scene.solver.substeps);   // one frame
 //   solver->readState(positions, velocities);
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include <glm/glm.hpp>
 
 #include "solver/scene.h"
+#include "solver/tearing.h"
 
 namespace weft {
 
@@ -87,13 +89,46 @@ class Solver {
   void setParams(const SolverParams& params) { params_ = params; onParamsChanged(); }
   size_t particleCount() const { return particleCount_; }
 
+  // Tearing (solver/tearing.h), for a cloth whose material has a tearStrain: after each advance()
+  // the springs stretched past it break, and where a crack separates triangles the particles on it
+  // split. cut() breaks every spring whose segment crosses the triangle (a, b, c) now. Either may add
+  // particles (particleCount() grows: new ones follow the old, whose indices stay) and change the
+  // triangles; topologyVersion() counts those changes, for a renderer to rebuild its index buffer.
+  // The GPU backend reads one counter per frame to know whether any spring broke.
+  bool tears() const { return model_ != nullptr; }
+  // The cloth as it is now (its triangles, springs and masses); null unless tears().
+  const ClothModel* tornModel() const { return model_.get(); }
+  uint64_t topologyVersion() const { return topologyVersion_; }
+  size_t tornCount() const { return tornCount_; }  // particles split and springs removed since creation
+  size_t cut(glm::vec3 a, glm::vec3 b, glm::vec3 c);  // particles split and springs removed; 0 unless tears()
+  // For a host recording frames into its own command buffer (GpuSolver::recordAdvance): applies the
+  // tears the last recorded frame found, once that frame has finished. advance() does it itself.
+  void applyRecordedTears() { applyTears(detectTears()); }
+
  protected:
+  // Keeps a copy of the model when it tears (and refuses what tearing cannot follow): the backends'
+  // constructors call it.
+  void keepModelForTearing(const ClothModel& model);
+  // The springs past their breaking length at the end of the last frame, ascending model indices.
+  virtual std::vector<uint32_t> detectTears() = 0;
+  // Rebuilds the backend's tables and state for the edited model (particles appended, springs and
+  // elements changed), continuing from `positions` and `velocities`.
+  virtual void reloadTopology(const ClothModel& model, const std::vector<glm::vec4>& positions,
+                              const std::vector<glm::vec4>& velocities) = 0;
+  // Breaks `springs` and splits what they separate (tearSprings), then reloads the backend.
+  void applyTears(const std::vector<uint32_t>& springs);
+  // Reads the state, lets `edit` change the model and the state, and reloads the backend if it did.
+  size_t applyEdit(const std::function<TearEdit(ClothModel&, std::vector<glm::vec4>&, std::vector<glm::vec4>&)>& edit);
+
   virtual void onParamsChanged() {}
   SolverParams params_;
   size_t particleCount_ = 0;
   std::vector<SolveStats> solveStats_;
   std::optional<uint32_t> handle_;  // the held particle
   float handleInvMass_ = 0.f;       // its own inverse mass, restored on release
+  std::shared_ptr<ClothModel> model_;  // tearing cloths only: the topology as it is now
+  uint64_t topologyVersion_ = 0;
+  size_t tornCount_ = 0;
 };
 
 // GPU backend needs a context (owned by the caller, who may have borrowed the device from a host

@@ -35,6 +35,18 @@ SpringTable buildSpringTable(const ClothModel& model) {
       table.strainLimits[fill[s.b]++] = limit;
     }
   }
+  const bool tears = std::any_of(model.springs.begin(), model.springs.end(),
+                                 [](const Spring& s) { return s.tearStrain() > 0.f; });
+  if (tears) {  // the same rows again
+    table.tearLimits.resize(table.entries.size());
+    std::copy(table.rows.begin(), table.rows.end() - 1, fill.begin());
+    for (uint32_t k = 0; k < model.springs.size(); ++k) {
+      const Spring& s = model.springs[k];
+      const gpu::TearLimit limit{s.tearStrain() > 0.f ? (1.f + s.tearStrain()) * s.restLength : 0.f, k};
+      table.tearLimits[fill[s.a]++] = limit;
+      table.tearLimits[fill[s.b]++] = limit;
+    }
+  }
   // A cloth held by elements alone has no springs: one unread entry keeps the buffers non-empty.
   if (table.entries.empty()) {
     table.entries.push_back({0, 0.f, 0.f, 0.f});

@@ -17,6 +17,8 @@ struct SpringTable {
   // The same entries' allowed lengths; empty unless some spring has a strain limit, which is how
   // both backends know to run no strain-limit pass at all.
   std::vector<gpu::StrainLimit> strainLimits;
+  // The same entries' breaking lengths and model spring indices; empty unless some spring tears.
+  std::vector<gpu::TearLimit> tearLimits;
 };
 SpringTable buildSpringTable(const ClothModel& model);
 

@@ -141,6 +141,12 @@ int runCommand(const RunOptions& options) {
 
   const SolverSettings& settings = scene.solver;
   std::unique_ptr<Solver> solver = makeSolver(scene.cloth, solverParams(scene), backend, context.get(), shaders.get());
+  // A tearing cloth adds particles as it tears: the recording format and the retry from the last
+  // good state both assume a fixed particle count.
+  if (solver->tears() && !options.recordPath.empty())
+    throw InputError("--record cannot record a tearing cloth yet (its particle count changes as it tears)");
+  if (solver->tears() && options.onExplosion == "halve-dt")
+    throw InputError("--on-explosion halve-dt cannot retry a tearing cloth (a tear cannot be undone)");
   if (backend == Backend::Cpu) std::printf("weft: CPU backend on %s\n", solver->deviceName().c_str());
 
   RunReport report;
@@ -160,6 +166,10 @@ int runCommand(const RunOptions& options) {
   report.stepDt = settings.dt / settings.substeps;
 
   std::vector<glm::vec4> positions, velocities, lastGood, lastGoodVelocities;
+  // Each particle's mass as the cloth is now: a tearing cloth's splits add particles and share masses.
+  auto masses = [&]() -> const std::vector<float>& {
+    return solver->tears() ? solver->tornModel()->masses : scene.cloth.masses;
+  };
   solver->readState(lastGood, lastGoodVelocities);
   const EnergyBound energy(scene, lastGood, lastGoodVelocities);  // tells an explosion that stays finite
   std::unique_ptr<RecordingWriter> recording;
@@ -187,7 +197,7 @@ int runCommand(const RunOptions& options) {
       report.failure = error.what();
       report.frames = frame - 1;
       solver->readState(positions, velocities);
-      report.final = summarizeState(positions, velocities, scene.cloth.masses);
+      report.final = summarizeState(positions, velocities, masses());
       std::fprintf(stderr, "\nweft: frame %d: %s\n", frame, error.what());
       if (recording) recording->finish();
       if (!options.statsPath.empty()) writeStatsJson(report, options.statsPath);
@@ -252,7 +262,7 @@ int runCommand(const RunOptions& options) {
       report.nonFinite = nonFinite;
       report.nonFiniteStep = nonFinite ? badStep : -1;
       report.steps = badStep;
-      report.final = summarizeState(positions, velocities, scene.cloth.masses);
+      report.final = summarizeState(positions, velocities, masses());
       if (nonFinite) {
         std::fprintf(stderr, "\nweft: the state became non-finite at step %lld (frame %d) with integrator %s; "
                      "try a smaller --dt, more --substeps or an implicit integrator\n",
@@ -277,16 +287,18 @@ int runCommand(const RunOptions& options) {
     if (recording) recording->addFrame(positions);
     progress.update(frame);
   }
-  report.final = summarizeState(positions, velocities, scene.cloth.masses);
+  report.final = summarizeState(positions, velocities, masses());
   if (int signal = interrupts.signal()) return interrupted(signal, frames, frames);
   if (scene.parts.size() > 1)
     for (const ClothPart& part : scene.parts)
-      report.cloths.push_back({part.name, summarizeState(positions, velocities, scene.cloth.masses,
+      report.cloths.push_back({part.name, summarizeState(positions, velocities, masses(),
                                                          part.firstParticle, part.particleCount)});
   if (recording) recording->finish();
 
   if (!options.pngPath.empty()) {
-    ClothRenderer renderer(*context, *shaders, scene.cloth, kPngWidth, kPngHeight);
+    // A torn cloth is drawn with its triangles as they are now.
+    ClothRenderer renderer(*context, *shaders, solver->tears() ? *solver->tornModel() : scene.cloth, kPngWidth,
+                           kPngHeight);
     if (auto* gpu = dynamic_cast<GpuSolver*>(solver.get()))
       renderer.render(gpu->positionBuffer(), scene.colliders, demo.camera);  // the solver's own buffer
     else
