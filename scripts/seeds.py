@@ -274,26 +274,31 @@ def seed001_blowup():
         say(f"  {integrator} x 1 (h omega = {frame * w:.1f}): exit {rc}, final KE {d['finalKineticEnergy']:.3f} J{its}")
 
 
-def seed001_realtime(threads="1", reps=5):
-    """Largest grid at 16.7 ms a frame per integrator, on explicit_vs_implicit.json (1/60 s frames)."""
+def seed001_realtime(backend="cpu", reps=5):
+    """Largest grid at 16.7 ms a frame per integrator, on explicit_vs_implicit.json (1/60 s frames).
+    The CPU backend runs on one thread; the substeps are the fewest the CPU backend holds."""
     sc = scene("explicit_vs_implicit.json")
+    explicit_grids, implicit_grids = ((24, 32), (48, 56)) if backend == "cpu" else ((12, 16), (8, 12))
     cases = []
-    for integrator, grids, start in (("explicit-euler", (24, 32), 64), ("symplectic-euler", (24, 32), 64)):
-        for n in grids:
-            s = min_stable_substeps(sc, integrator, start, "--grid", str(n), "--frames", "120")
+    for integrator in ("explicit-euler", "symplectic-euler"):
+        for n in explicit_grids:
+            s = min_stable_substeps(sc, integrator, 16, "--grid", str(n), "--frames", "120")
             say(f"  {integrator} at {n}x{n}: fewest stable substeps (120 frames) {s}")
             cases.append((n, integrator, s))
-    for n in (48, 56):
+    for n in implicit_grids:
         rc, d = run(sc, "--backend", "cpu", "--integrator", "implicit-cg", "--substeps", "1", "--grid", str(n), "--frames", "120")
         say(f"  implicit-cg at {n}x{n} x 1: exit {rc}, CG iterations median {d['solve']['medianIterations']}")
         cases.append((n, "implicit-cg", 1))
     times = {c: [] for c in cases}
+    device = None
     for _ in range(reps):  # interleaved, so that every case sees the same load
         for c in cases:
             n, integrator, s = c
-            rc, d = run(sc, "--backend", "cpu", "--integrator", integrator, "--substeps", str(s), "--grid", str(n),
-                        "--frames", "40", env={"WEFT_THREADS": threads})
+            rc, d = run(sc, "--backend", backend, "--integrator", integrator, "--substeps", str(s), "--grid", str(n),
+                        "--frames", "40", env={"WEFT_THREADS": "1"})
             times[c].append(d["medianWallMsPerStep"] * s)
+            device = d["device"]
+    say(f"  timed on {backend}: {device}")
     largest = {}
     for integrator in ("explicit-euler", "symplectic-euler", "implicit-cg"):
         (n0, _, s0), (n1, _, s1) = [c for c in cases if c[1] == integrator]
@@ -305,6 +310,10 @@ def seed001_realtime(threads="1", reps=5):
     for explicit in ("explicit-euler", "symplectic-euler"):
         r = largest["implicit-cg"] / largest[explicit]
         say(f"  implicit-cg / {explicit}: {r:.2f}x the side, {r * r:.2f}x the particles")
+
+
+def seed001_realtime_lavapipe():
+    seed001_realtime("gpu")
 
 
 def seed000_adaptive():
@@ -419,6 +428,7 @@ def seed004_rk4_fps(reps=5):
 EXPERIMENTS = {
     "seed001_blowup": seed001_blowup,
     "seed001_realtime": seed001_realtime,
+    "seed001_realtime_lavapipe": seed001_realtime_lavapipe,
     "seed000_adaptive": seed000_adaptive,
     "seed002_definiteness": seed002_definiteness,
     "seed002_accelerators": seed002_accelerators,
