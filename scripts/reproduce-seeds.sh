@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reruns the measurements of docs/seeds.md (each seed's claims against weft) and prints them, one
 # experiment after the other, with the machine's load before and after. Not part of the test suite.
-# Needs a built weft (scripts/build.sh) and python3 (standard library only); about 5 minutes on 2 cores.
+# Needs a built weft (scripts/build.sh) and python3 (standard library only); 4 to 6 minutes on 2 shared cores.
 #   scripts/reproduce-seeds.sh                              # every experiment
 #   scripts/reproduce-seeds.sh seed003_iterations           # some of them (names: scripts/seeds.py)
 #   scripts/reproduce-seeds.sh --pictures seed004_corners   # also rewrite docs/images/seed004_corners_*.png
