@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "demos/render/camera.h"
 #include "demos/render/palette.h"
 #include "demos/view/orbit_camera.h"
@@ -111,6 +113,27 @@ TEST_P(ViewUnderXvfb, UnattendedRunWritesAScreenshotWithTheClothAndNoValidationM
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ViewUnderXvfb, ::testing::Values("gpu", "cpu"));
+
+// A tearing cloth changes its particle count and triangles while the viewer draws it: the drawer and
+// the upload buffers are made again, with no validation message, and the torn cloth is drawn.
+TEST_P(ViewUnderXvfb, ATearingClothIsDrawnAsItTears) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  // The run's own count of its tears at the same frame: the cloth does tear by then.
+  const fs::path stats = tempPath(std::string("tear_") + GetParam() + ".json");
+  Result run = shell(std::string(WEFT_BINARY) + " run " + scene("tear.json") + " --frames 60 --quiet --backend " +
+                     GetParam() + " --stats " + stats.string());
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  EXPECT_GT(nlohmann::json::parse(std::ifstream(stats))["tearing"]["finalParticles"].get<int>(), 48 * 48) << run.output;
+  fs::path png = tempPath(std::string("view_tear_") + GetParam() + ".png");
+  fs::remove(png);
+  Result r = shell(underXvfb("view " + scene("tear.json") + " --frames 60 --no-panel --screenshot " + png.string() +
+                             " --validate --backend " + GetParam()));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  expectNoValidationMessage(r);
+  Screenshot shot = loadPng(png);
+  ASSERT_TRUE(shot);
+  EXPECT_GT(clothShare(shot.pixels(), shot.width, shot.width / 2, shot.height / 2), 0.5);
+}
 
 
 // The pixels of `weft view ARGS --validate --screenshot NAME` under Xvfb; empty (with the failure

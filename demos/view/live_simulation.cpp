@@ -15,7 +15,9 @@ LiveSimulation::LiveSimulation(Scene scene, Backend backend, engine::Context* co
 LiveSimulation::~LiveSimulation() = default;
 
 bool LiveSimulation::recordsIntoFrame() const {
-  return gpuSolver_ && !integrators::integratorUnit(scene_.solver.integrator).submitsOwnFrames();
+  // A tearing cloth advances on the host: advance() reads the frame's tears and edits the topology
+  // before the viewer draws it, where a frame recorded into the viewer's command buffer could not.
+  return gpuSolver_ && !integrators::integratorUnit(scene_.solver.integrator).submitsOwnFrames() && !solver_->tears();
 }
 
 void LiveSimulation::setSettings(const SolverSettings& settings, const Environment& environment) {

@@ -15,7 +15,6 @@
 #include "engine/shader_library.h"
 #include "solver/grid_resize.h"
 #include "solver/scene.h"
-#include "solver/tearing.h"
 
 namespace weft {
 namespace {
@@ -90,10 +89,6 @@ ViewContent loadContent(const ViewOptions& options) {
   }
   DemoScene demo = loadDemoScene(options.scenePath);
   content.scene = std::move(demo.scene);
-  // The viewer's drawers and upload buffers are sized once for the cloth's particles and triangles.
-  if (tears(content.scene.cloth))
-    throw InputError(options.scenePath + ": the viewer cannot show a tearing cloth yet (its particles and triangles "
-                     "change as it tears); run it with 'weft run --png'");
   content.camera = demo.camera;
   content.calibration = demo.calibration;
   if (options.grid) {

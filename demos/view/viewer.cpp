@@ -160,6 +160,7 @@ bool Viewer::drawFrame(bool capture, double frameMs) {
   if (replaying()) replayFrame_ = clock_->frame();  // the panel may have scrubbed
   drawPaneLabels();  // after the panel: its edits may have rebuilt a solver
   advanceOnHost();
+  for (Pane& pane : panes_) followTopology(pane);
 
   VK_CHECK(vkResetCommandBuffer(slot.cmd, 0));
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -214,6 +215,39 @@ void Viewer::advanceOnHost() {
     pane.sim->solver().advance(s.dt, s.substeps);
     pane.hostPasses[slot] = pane.sim->solver().lastPassTimes();
   }
+}
+
+void Viewer::followTopology(Pane& pane) {
+  if (!pane.sim || !pane.sim->solver().tears()) return;
+  const Solver& solver = pane.sim->solver();
+  if (pane.drawnSolver == &solver && pane.drawnTopology == solver.topologyVersion()) return;
+  if (pane.drawnSolver != nullptr || solver.topologyVersion() != 0) {
+    vkDeviceWaitIdle(context_.device());  // frames in flight draw with the old buffers
+    const ClothModel& cloth = *solver.tornModel();
+    pane.drawer = SceneDrawer(context_, shaders_, cloth, swapchain_.renderPass(), swapchain_.samples());
+    if (!pane.sim->gpuSolver())
+      for (auto& upload : pane.uploads)
+        upload = engine::Buffer(context_, cloth.particleCount() * sizeof(glm::vec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                engine::MemoryUsage::Upload, "view.hostPositions");
+    if (recorder_ && &pane == &panes_[0]) {
+      stopRecording();  // its frames all have the particle count it started with
+      status_ += "; stopped: the cloth tore";
+    }
+  }
+  pane.drawnSolver = &solver;
+  pane.drawnTopology = solver.topologyVersion();
+}
+
+void Viewer::cutAlong(glm::vec2 from, glm::vec2 to) {
+  if (glm::distance(from, to) < 1.f) return;
+  const CameraDesc camera = paneCamera(dragPane_);
+  const glm::vec4 r = paneRect(dragPane_);
+  const Ray a = pixelRay(camera, {r.z, r.w}, from - glm::vec2(r.x, r.y));
+  const Ray b = pixelRay(camera, {r.z, r.w}, to - glm::vec2(r.x, r.y));
+  // The surface the pointer swept: the triangle from the eye out past anything in the scene.
+  constexpr float kReach = 1000.f;  // m
+  vkDeviceWaitIdle(context_.device());  // the cut reads and rewrites the state frames in flight use
+  panes_[dragPane_].sim->solver().cut(a.origin, a.origin + kReach * a.direction, b.origin + kReach * b.direction);
 }
 
 const engine::Buffer& Viewer::positionsFor(Pane& pane, uint64_t frame) {

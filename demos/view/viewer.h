@@ -45,6 +45,9 @@ struct Pane {
   std::array<bool, kFramesInFlight> advanced{};       // the slot's frame stepped the simulation
   PerfHistory history;
   std::vector<glm::vec4> hostPositions, hostVelocities;
+  // The topology the drawer and uploads were made for (a tearing cloth changes it).
+  const Solver* drawnSolver = nullptr;
+  uint64_t drawnTopology = 0;
 };
 
 // What the viewer shows, decided by the command line.
@@ -75,13 +78,17 @@ class Viewer {
   int run();
 
  private:
-  enum class Drag { None, Orbit, Pan, Grab };
+  enum class Drag { None, Orbit, Pan, Grab, Cut };
 
   // One frame: gather the finished slot's timings, build the panel, simulate (if running), record,
   // submit, present. False when the swapchain had to be recreated before anything was drawn.
   bool drawFrame(bool capture, double frameMs);
   void collectSlot(uint64_t frame, double frameMs);
   void advanceOnHost();
+  // A tearing cloth's drawer and upload buffers, made again when its particles or triangles changed.
+  void followTopology(Pane& pane);
+  // Cuts the cloth of pane dragPane_ along the screen segment from `from` to `to` (pixels).
+  void cutAlong(glm::vec2 from, glm::vec2 to);
   void recordFrame(VkCommandBuffer cmd, uint32_t image, bool capture);
   void recordCapture(VkCommandBuffer cmd, uint32_t image);
   void saveCapture(const std::string& path) const;

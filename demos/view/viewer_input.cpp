@@ -88,6 +88,14 @@ void Viewer::onMouseButton(int button, int action, int mods) {
     return;
   }
   if (imgui_->wantsMouse()) return;  // a click on the panel
+  if (button == GLFW_MOUSE_BUTTON_RIGHT) {  // a tearing cloth is cut where the pointer drags
+    std::optional<size_t> pane = paneAt(lastCursor_);
+    if (pane && panes_[*pane].sim && panes_[*pane].sim->solver().tears()) {
+      dragPane_ = *pane;
+      drag_ = Drag::Cut;
+    }
+    return;
+  }
   if (button == GLFW_MOUSE_BUTTON_MIDDLE || (button == GLFW_MOUSE_BUTTON_LEFT && (mods & GLFW_MOD_SHIFT))) {
     drag_ = Drag::Pan;
     return;
@@ -130,6 +138,7 @@ void Viewer::onCursor(glm::vec2 pixel) {
       if (solver.handle()) solver.setHandle(*solver.handle(), dragTarget(camera, ray, grabAnchor_));
       break;
     }
+    case Drag::Cut: cutAlong(pixel - delta, pixel); break;
     case Drag::None: break;
   }
 }

@@ -288,6 +288,12 @@ int runCommand(const RunOptions& options) {
     progress.update(frame);
   }
   report.final = summarizeState(positions, velocities, masses());
+  if (const ClothModel* torn = solver->tornModel()) {
+    report.tears = static_cast<int64_t>(solver->tornCount());
+    report.finalParticles = torn->particleCount();
+    report.finalSprings = torn->springs.size();
+    report.finalTriangles = torn->triangles.size();
+  }
   if (int signal = interrupts.signal()) return interrupted(signal, frames, frames);
   if (scene.parts.size() > 1)
     for (const ClothPart& part : scene.parts)

@@ -120,6 +120,13 @@ void writeStatsJson(const RunReport& r, const std::string& path) {
   auto vec = [](glm::vec3 v) {
     return std::isfinite(v.x + v.y + v.z) ? nlohmann::ordered_json{v.x, v.y, v.z} : nlohmann::ordered_json(nullptr);
   };
+  if (r.tears >= 0)
+    j["tearing"] = {{"tears", r.tears},
+                    {"finalParticles", r.finalParticles},
+                    {"finalSprings", r.finalSprings},
+                    {"finalTriangles", r.finalTriangles}};
+  else
+    j["tearing"] = nullptr;
   j["positionMin"] = vec(r.final.min);
   j["positionMax"] = vec(r.final.max);
   if (!r.cloths.empty()) {

@@ -40,6 +40,10 @@ struct RunReport {
   int64_t explosionStep = -1;  // the step whose energy passed what the scene can supply (EnergyBound)
   int halvings = 0;  // --on-explosion halve-dt: frames rolled back and retried at half the step
   std::string failure;  // why the integrator could not take a step (SolveError); empty if it could
+  // A tearing cloth (solver/tearing.h): its particles, springs and triangles at the end, and its tears
+  // (particles split and springs removed). tears < 0: the cloth does not tear.
+  int64_t tears = -1;
+  size_t finalParticles = 0, finalSprings = 0, finalTriangles = 0;
 };
 
 double median(std::vector<double> values);
