@@ -5,28 +5,12 @@
 #include <numeric>
 
 #include "test_support.h"
+#include "tests/cloth_pieces.h"
 
 namespace weft::test {
 namespace {
 
 class TearingTest : public ValidatedTest, public ::testing::WithParamInterface<Backend> {};
-
-// Connected pieces of a cloth by its triangles.
-size_t pieceCount(const ClothModel& m) {
-  std::vector<uint32_t> parent(m.particleCount());
-  std::iota(parent.begin(), parent.end(), 0u);
-  auto find = [&](uint32_t i) {
-    while (parent[i] != i) i = parent[i] = parent[parent[i]];
-    return i;
-  };
-  for (const glm::uvec3& t : m.triangles) {
-    parent[find(t.y)] = find(t.x);
-    parent[find(t.z)] = find(t.x);
-  }
-  size_t roots = 0;
-  for (uint32_t i = 0; i < parent.size(); ++i) roots += find(i) == i ? 1 : 0;
-  return roots;
-}
 
 // A 2.3 x 1.1 m cloth of 0.1 m cells in the XZ plane, held along its left and right columns,
 // without gravity, whose structural and shear springs break at 15 % stretch.

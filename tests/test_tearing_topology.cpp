@@ -8,9 +8,12 @@
 #include "engine/error.h"
 #include "solver/elements.h"
 #include "solver/tearing.h"
+#include "tests/cloth_pieces.h"
 
 namespace weft {
 namespace {
+using test::pieceCount;
+using test::pieces;
 
 // A flat W x H grid in the XZ plane, 0.1 m cells, with a tear strain.
 ClothModel tearingGrid(uint32_t w, uint32_t h) {
@@ -29,29 +32,6 @@ std::vector<glm::vec4> state(const ClothModel& m) {
   std::vector<glm::vec4> x(m.particleCount());
   for (size_t i = 0; i < x.size(); ++i) x[i] = glm::vec4(m.positions[i], m.inverseMass(i));
   return x;
-}
-
-// Connected pieces of the cloth by its triangles (particles sharing a triangle are joined).
-std::vector<uint32_t> pieces(const ClothModel& m) {
-  std::vector<uint32_t> parent(m.particleCount());
-  std::iota(parent.begin(), parent.end(), 0u);
-  auto find = [&](uint32_t i) {
-    while (parent[i] != i) i = parent[i] = parent[parent[i]];
-    return i;
-  };
-  for (const glm::uvec3& t : m.triangles) {
-    parent[find(t.y)] = find(t.x);
-    parent[find(t.z)] = find(t.x);
-  }
-  std::vector<uint32_t> label(m.particleCount());
-  for (uint32_t i = 0; i < label.size(); ++i) label[i] = find(i);
-  return label;
-}
-
-size_t pieceCount(const std::vector<uint32_t>& label) {
-  std::vector<uint32_t> roots(label);
-  std::sort(roots.begin(), roots.end());
-  return size_t(std::unique(roots.begin(), roots.end()) - roots.begin());
 }
 
 // A cut through the whole cloth along the plane x = 0.35 m (between columns 3 and 4).
