@@ -39,6 +39,10 @@ using uvec4 = glm::uvec4;
 // Strain limiting (strain_limit.comp), bound only when some material limits its springs.
 #define WEFT_BIND_STRAIN_LIMITS 45   // StrainLimit[2S]: the same rows as SPRINGS, each end's allowed lengths
 #define WEFT_BIND_STRAIN_EXCESS 46   // float[N]: each particle's summed |excess| over its springs this iteration
+// Seed 004's bounded spring force: StrainLimit[2S], the same rows as SPRINGS, the lengths between
+// which each spring's force follows its length. Bound for every force pass; a one-entry placeholder
+// (shorter than the spring table) when no material bounds its forces: then no spring is bounded.
+#define WEFT_BIND_SPRING_BOUNDS 47
 
 // ---- Iterative solves (implicit integrators): scalar state and reductions stay on the GPU. ----
 #define WEFT_BIND_SOLVE_SCALARS 11  // SolveScalars: the running solve's scalars (alpha, beta, residuals)
