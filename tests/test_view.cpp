@@ -176,18 +176,22 @@ TEST(View, MultisamplingBlendsEdgesWithTheirCoverage) {
   EXPECT_GT(smoothed, 300) << "with one sample: " << aliased;
 }
 
+// A compare screenshot: each half is a full view of the scene, the cloth in the middle of both, and
+// between the halves, at the bottom, ground rather than cloth.
+void expectClothInBothPanes(const Screenshot& shot) {
+  const unsigned char* pixels = shot.pixels();
+  const int w = shot.width, h = shot.height;
+  EXPECT_GT(clothShare(pixels, w, w / 4, h / 2), 0.9);
+  EXPECT_GT(clothShare(pixels, w, 3 * w / 4, h / 2), 0.9);
+  EXPECT_LT(clothShare(pixels, w, w / 2, h - 40), 0.05);
+}
+
 TEST(View, CompareDrawsBothIntegratorsSideBySide) {
   if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
   Screenshot shot =
       viewScreenshot(scene("hanging.json") + " --compare verlet,implicit-cg --no-panel --frames 30", "view_compare.png");
   ASSERT_TRUE(shot);
-  const unsigned char* pixels = shot.pixels();
-  const int w = shot.width, h = shot.height;
-  // Each half is a full view of the scene: the cloth lies in the middle of both.
-  EXPECT_GT(clothShare(pixels, w, w / 4, h / 2), 0.9);
-  EXPECT_GT(clothShare(pixels, w, 3 * w / 4, h / 2), 0.9);
-  // Between the halves, at the bottom: ground, not cloth.
-  EXPECT_LT(clothShare(pixels, w, w / 2, h - 40), 0.05);
+  expectClothInBothPanes(shot);
 }
 
 // imex and the co-rotational membrane and quadratic hinges in compare mode: the integrator comes
@@ -211,11 +215,7 @@ TEST(View, CompareRunsImexWithTheCorotationalAndQuadraticKinds) {
   }
   Screenshot shot = viewScreenshot(file.string() + " --compare imex:16,implicit-cg --no-panel --frames 20", "view_compare_kinds.png");
   ASSERT_TRUE(shot);
-  const unsigned char* pixels = shot.pixels();
-  const int w = shot.width, h = shot.height;
-  EXPECT_GT(clothShare(pixels, w, w / 4, h / 2), 0.9);
-  EXPECT_GT(clothShare(pixels, w, 3 * w / 4, h / 2), 0.9);
-  EXPECT_LT(clothShare(pixels, w, w / 2, h - 40), 0.05);
+  expectClothInBothPanes(shot);
 }
 
 TEST(View, RecordNowWritesTheFramesWeftRunComputesBitForBit) {
