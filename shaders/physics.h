@@ -46,7 +46,8 @@ WEFT_FN vec2 springResponse(float len, float restLength, StrainLimit bound) {
 // (seed 002's "drop the term"); a clamped spring keeps only its transverse term, also >= 0.
 WEFT_FN vec2 springStiffnessFactors(float len, float restLength, StrainLimit bound) {
   vec2 r = springResponse(len, restLength, bound);
-  float transverse = r.y > 0.0f ? 1.0f - restLength / len : r.x / len;  // the first as before bounds, to the bit
+  // Inside the bound 1 - L/l, written as before bounds existed so unbounded springs keep every bit.
+  float transverse = r.y > 0.0f ? 1.0f - restLength / len : r.x / len;
   return vec2(r.y, transverse > 0.0f ? transverse : 0.0f);
 }
 
