@@ -35,11 +35,12 @@ void main() {
       for (uint s = springRows[i]; s < springRows[i + 1]; ++s) {
         SpringEntry e = springs[s];
         vec3 xj = positions[e.other].xyz, vj = velocities[e.other].xyz;
-        force += springForce(xi.xyz, vi, xj, vj, e);
-        vec4 system = springSystemBlock(xi.xyz, xj, e, a, l);
+        StrainLimit bound = springBound(s);
+        force += springForce(xi.xyz, vi, xj, vj, e, bound);
+        vec4 system = springSystemBlock(xi.xyz, xj, e, bound, a, l);
         blocks[s] = system;
         block += systemBlockMatrix(system);
-        if (l != 0.0) sv += springStiffnessBlock(xi.xyz, xj, e) * (vi - vj);
+        if (l != 0.0) sv += springStiffnessBlock(xi.xyz, xj, e, bound) * (vi - vj);
       }
       force += elementForces(i, true);
       block += elementDiagonal(i, a * l, a, 0.0);

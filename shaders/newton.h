@@ -24,23 +24,25 @@ using std::sqrt;
 // K the stiffness block kept positive semi-definite (compressed springs drop their transverse
 // term) and D/h the derivative of the axial damping force through v = (x - x0)/h (the derivative
 // of the axis direction is dropped, as Baraff & Witkin do). A_ij = -B for the spring's other end.
-WEFT_FN mat3 newtonSpringBlock(vec3 xi, vec3 xj, SpringEntry s, float h) {
-  return springStiffnessBlock(xi, xj, s) + (1.0f / h) * springDampingBlock(xi, xj, s);
+WEFT_FN mat3 newtonSpringBlock(vec3 xi, vec3 xj, SpringEntry s, StrainLimit bound, float h) {
+  return springStiffnessBlock(xi, xj, s, bound) + (1.0f / h) * springDampingBlock(xi, xj, s);
 }
 
 // The same block in the form the Jacobi sweeps read, 16 bytes a spring entry: B = u u^T + beta I.
-// K = k (1 - t) n n^T + k t I (t = max(0, 1 - L/l), the transverse factor) and D/h = (c/h) n n^T,
-// so u = sqrt(alpha) n with alpha = k (1 - t) + c/h >= 0, and beta = k t. Built once per Newton
-// iteration: every sweep of the solve reuses it instead of rebuilding the block (a square root,
-// a division and two outer products per spring, the bulk of a matrix-free sweep's work).
-WEFT_FN vec4 newtonCoupling(vec3 xi, vec3 xj, SpringEntry s, float h) {
+// K = k (a - t) n n^T + k t I (a, t: springStiffnessFactors; unbounded, a = 1 and t = max(0, 1 - L/l))
+// and D/h = (c/h) n n^T, so u = sqrt(alpha) n with alpha = k (a - t) + c/h, and beta = k t. alpha is
+// floored at 0, as springSystemBlock's beta: a spring clamped by its force bound then keeps k t
+// along its axis, and the block stays positive semi-definite. Built once per Newton iteration: every
+// sweep of the solve reuses it instead of rebuilding the block (a square root, a division and two
+// outer products per spring, the bulk of a matrix-free sweep's work).
+WEFT_FN vec4 newtonCoupling(vec3 xi, vec3 xj, SpringEntry s, StrainLimit bound, float h) {
   vec3 d = xi - xj;
   float len = length(d);
   if (len < 1e-9f) return vec4(0.0f);
-  float transverse = max(1.0f - s.restLength / len, 0.0f);
-  float alpha = s.stiffness * (1.0f - transverse) + s.damping / h;
+  vec2 f = springStiffnessFactors(len, s.restLength, bound);
+  float alpha = max(s.stiffness * (f.x - f.y) + s.damping / h, 0.0f);
   vec3 u = (sqrt(alpha) / len) * d;
-  return vec4(u.x, u.y, u.z, s.stiffness * transverse);
+  return vec4(u.x, u.y, u.z, s.stiffness * f.y);
 }
 
 WEFT_FN vec3 couplingProduct(vec4 c, vec3 y) { return dot(xyz(c), y) * xyz(c) + c.w * y; }

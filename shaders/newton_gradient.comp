@@ -28,8 +28,9 @@ void main() {
         SpringEntry e = springs[s];
         vec3 xj = iterate[e.other].xyz;
         vec3 vj = velocitiesOut[e.other].xyz;
-        force += springForce(xi.xyz, vi, xj, vj, e);
-        vec4 coupling = newtonCoupling(xi.xyz, xj, e, h);
+        StrainLimit bound = springBound(s);
+        force += springForce(xi.xyz, vi, xj, vj, e, bound);
+        vec4 coupling = newtonCoupling(xi.xyz, xj, e, bound, h);
         couplings[s] = coupling;
         block += couplingMatrix(coupling);
       }

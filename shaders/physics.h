@@ -11,6 +11,7 @@
 namespace weft::gpu {
 using std::sqrt;  // the float overload, as GLSL's sqrt
 using glm::mat3;
+using glm::vec2;
 using glm::vec3;
 using glm::dot;
 using glm::length;
@@ -26,14 +27,38 @@ inline float atan(float y, float x) { return std::atan2(y, x); }  // GLSL's two-
 
 WEFT_FN vec3 xyz(vec4 v) { return vec3(v.x, v.y, v.z); }
 
-// Seed 004's spring force on endpoint i (its length clamp left out):
-// f_i = -[ks (|d| - L0) + kd (v_i - v_j).d/|d|] d/|d|,  d = x_i - x_j.
-WEFT_FN vec3 springForce(vec3 xi, vec3 vi, vec3 xj, vec3 vj, SpringEntry s) {
+// Seed 004's bounded spring force: with a bound (maxLength > 0), the deformation the force sees is
+// clamped to [minLength, maxLength] - L, so the force stops growing past the limit: it is capped, the
+// spring is not held (past the limit it is softer, not stiffer). The length l's response (e, a): e the
+// deformation the force acts on, a = de/dl, 1 inside the bound and 0 where it clamps.
+WEFT_FN vec2 springResponse(float len, float restLength, StrainLimit bound) {
+  float e = len - restLength;
+  if (bound.maxLength <= 0.0f) return vec2(e, 1.0f);
+  if (len > bound.maxLength) return vec2(bound.maxLength - restLength, 0.0f);
+  if (len < bound.minLength) return vec2(bound.minLength - restLength, 0.0f);
+  return vec2(e, 1.0f);
+}
+
+// The spring's stiffness factors (axial, transverse) for S = -df_i/dx_i = k (axial n n^T +
+// transverse (I - n n^T)): axial = a, transverse = max(0, e / l), both from springResponse. Without a
+// bound that is k (n n^T + (1 - L/l)(I - n n^T)); the transverse term is dropped for a compressed
+// spring (e < 0), which keeps S positive semi-definite and the implicit system solvable by CG
+// (seed 002's "drop the term"); a clamped spring keeps only its transverse term, also >= 0.
+WEFT_FN vec2 springStiffnessFactors(float len, float restLength, StrainLimit bound) {
+  vec2 r = springResponse(len, restLength, bound);
+  // Inside the bound 1 - L/l, written as before bounds existed so unbounded springs keep every bit.
+  float transverse = r.y > 0.0f ? 1.0f - restLength / len : r.x / len;
+  return vec2(r.y, transverse > 0.0f ? transverse : 0.0f);
+}
+
+// Seed 004's spring force on endpoint i: f_i = -[ks e + kd (v_i - v_j).d/|d|] d/|d|, d = x_i - x_j,
+// e = |d| - L, or its clamp where the spring's force is bounded (springResponse).
+WEFT_FN vec3 springForce(vec3 xi, vec3 vi, vec3 xj, vec3 vj, SpringEntry s, StrainLimit bound) {
   vec3 d = xi - xj;
   float len = length(d);
   if (len < 1e-9f) return vec3(0.0f);  // coincident endpoints: no direction to push along
   vec3 n = d / len;
-  float magnitude = s.stiffness * (len - s.restLength) + s.damping * dot(vi - vj, n);
+  float magnitude = s.stiffness * springResponse(len, s.restLength, bound).x + s.damping * dot(vi - vj, n);
   return -magnitude * n;
 }
 
@@ -51,18 +76,15 @@ WEFT_FN vec3 distanceCorrection(vec3 xi, float wi, vec3 xj, float wj, float rest
   return d * (wi / wsum) * stiffness * difference;
 }
 
-// The spring's stiffness block S = -df_i/dx_i = k (n n^T + a (I - n n^T)), a = max(0, 1 - L/l):
-// the transverse term is dropped for a compressed spring (l < L), which keeps S positive
-// semi-definite and the implicit system solvable by CG (seed 002's "drop the term").
-WEFT_FN mat3 springStiffnessBlock(vec3 xi, vec3 xj, SpringEntry s) {
+// The spring's stiffness block S = -df_i/dx_i (factors: springStiffnessFactors).
+WEFT_FN mat3 springStiffnessBlock(vec3 xi, vec3 xj, SpringEntry s, StrainLimit bound) {
   vec3 d = xi - xj;
   float len = length(d);
   if (len < 1e-9f) return mat3(0.0f);
   vec3 n = d / len;
   mat3 nn = outerProduct(n, n);
-  float transverse = 1.0f - s.restLength / len;
-  if (transverse < 0.0f) transverse = 0.0f;
-  return s.stiffness * (nn + transverse * (mat3(1.0f) - nn));
+  vec2 f = springStiffnessFactors(len, s.restLength, bound);
+  return s.stiffness * (f.x * nn + f.y * (mat3(1.0f) - nn));
 }
 
 // The spring's damping block D = -df_i/dv_i = c n n^T (the damping force acts along the axis).
@@ -75,22 +97,25 @@ WEFT_FN mat3 springDampingBlock(vec3 xi, vec3 xj, SpringEntry s) {
 }
 
 // The spring's block of the implicit system, a D + a l S = beta n n^T + gamma I, in compact form
-// (sqrt(beta) n, gamma): beta = a c + a l k (1 - t), gamma = a l k t (t as in springStiffnessBlock),
-// with a = forceTime and l = stiffnessTime of SolveParams (a = l = h: implicit Euler's h D + h^2 S;
-// l = 0: the damping block alone). Built once per step; a product with it is then a dot and two
-// scaled adds instead of two 3x3 matrices rebuilt per iteration. beta, gamma >= 0, so the block is
-// positive semi-definite.
-WEFT_FN vec4 springSystemBlock(vec3 xi, vec3 xj, SpringEntry s, float forceTime, float stiffnessTime) {
+// (sqrt(beta) n, gamma): beta = a c + a l k (axial - t), gamma = a l k t (axial, t as in
+// springStiffnessFactors), with a = forceTime and l = stiffnessTime of SolveParams (a = l = h:
+// implicit Euler's h D + h^2 S; l = 0: the damping block alone). Built once per step; a product with
+// it is then a dot and two scaled adds instead of two 3x3 matrices rebuilt per iteration. gamma >= 0;
+// beta is floored at 0: a spring clamped in stretch (axial 0, t > 0) has an exact block
+// a c n n^T + a l k t (I - n n^T), whose beta a c - a l k t may be negative, and then keeps
+// a l k t along its axis too (the clamp's softening is taken explicitly, through the force). So the
+// block is always positive semi-definite and CG keeps working.
+WEFT_FN vec4 springSystemBlock(vec3 xi, vec3 xj, SpringEntry s, StrainLimit bound, float forceTime, float stiffnessTime) {
   vec3 d = xi - xj;
   float len = length(d);
   if (len < 1e-9f) return vec4(0.0f);
   vec3 n = d / len;
-  float transverse = 1.0f - s.restLength / len;
-  if (transverse < 0.0f) transverse = 0.0f;
+  vec2 f = springStiffnessFactors(len, s.restLength, bound);
   float stiffnessWeight = forceTime * stiffnessTime;
-  float beta = forceTime * s.damping + stiffnessWeight * s.stiffness * (1.0f - transverse);
+  float beta = forceTime * s.damping + stiffnessWeight * s.stiffness * (f.x - f.y);
+  beta = beta > 0.0f ? beta : 0.0f;
   vec3 m = sqrt(beta) * n;
-  return vec4(m.x, m.y, m.z, stiffnessWeight * s.stiffness * transverse);
+  return vec4(m.x, m.y, m.z, stiffnessWeight * s.stiffness * f.y);
 }
 
 WEFT_FN vec3 applySystemBlock(vec4 block, vec3 u) { return xyz(block) * dot(xyz(block), u) + block.w * u; }

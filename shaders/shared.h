@@ -42,6 +42,10 @@ using uvec4 = glm::uvec4;
 // Tearing (tear_detect.comp), bound only when some material tears.
 #define WEFT_BIND_TEAR_LIMITS 52     // TearLimit[2S]: the same rows as SPRINGS, each end's breaking length
 #define WEFT_BIND_TEAR_LIST 53       // uint[1 + S]: [0] how many springs broke, then their model indices
+// Seed 004's bounded spring force: StrainLimit[2S], the same rows as SPRINGS, the lengths between
+// which each spring's force follows its length. Bound for every force pass; a one-entry placeholder
+// (shorter than the spring table) when no material bounds its forces: then no spring is bounded.
+#define WEFT_BIND_SPRING_BOUNDS 47
 
 // ---- Iterative solves (implicit integrators): scalar state and reductions stay on the GPU. ----
 #define WEFT_BIND_SOLVE_SCALARS 11  // SolveScalars: the running solve's scalars (alpha, beta, residuals)

@@ -32,6 +32,7 @@ layout(std430, binding = WEFT_BIND_SPRING_ROWS) readonly buffer SpringRows { uin
 layout(std430, binding = WEFT_BIND_SPRINGS) readonly buffer Springs { SpringEntry springs[]; };
 layout(std430, binding = WEFT_BIND_SPRING_LINKS) readonly buffer SpringLinks { SpringLink springLinks[]; };
 layout(std430, binding = WEFT_BIND_COLLIDERS) readonly buffer Colliders { Collider colliders[]; };
+layout(std430, binding = WEFT_BIND_SPRING_BOUNDS) readonly buffer SpringBounds { StrainLimit springBounds[]; };
 layout(std430, binding = WEFT_BIND_BASE_VELOCITIES) readonly buffer BaseVelocities { vec4 baseVelocities[]; };
 layout(std430, binding = WEFT_BIND_ACCUM_POSITIONS) buffer AccumPositions { vec4 accumPositions[]; };
 layout(std430, binding = WEFT_BIND_ACCUM_VELOCITIES) buffer AccumVelocities { vec4 accumVelocities[]; };
@@ -40,13 +41,24 @@ layout(std430, binding = WEFT_BIND_NEWTON_ITERATE) buffer Iterate { vec4 iterate
 
 #include "element_gather.glsl"
 
+// Spring entry s's force bound (springResponse): none where the table is the one-entry placeholder.
+// Copied member by member: a ternary between the buffer's struct and a local one trips glslc's optimizer.
+StrainLimit springBound(uint s) {
+  StrainLimit bound = StrainLimit(0.0, 0.0);
+  if (s < uint(springBounds.length())) {
+    bound.minLength = springBounds[s].minLength;
+    bound.maxLength = springBounds[s].maxLength;
+  }
+  return bound;
+}
+
 // Acceleration of particle i (not pinned) from gravity, drag, its row of springs and its elements,
 // with the state read from `positions` and `velocities`. Mirrors particleAcceleration() in the CPU backend.
 vec3 particleAcceleration(uint i, vec4 xi, vec3 v) {
   vec3 force = dragForce(v, params.wind) + elementForces(i, true);
   for (uint s = springRows[i]; s < springRows[i + 1]; ++s) {
     SpringEntry e = springs[s];
-    force += springForce(xi.xyz, v, positions[e.other].xyz, velocities[e.other].xyz, e);
+    force += springForce(xi.xyz, v, positions[e.other].xyz, velocities[e.other].xyz, e, springBound(s));
   }
   return params.gravity.xyz + xi.w * force;
 }

@@ -63,6 +63,8 @@ struct GpuState {
   // Strain limiting (solver/strain_limit.h): each spring end's allowed lengths and each particle's
   // summed excess over them. Made only when some spring has a limit; its kernel on first use.
   engine::Buffer strainLimits, strainExcessSums;
+  // Seed 004's force bounds, bound for every force pass: the table, or a one-entry placeholder.
+  engine::Buffer springBounds;
   std::unique_ptr<engine::ComputeProgram> strainLimitProgram;
   // Tearing (solver/tear_detection.h): each spring end's breaking length, and the list of the springs
   // that broke in the last frame. Made only when some spring tears.

@@ -43,6 +43,7 @@ void applyStrainLimit(ClothModel& model, const StrainLimitSpec& limit) {
     if (s.kind == SpringKind::Bend) continue;
     s.stretchLimit = limit.stretch;
     s.compressionLimit = limit.compression;
+    s.limitMode = limit.mode;
   }
 }
 

@@ -14,6 +14,10 @@ namespace weft {
 
 enum class SpringKind : uint8_t { Structural, Shear, Bend };
 
+// How a material's strain limit acts (StrainLimitSpec): Provot's projection after each step, seed
+// 004's bounded spring force (the deformation the force sees is clamped to the limit), or both.
+enum class StrainLimitMode : uint8_t { Projection, Force, Both };
+
 struct Spring {
   uint32_t a = 0;
   uint32_t b = 0;
@@ -21,6 +25,7 @@ struct Spring {
   float stiffness = 0.f;   // N/m
   float damping = 0.f;     // N s/m along the spring axis
   SpringKind kind = SpringKind::Structural;
+  StrainLimitMode limitMode = StrainLimitMode::Projection;  // how stretchLimit acts (in the padding after kind)
   uint16_t tearStrainHalf = 0;  // tearStrain() as a half float
   // Strain limit as fractions of restLength (its material's, structural and shear springs only);
   // stretchLimit 0: not limited. Carried per spring because cloths of different materials share
@@ -46,13 +51,22 @@ struct BendPair {
   uint32_t t0 = 0, t1 = 0;
 };
 
-// Provot's deformation constraint: after each step no structural or shear spring is left longer
-// than (1 + stretch) or shorter than (1 - compression) times its rest length. stretch 0: off.
+// A strain limit on the structural and shear springs, [(1 - compression) L, (1 + stretch) L].
+// Projection (Provot): after each step no such spring is left outside it, within the iterations'
+// convergence. Force (seed 004): the spring force sees its deformation clamped to that range, so its
+// magnitude never exceeds k stretch L (or k compression L); that caps the force, it does not keep the
+// spring inside the range. stretch 0: off.
 struct StrainLimitSpec {
   float stretch = 0.f;      // fraction of the rest length, > 0 when on
   float compression = 0.f;  // fraction of the rest length, [0, 1)
+  StrainLimitMode mode = StrainLimitMode::Projection;
   bool enabled() const { return stretch > 0.f; }
 };
+inline bool projects(StrainLimitMode m) { return m != StrainLimitMode::Force; }
+inline bool boundsForce(StrainLimitMode m) { return m != StrainLimitMode::Projection; }
+// A spring whose strain limit is projected after each step / bounds its force.
+inline bool projectsStrain(const Spring& s) { return s.stretchLimit > 0.f && projects(s.limitMode); }
+inline bool boundsStrainForce(const Spring& s) { return s.stretchLimit > 0.f && boundsForce(s.limitMode); }
 
 struct Material {
   float structuralStiffness = 2000.f;  // N/m

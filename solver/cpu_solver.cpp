@@ -114,7 +114,7 @@ uint64_t CpuSolver::stateBytes() const {
                    bytes(state_.springBlocks) + bytes(state_.colliders);
   for (const auto& s : state_.scratch) total += bytes(s);
   total += bytes(state_.springs.rows) + bytes(state_.springs.entries) + bytes(state_.springs.links);
-  total += bytes(state_.springs.strainLimits) + bytes(state_.strainExcessSums);
+  total += bytes(state_.springs.strainLimits) + bytes(state_.strainExcessSums) + bytes(state_.springs.forceBounds);
   total += bytes(state_.elements.elements) + bytes(state_.elements.rows) + bytes(state_.elements.refs);
   return total;
 }

@@ -84,6 +84,12 @@ void GpuSolver::loadTables(const ClothModel& model) {
     upload(context, state_.tearLimits, table.tearLimits);
     state_.tearList = storage(context, (1 + model.springs.size()) * sizeof(uint32_t), "weft.tearList");
   }
+  {  // a one-entry placeholder, shorter than the spring table, says "no bounds" to springBound()
+    const std::vector<gpu::StrainLimit> bounds =
+        table.forceBounds.empty() ? std::vector<gpu::StrainLimit>{{0.f, 0.f}} : table.forceBounds;
+    state_.springBounds = storage(context, bounds.size() * sizeof(gpu::StrainLimit), "weft.springBounds");
+    upload(context, state_.springBounds, bounds);
+  }
   const ElementTable elements = buildElementTable(model);
   state_.elements = storage(context, elements.elements.size() * sizeof(gpu::Element), "weft.elements");
   state_.elementRows = storage(context, elements.rows.size() * sizeof(uint32_t), "weft.elementRows");
@@ -120,6 +126,7 @@ std::vector<engine::BufferBinding> GpuState::withTables(std::initializer_list<en
   bindings.insert(bindings.end(), {{WEFT_BIND_SPRING_ROWS, &springRows},
                                    {WEFT_BIND_SPRINGS, &springs},
                                    {WEFT_BIND_SPRING_LINKS, &springLinks},
+                                   {WEFT_BIND_SPRING_BOUNDS, &springBounds},
                                    {WEFT_BIND_ELEMENTS, &elements},
                                    {WEFT_BIND_ELEMENT_ROWS, &elementRows},
                                    {WEFT_BIND_ELEMENT_REFS, &elementRefs},

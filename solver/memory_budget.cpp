@@ -18,8 +18,8 @@ StateSize stateSize(const ClothModel& model) {
   for (const gpu::Element& e : model.elements)
     refs += e.kind == WEFT_ELEMENT_TETHER ? 1 : elementNodeCount(e.kind);
   size.elementRefs = std::max<uint64_t>(1, refs);
-  if (std::any_of(model.springs.begin(), model.springs.end(), [](const Spring& s) { return s.stretchLimit > 0.f; }))
-    size.strainLimitEntries = size.springEntries;
+  if (std::any_of(model.springs.begin(), model.springs.end(), projectsStrain)) size.strainLimitEntries = size.springEntries;
+  if (std::any_of(model.springs.begin(), model.springs.end(), boundsStrainForce)) size.forceBoundEntries = size.springEntries;
   if (std::any_of(model.springs.begin(), model.springs.end(), [](const Spring& s) { return s.tearStrain() > 0.f; }))
     size.tearEntries = size.springEntries;
   return size;
@@ -57,6 +57,8 @@ MemoryNeed sharedState(const StateSize& size) {
     need.add(size.tearEntries * sizeof(gpu::TearLimit));
     need.add((1 + size.tearEntries / 2) * sizeof(uint32_t));
   }
+  // The force bounds (the GPU's one-entry placeholder without them is within its estimate's slack).
+  if (size.forceBoundEntries > 0) need.add(size.forceBoundEntries * sizeof(gpu::StrainLimit));
   return need;
 }
 

@@ -19,7 +19,8 @@ struct StateSize {
   uint64_t springEntries = 0;  // 2 per spring, at least 1 (the tables keep an unread entry)
   uint64_t elements = 0;       // at least 1 (an inert element when the cloth has none)
   uint64_t elementRefs = 0;    // incidence entries, at least 1
-  uint64_t strainLimitEntries = 0;  // springEntries where some spring has a strain limit, else 0
+  uint64_t strainLimitEntries = 0;  // springEntries where some spring's limit is projected, else 0
+  uint64_t forceBoundEntries = 0;   // springEntries where some spring's force is bounded, else 0
   uint64_t tearEntries = 0;         // springEntries where some spring tears, else 0
 };
 StateSize stateSize(const ClothModel& model);

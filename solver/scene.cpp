@@ -21,7 +21,7 @@ constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler"
 
 // Both fractions are required: a default compression of 0 would forbid any shortening unasked.
 StrainLimitSpec parseStrainLimit(const JsonSection& s) {
-  s.allowKeys({"stretch", "compression"});
+  s.allowKeys({"stretch", "compression", "mode"});
   if (!s.has("stretch")) s.fail("stretch", "is required (the largest stretch, a fraction of the rest length)");
   if (!s.has("compression")) s.fail("compression", "is required (the largest compression, a fraction of the rest length)");
   StrainLimitSpec limit;
@@ -29,6 +29,11 @@ StrainLimitSpec parseStrainLimit(const JsonSection& s) {
   limit.compression = s.number("compression", 0.f, Bound::NonNegative);
   if (!(limit.compression < 1.f))
     s.fail("compression", "must be in [0, 1) (got " + shownNumber(limit.compression) + ")");
+  // "projection" (the default, Provot's), "force" (seed 004's bounded spring force) or "both".
+  const std::string mode = s.string("mode", "projection");
+  if (mode == "force") limit.mode = StrainLimitMode::Force;
+  else if (mode == "both") limit.mode = StrainLimitMode::Both;
+  else if (mode != "projection") s.fail("mode", "must be \"projection\", \"force\" or \"both\" (got \"" + excerpt(mode) + "\")");
   return limit;
 }
 

@@ -21,20 +21,22 @@ SpringTable buildSpringTable(const ClothModel& model) {
   }
   table.links.reserve(table.entries.size());
   for (const gpu::SpringEntry& e : table.entries) table.links.push_back({e.other, e.restLength});
-  const bool limited = std::any_of(model.springs.begin(), model.springs.end(),
-                                   [](const Spring& s) { return s.stretchLimit > 0.f; });
-  if (limited) {  // filled in the entries' order: the same rows serve both tables
-    table.strainLimits.resize(table.entries.size());
+  // Each table filled in the entries' order (the same rows serve them all), a spring's range where
+  // `applies` says so and {0, 0} (none) elsewhere; left empty when no spring needs it.
+  auto limitTable = [&](std::vector<gpu::StrainLimit>& out, bool (*applies)(const Spring&)) {
+    if (std::none_of(model.springs.begin(), model.springs.end(), applies)) return;
+    out.resize(table.entries.size());
     std::copy(table.rows.begin(), table.rows.end() - 1, fill.begin());
     for (const Spring& s : model.springs) {
-      const gpu::StrainLimit limit = s.stretchLimit > 0.f
-                                         ? gpu::StrainLimit{(1.f - s.compressionLimit) * s.restLength,
-                                                            (1.f + s.stretchLimit) * s.restLength}
-                                         : gpu::StrainLimit{0.f, 0.f};
-      table.strainLimits[fill[s.a]++] = limit;
-      table.strainLimits[fill[s.b]++] = limit;
+      const gpu::StrainLimit limit = applies(s) ? gpu::StrainLimit{(1.f - s.compressionLimit) * s.restLength,
+                                                                   (1.f + s.stretchLimit) * s.restLength}
+                                                : gpu::StrainLimit{0.f, 0.f};
+      out[fill[s.a]++] = limit;
+      out[fill[s.b]++] = limit;
     }
-  }
+  };
+  limitTable(table.strainLimits, projectsStrain);
+  limitTable(table.forceBounds, boundsStrainForce);
   const bool tears = std::any_of(model.springs.begin(), model.springs.end(),
                                  [](const Spring& s) { return s.tearStrain() > 0.f; });
   if (tears) {  // the same rows again

@@ -19,7 +19,15 @@ struct SpringTable {
   std::vector<gpu::StrainLimit> strainLimits;
   // The same entries' breaking lengths and model spring indices; empty unless some spring tears.
   std::vector<gpu::TearLimit> tearLimits;
+  // The same entries' force bounds (seed 004's bounded spring force, physics.h springResponse); empty
+  // unless some spring's material bounds its force.
+  std::vector<gpu::StrainLimit> forceBounds;
 };
+
+// Entry k's force bound, as springBound() in shaders/solver_bindings.glsl: none without a table.
+inline gpu::StrainLimit springBound(const SpringTable& table, uint32_t k) {
+  return table.forceBounds.empty() ? gpu::StrainLimit{0.f, 0.f} : table.forceBounds[k];
+}
 SpringTable buildSpringTable(const ClothModel& model);
 
 std::vector<gpu::Collider> packColliders(const std::vector<ColliderDesc>& colliders);

@@ -535,6 +535,29 @@ TEST(Cli, BenchSkipsAGridTheDeviceCannotHoldAndMeasuresTheRest) {
   EXPECT_THAT(r.output, HasSubstr("| 900² | 810000 | verlet | gpu | not run: "));
 }
 
+// imex is a bench integrator like the others, on both backends: one row each, with a positive
+// time, its solve's iterations and the grid's particle count (the names come from the scene
+// format's one table).
+TEST(Cli, BenchMeasuresImexOnBothBackends) {
+  const fs::path json = tempDir() / "bench_imex.json";
+  Result r = weft("bench --grids 16 --integrators imex,implicit-cg --backends cpu,gpu --frames 2 --substeps 1 --json " +
+                  json.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(json));
+  ASSERT_EQ(j.size(), 4u) << j.dump();
+  int imexRows = 0;
+  for (const nlohmann::json& row : j) {
+    EXPECT_EQ(row["particles"], 256) << row.dump();
+    EXPECT_FALSE(row.contains("notRun")) << row.dump();
+    EXPECT_GT(row["wallMsPerStep"].get<double>(), 0.0) << row.dump();
+    EXPECT_GT(row["medianSolveIterations"].get<double>(), 0.0) << row.dump();  // both solve each step
+    imexRows += row["integrator"] == "imex";
+  }
+  EXPECT_EQ(imexRows, 2);
+  EXPECT_THAT(r.output, HasSubstr("| 16² | 256 | imex | cpu | "));
+  EXPECT_THAT(weft("bench --help").output, HasSubstr("imex"));
+}
+
 // nonlinear-cg halves a diverging step down to a millionth of the requested one; past that the
 // run stops like a blow-up: status 3, one sentence with the step in significant digits (not
 // "dt = 0.000000 s"), the stats with the sentence and the frames done.

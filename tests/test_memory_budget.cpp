@@ -44,6 +44,13 @@ ClothModel limitedGrid() {
   return model;
 }
 
+// Seed 004's force bounds and the projection together: both tables.
+ClothModel boundedGrid() {
+  ClothModel model = springGrid();
+  applyStrainLimit(model, StrainLimitSpec{0.1f, 0.05f, StrainLimitMode::Both});
+  return model;
+}
+
 std::vector<Integrator> everyIntegrator() {
   std::vector<Integrator> all;
   for (size_t i = 0; i < kIntegratorCount; ++i) all.push_back(static_cast<Integrator>(i));
@@ -51,7 +58,7 @@ std::vector<Integrator> everyIntegrator() {
 }
 
 TEST(MemoryBudget, StateSizeCountsTheTablesTheSolversBuild) {
-  for (const ClothModel& model : {springGrid(), elementGrid(), limitedGrid()}) {
+  for (const ClothModel& model : {springGrid(), elementGrid(), limitedGrid(), boundedGrid()}) {
     const StateSize size = stateSize(model);
     const SpringTable springs = buildSpringTable(model);
     const ElementTable elements = buildElementTable(model);
@@ -60,11 +67,12 @@ TEST(MemoryBudget, StateSizeCountsTheTablesTheSolversBuild) {
     EXPECT_EQ(size.elements, elements.elements.size());
     EXPECT_EQ(size.elementRefs, elements.refs.size());
     EXPECT_EQ(size.strainLimitEntries, springs.strainLimits.size());
+    EXPECT_EQ(size.forceBoundEntries, springs.forceBounds.size());
   }
 }
 
 TEST(MemoryBudget, CpuEstimateIsTheStateEachIntegratorGrows) {
-  for (const ClothModel& model : {springGrid(), elementGrid(), limitedGrid()}) {
+  for (const ClothModel& model : {springGrid(), elementGrid(), limitedGrid(), boundedGrid()}) {
     uint64_t worst = 0;
     for (Integrator integrator : everyIntegrator()) {
       SolverParams params;
@@ -83,7 +91,7 @@ TEST(MemoryBudget, CpuEstimateIsTheStateEachIntegratorGrows) {
 // buffers of fixed size (colliders, solve scalars, indirect arguments, step logs, readbacks).
 TEST(MemoryBudget, GpuEstimateIsTheBuffersEachIntegratorMakes) {
   engine::Context& context = test::gpuContext();
-  for (const ClothModel& model : {springGrid(), elementGrid(), limitedGrid()}) {
+  for (const ClothModel& model : {springGrid(), elementGrid(), limitedGrid(), boundedGrid()}) {
     uint64_t worst = 0;
     for (Integrator integrator : everyIntegrator()) {
       SolverParams params;

@@ -296,6 +296,8 @@ INSTANTIATE_TEST_SUITE_P(
                  {"material.strainLimit.compression", "is required"}},
         BadScene{R"({)" GRID R"(, "material": {"strainLimit": {"stretch": 0.1, "compression": 0, "bend": 0}}})",
                  {"unknown key 'material.strainLimit.bend'"}},
+        BadScene{R"({)" GRID R"(, "material": {"strainLimit": {"stretch": 0.1, "compression": 0, "mode": "clamp"}}})",
+                 {"material.strainLimit.mode", "\"projection\", \"force\" or \"both\" (got \"clamp\")"}},
         BadScene{R"({"cloths": [{"grid": {}, "material": {"strainLimit": {"stretch": "10%", "compression": 0}}}]})",
                  {"cloths[0].material.strainLimit.stretch"}},
         BadScene{R"({)" GRID R"(, "solver": {"strainLimitIterations": 0}})",
@@ -323,6 +325,17 @@ TEST(SceneParse, StrainLimitsArePerMaterialOnStructuralAndShearSpringsOnly) {
     limited += expected;
   }
   EXPECT_EQ(limited, 12u + 8u);  // a 3x3 grid's 12 structural and 8 shear springs
+}
+
+TEST(SceneParse, StrainLimitModeSaysProjectionForceOrBoth) {
+  auto modeOf = [](const std::string& limit) {
+    const Scene s = parse(R"({"cloth": {"grid": {"width": 3, "height": 3}}, "material": {"strainLimit": )" + limit + "}}");
+    return s.cloth.springs.front().limitMode;
+  };
+  EXPECT_EQ(modeOf(R"({"stretch": 0.1, "compression": 0.1})"), StrainLimitMode::Projection);  // the default
+  EXPECT_EQ(modeOf(R"({"stretch": 0.1, "compression": 0.1, "mode": "projection"})"), StrainLimitMode::Projection);
+  EXPECT_EQ(modeOf(R"({"stretch": 0.1, "compression": 0.1, "mode": "force"})"), StrainLimitMode::Force);
+  EXPECT_EQ(modeOf(R"({"stretch": 0.1, "compression": 0.1, "mode": "both"})"), StrainLimitMode::Both);
 }
 
 TEST(SceneParse, SeveralClothsAreParticleRangesOfOneModelEachWithItsOwnRecipe) {

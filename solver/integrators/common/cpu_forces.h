@@ -15,7 +15,8 @@ inline glm::vec3 particleAcceleration(uint32_t i, glm::vec4 xi, glm::vec3 v, con
   glm::vec3 force = gpu::dragForce(v, p.wind) + elementForces(i, positions, velocities, elements, p.wind, true);
   for (uint32_t k = springs.rows[i]; k < springs.rows[i + 1]; ++k) {
     const gpu::SpringEntry& e = springs.entries[k];
-    force += gpu::springForce(gpu::xyz(xi), v, gpu::xyz(positions[e.other]), gpu::xyz(velocities[e.other]), e);
+    force += gpu::springForce(gpu::xyz(xi), v, gpu::xyz(positions[e.other]), gpu::xyz(velocities[e.other]), e,
+                              springBound(springs, k));
   }
   return gpu::xyz(p.gravity) + xi.w * force;
 }

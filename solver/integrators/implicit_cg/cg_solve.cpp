@@ -53,11 +53,12 @@ float cgSetupParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPara
     for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k) {
       const gpu::SpringEntry& e = s.springs.entries[k];
       glm::vec3 xj = xyz(s.positions[e.other]), vj = xyz(s.velocities[e.other]);
-      force += gpu::springForce(xyz(xi), vi, xj, vj, e);
-      glm::vec4 spring = gpu::springSystemBlock(xyz(xi), xj, e, a, l);
+      const gpu::StrainLimit bound = springBound(s.springs, k);
+      force += gpu::springForce(xyz(xi), vi, xj, vj, e, bound);
+      glm::vec4 spring = gpu::springSystemBlock(xyz(xi), xj, e, bound, a, l);
       s.springBlocks[k] = spring;
       block += gpu::systemBlockMatrix(spring);
-      if (l != 0.f) sv += gpu::springStiffnessBlock(xyz(xi), xj, e) * (vi - vj);
+      if (l != 0.f) sv += gpu::springStiffnessBlock(xyz(xi), xj, e, bound) * (vi - vj);
     }
     force += elementForces(i, s.positions, s.velocities, s.elements, p.wind, true);
     block += elementDiagonal(i, s.positions, s.elements, a * l, a, 0.f);

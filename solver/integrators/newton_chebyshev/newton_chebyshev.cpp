@@ -62,8 +62,9 @@ float newtonGradientParticle(uint32_t i, CpuState& s, NewtonVectors& w, const gp
       const gpu::SpringEntry& e = s.springs.entries[k];
       glm::vec3 xj = xyz(iterate[e.other]);
       glm::vec3 vj = xyz(s.velocitiesOut[e.other]);
-      force += gpu::springForce(xyz(xi), vi, xj, vj, e);
-      glm::vec4 coupling = gpu::newtonCoupling(xyz(xi), xj, e, h);
+      const gpu::StrainLimit bound = springBound(s.springs, k);
+      force += gpu::springForce(xyz(xi), vi, xj, vj, e, bound);
+      glm::vec4 coupling = gpu::newtonCoupling(xyz(xi), xj, e, bound, h);
       w.couplings[k] = coupling;
       block += gpu::couplingMatrix(coupling);
     }
