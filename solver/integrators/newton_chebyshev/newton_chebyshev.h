@@ -60,6 +60,8 @@ struct NewtonSettings {
   int maxIterations;      // Jacobi iterations per linear solve (per Newton iteration)
   int newtonIterations;   // Newton iterations per step
   float chebyshevRho;     // estimate of the Jacobi iteration's spectral radius; 0: plain Jacobi
+  Acceleration acceleration;
+  float momentum;         // Nesterov: fixed momentum, or kMomentumSchedule
 };
 
 NewtonSettings newtonSettings(const SolverParams& params);
@@ -67,6 +69,10 @@ NewtonSettings newtonSettings(const SolverParams& params);
 // omega_1 = 1, omega_2 = 2 / (2 - rho^2), omega_(k+1) = 4 / (4 - rho^2 omega_k): sweep j uses
 // element j. All ones for rho = 0.
 std::vector<float> chebyshevWeights(float rho, int count);
+
+// Each sweep's acceleration weight (NewtonParams::omega): Chebyshev's omega, Nesterov's momentum
+// (gpu::nesterovMomentum) or 1 (none).
+std::vector<float> sweepWeights(const NewtonSettings& settings, int count);
 
 const IntegratorUnit& newtonChebyshevUnit();
 
