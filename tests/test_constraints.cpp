@@ -5,8 +5,6 @@
 #include "solver/spring_table.h"
 #include "test_support.h"
 
-#define VERLET_NESTEROV_GAIN 0.9
-
 namespace weft::test {
 namespace {
 
@@ -86,7 +84,8 @@ TEST_P(ConstraintTest, NesterovAccelerationHoldsTighterAtEqualIterations) {
   const ClothModel model = cornerHungCloth32();
   double plain = meanStretch(model, hangingAfterTwoSeconds(model, Acceleration::None, 0.95f, GetParam()));
   double nesterov = meanStretch(model, hangingAfterTwoSeconds(model, Acceleration::Nesterov, 0.f, GetParam()));
-  EXPECT_LT(nesterov, VERLET_NESTEROV_GAIN * plain) << "plain " << plain << ", Nesterov " << nesterov;
+  // Measured: 0.65 of plain Jacobi's stretch (Chebyshev at rho 0.95: 0.31).
+  EXPECT_LT(nesterov, 0.8 * plain) << "plain " << plain << ", Nesterov " << nesterov;
   std::printf("[ info ] mean stretch with 10 iterations: plain Jacobi %.4f, Nesterov %.4f\n", plain, nesterov);
 }
 

@@ -9,11 +9,6 @@
 #include "solver/scene.h"
 #include "test_support.h"
 
-#define NESTEROV_STIFF_CAP 2000
-#define NESTEROV_HANGING_CAP 2000
-#define NESTEROV_AGREE_CAP 4000
-#define NESTEROV_SPEEDUP 2
-
 namespace weft::test {
 namespace {
 
@@ -130,8 +125,8 @@ TEST_P(NewtonChebyshevTest, StiffClothAtSixtyHertzStaysBoundedAndComesToRest) {
 }
 
 TEST_P(NewtonChebyshevTest, NesterovStiffClothAtSixtyHertzStaysBoundedAndComesToRest) {
-  // The same tolerance; Nesterov's first solve needs more sweeps (NesterovNeedsFewer...).
-  expectStiffClothComesToRest(GetParam(), Acceleration::Nesterov, NESTEROV_STIFF_CAP);
+  // The same tolerance; Nesterov's first solve needs about as many sweeps (NesterovNeedsFewer...).
+  expectStiffClothComesToRest(GetParam(), Acceleration::Nesterov, 256);
 }
 
 // Runs 10 frames of hanging.json, every step's solves to `tolerance` within the cap; returns the positions.
@@ -172,12 +167,13 @@ TEST_P(NewtonChebyshevTest, EveryStepReachesItsToleranceWithinTheCap) {
 }
 
 TEST_P(NewtonChebyshevTest, NesterovReachesTheSameToleranceAndTheSameImplicitEulerState) {
-  // The reference: the same implicit Euler steps solved a hundred times tighter (CPU, Chebyshev).
+  // The reference: the same implicit Euler steps solved ten times tighter (CPU, Chebyshev; 1e-5
+  // meets the float floor of a 48x48 solve at 2.7e-5).
   const std::vector<glm::vec4> reference =
-      expectEveryStepConverges(Backend::Cpu, Acceleration::Chebyshev, 2000, 1e-5f);
+      expectEveryStepConverges(Backend::Cpu, Acceleration::Chebyshev, 2000, 1e-4f);
   const std::vector<glm::vec4> chebyshev = expectEveryStepConverges(GetParam(), Acceleration::Chebyshev, 320);
   const std::vector<glm::vec4> nesterov =
-      expectEveryStepConverges(GetParam(), Acceleration::Nesterov, NESTEROV_HANGING_CAP);
+      expectEveryStepConverges(GetParam(), Acceleration::Nesterov, 480);
   // A solve stopped at 1e-3 of the step's right-hand side leaves an error in its slowest modes;
   // the two accelerators leave different ones but of the same size, so Nesterov's distance from
   // the reference is within twice Chebyshev's.
@@ -185,7 +181,7 @@ TEST_P(NewtonChebyshevTest, NesterovReachesTheSameToleranceAndTheSameImplicitEul
   const float nesterovError = maxPositionDifference(nesterov, reference);
   EXPECT_LT(nesterovError, 2.f * chebyshevError);
   EXPECT_LT(chebyshevError, 5e-3f);
-  std::printf("[ info ] hanging.json after 10 frames, max distance from the 1e-5 solution: Chebyshev %.3g m, "
+  std::printf("[ info ] hanging.json after 10 frames, max distance from the 1e-4 solution: Chebyshev %.3g m, "
               "Nesterov %.3g m\n", chebyshevError, nesterovError);
 }
 
@@ -227,8 +223,10 @@ TEST_P(NewtonChebyshevTest, NesterovNeedsFewerIterationsThanPlainJacobi) {
   std::printf("[ info ] stiff 16x16 at 60 Hz, one solve to 1e-3: plain Jacobi %d iterations, Nesterov "
               "(schedule, half steps) %d, Chebyshev (rho %.3f) %d\n", jacobi, nesterov, kStiffClothRho, chebyshev);
   // Nesterov's error falls about 1 - sqrt(lambda_min / 2) per iteration against Jacobi's
-  // 1 - lambda_min, lambda_min ~ 0.002 here: 0.03 against 0.002 in the exponent.
-  EXPECT_LE(nesterov * NESTEROV_SPEEDUP, jacobi);
+  // 1 - lambda_min, lambda_min ~ 0.002 here: 0.03 against 0.002 in the exponent. At least 5x
+  // fewer, as for Chebyshev (measured: 13.7x); without momentum its half steps would need twice
+  // plain Jacobi's count.
+  EXPECT_LE(nesterov * 5, jacobi);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, NewtonChebyshevTest, ::testing::ValuesIn(allBackends()), backendParamName);
@@ -267,7 +265,7 @@ void expectGpuMatchesCpu(Acceleration acceleration, int maxIterations) {
 TEST_F(NewtonChebyshevAgreeTest, GpuMatchesCpuOverAShortHorizon) { expectGpuMatchesCpu(Acceleration::Chebyshev, 480); }
 
 TEST_F(NewtonChebyshevAgreeTest, NesterovGpuMatchesCpuOverAShortHorizon) {
-  expectGpuMatchesCpu(Acceleration::Nesterov, NESTEROV_AGREE_CAP);
+  expectGpuMatchesCpu(Acceleration::Nesterov, 640);
 }
 
 }  // namespace
