@@ -43,6 +43,11 @@
 // reading x_j would, and skips the square root, division and outer products per spring that
 // rebuilding the blocks costs (implicit CG rebuilds them: it runs fewer iterations per build).
 //
+// With acceleration "nesterov" the sweeps take Nesterov's momentum instead (docs/integrators.md):
+// half Jacobi steps (WEFT_NESTEROV_JACOBI_STEP in shaders/newton.h says why), the momenta pushed
+// per sweep like the weights, and each particle's last un-extrapolated iterate in a fourth
+// scratch buffer. "none" is plain Jacobi whatever chebyshevRho says.
+//
 // GPU pass sequence per step (no host round trip): predict, then per Newton iteration
 // [gradient, BEGIN, sweeps with a CHECK after every WEFT_NEWTON_CHECK_INTERVAL-th, update], then
 // finish. The Chebyshev weights depend only on rho and the sweep's index: the host computes them
