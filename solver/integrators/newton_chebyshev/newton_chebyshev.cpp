@@ -314,11 +314,12 @@ class NewtonChebyshevUnit final : public IntegratorUnit {
   Integrator id() const override { return Integrator::NewtonChebyshev; }
   UnitMemory memory(const StateSize& size) const override {
     UnitMemory m;
-    m.gpuScratch = 4;  // prepareGpu; the fourth only for Nesterov (counted always: no params here)
+    m.gpuScratch = 3;                                            // prepareGpu
+    m.nesterovVectors = 1;  // prepareGpu's fourth scratch buffer, newtonVectors' sixth vector
     m.gpuOwn.add(2 * size.particles * sizeof(glm::vec4));         // NewtonResources::diagonal
     m.gpuOwn.add(size.springEntries * sizeof(glm::vec4));         // NewtonResources::couplings
     m.gpuOwn.add(SolveKit::partialBytes(size.particles, 1));      // NewtonResources::kit
-    for (int k = 0; k < 4; ++k) m.cpu.add(size.particles * sizeof(glm::vec4));  // newtonVectors
+    for (int k = 0; k < 3; ++k) m.cpu.add(size.particles * sizeof(glm::vec4));  // newtonVectors
     m.cpu.add(2 * size.particles * sizeof(glm::vec4));
     m.cpu.add(size.springEntries * sizeof(glm::vec4));
     return m;

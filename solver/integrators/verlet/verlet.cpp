@@ -161,11 +161,9 @@ void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, const Solve
 class VerletUnit final : public IntegratorUnit {
  public:
   Integrator id() const override { return Integrator::Verlet; }
-  // Nesterov's last Jacobi iterates (made only when a scene asks for Nesterov; counted always).
-  UnitMemory memory(const StateSize& size) const override {
+  UnitMemory memory(const StateSize&) const override {
     UnitMemory m;
-    m.gpuScratch = 1;                                  // prepareGpu
-    m.cpu.add(size.particles * sizeof(glm::vec4));     // verletStepCpu
+    m.nesterovVectors = 1;  // prepareGpu, verletStepCpu: Nesterov's last Jacobi iterates
     return m;
   }
   std::vector<SolveStats> advanceCpu(CpuState& state, const SolverParams& params, const gpu::StepParams& step, float,
