@@ -55,6 +55,15 @@ WEFT_FN vec3 symmetricProduct(vec4 a, vec4 b, vec3 y) {
   return vec3(a.x * y.x + a.w * y.y + b.x * y.z, a.w * y.x + a.y * y.y + b.y * y.z, b.x * y.x + b.y * y.y + a.z * y.z);
 }
 
+// The Jacobi step of a Nesterov sweep, y + s D^-1 r with s = 1/2. Momentum beta amplifies every
+// mode the plain step multiplies by mu < -1 / (1 + 2 beta), and block Jacobi of these systems has
+// mu down to nearly -1 (D^-1 A's eigenvalues reach towards 2, 2D - A being positive definite: the
+// checkerboard modes of a stiff grid), so a full step diverges for any momentum. Half a step maps
+// mu into (0, 1), where any beta in [0, 1) is stable (Nesterov's step 1/L, L = 2 bounding the
+// spectrum). Chebyshev's polynomial is symmetric about 0 and needs no such damping.
+#define WEFT_NESTEROV_JACOBI_STEP 0.5f
+WEFT_FN float newtonJacobiStep(uint nesterov) { return nesterov != 0u ? WEFT_NESTEROV_JACOBI_STEP : 1.0f; }
+
 // |r| / |b_first|: every solve of a step is measured against the step's first right-hand side,
 // so a later Newton iteration whose correction is already that small costs no Jacobi iteration.
 WEFT_FN float newtonRelative(NewtonScalars s, float norm2) {

@@ -134,6 +134,24 @@ WEFT_FN vec3 chebyshevBlend(vec3 jacobi, vec3 beforeLast, float omega) {
   return omega * (jacobi - beforeLast) + beforeLast;
 }
 
+// Nesterov's momentum for Jacobi pass `pass` (0 the first), which makes x_k = jacobi(y_(k-1)) with
+// k = pass + 1: `fixedMomentum` when it is >= 0, else the schedule beta_k = (k - 1) / (k + 2), which needs
+// no estimate of the iteration's spectrum. The first pass has no x_(k-1) to extrapolate from: 0.
+WEFT_FN float nesterovMomentum(uint pass, float fixedMomentum) {
+  if (pass == 0u) return 0.0f;
+  return fixedMomentum >= 0.0f ? fixedMomentum : float(pass) / float(pass + 3u);
+}
+
+// One accelerated Jacobi iterate from the plain one, jacobi = jacobi(y_k), for either accelerator
+// (the next pass reads y_(k+1); each particle reads only its own beforeLast and lastJacobi):
+//   Chebyshev: y_(k+1) = omega (jacobi - y_(k-1)) + y_(k-1),          weight = omega (1: none)
+//   Nesterov:  y_(k+1) = x_(k+1) + beta (x_(k+1) - x_k), x_(k+1) = jacobi,  weight = beta (0: none)
+// Nesterov keeps x_(k+1) (the caller stores `jacobi`) where Chebyshev keeps only the y's.
+WEFT_FN vec3 accelerate(vec3 jacobi, vec3 beforeLast, vec3 lastJacobi, float weight, bool nesterov) {
+  if (nesterov) return weight == 0.0f ? jacobi : jacobi + weight * (jacobi - lastJacobi);
+  return weight == 1.0f ? jacobi : chebyshevBlend(jacobi, beforeLast, weight);
+}
+
 // How far x is inside the collider's surface plus margin (negative: outside), and the outward normal.
 WEFT_FN float colliderDepth(vec3 x, Collider c, WEFT_INOUT(vec3) n) {
   if (c.kind == WEFT_COLLIDER_PLANE) {

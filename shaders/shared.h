@@ -36,6 +36,9 @@ using uvec4 = glm::uvec4;
 #define WEFT_BIND_ELEMENTS 42        // Element[E]
 #define WEFT_BIND_ELEMENT_ROWS 43    // uint[N+1]: row starts into the incidence entries
 #define WEFT_BIND_ELEMENT_REFS 44    // uint[...]: element index << 2 | the particle's slot (0..3)
+// Nesterov-accelerated Jacobi (verlet_relax, newton_sweep): each particle's last un-extrapolated
+// Jacobi iterate x_k, read and written only at its own entry.
+#define WEFT_BIND_LAST_JACOBI 37     // vec4[N]
 // Strain limiting (strain_limit.comp), bound only when some material limits its springs.
 #define WEFT_BIND_STRAIN_LIMITS 45   // StrainLimit[2S]: the same rows as SPRINGS, each end's allowed lengths
 #define WEFT_BIND_STRAIN_EXCESS 46   // float[N]: each particle's summed |excess| over its springs this iteration
@@ -143,7 +146,8 @@ using uvec4 = glm::uvec4;
 #define WEFT_MODE_EXPLICIT_EULER 0    // x' = x + v dt,  v' = v + a dt (seed 000)
 #define WEFT_MODE_SYMPLECTIC_EULER 1  // v' = v + a dt,  x' = x + v' dt
 #define WEFT_MODE_RELAX 0             // verlet_relax: an inner Jacobi iteration
-#define WEFT_MODE_RELAX_FINAL 1       // verlet_relax: last iteration, also collides and derives v
+#define WEFT_MODE_RELAX_FINAL 1       // verlet_relax flag: last iteration, also collides and derives v
+#define WEFT_MODE_RELAX_NESTEROV 2    // verlet_relax flag: omega is Nesterov's momentum (see accelerate())
 #define WEFT_STRAIN_MEASURE 0         // strain_limit: sum each particle's springs' excess over their limits
 #define WEFT_STRAIN_CORRECT 1         // strain_limit: one Jacobi iteration of the corrections
 #define WEFT_STRAIN_CORRECT_FINAL 2   // strain_limit: the last iteration, which also collides
@@ -226,7 +230,7 @@ struct StepParams {
   float constraintStiffness; // Verlet: fraction of the distance error removed per iteration, (0, 1]
   float relaxation;          // Verlet: Jacobi over-relaxation of the averaged correction, [1, 2)
   uint mode;                 // WEFT_MODE_*
-  float omega;               // Verlet: Chebyshev weight of this relaxation iteration (1: plain Jacobi)
+  float omega;               // Verlet: this relaxation iteration's acceleration weight (accelerate())
   uint elementRefs;           // incidence entries of the element table; 0: the element gathers are skipped
 };
 
@@ -290,10 +294,10 @@ struct NewtonParams {
   uint maxIterations;    // Jacobi iterations per linear solve (per Newton iteration)
   uint partialCount;     // workgroups that wrote partial sums
   uint substep;          // index into the step log
-  float omega;           // Chebyshev weight of this sweep (1 for plain Jacobi)
+  float omega;           // this sweep's acceleration weight (accelerate())
   uint measure;          // 1: the sweep writes partial sums of |r|^2 for a check; 0: it skips the reduction
   uint newtonIteration;  // 0 opens the step's log
-  uint pad;
+  uint nesterov;         // 1: omega is Nesterov's momentum; 0: Chebyshev's weight
 };
 
 // The scalar state of a nonlinear-cg step, in a device buffer (names as in seed 000, except its

@@ -36,6 +36,8 @@ layout(std430, binding = WEFT_BIND_SPRING_BOUNDS) readonly buffer SpringBounds {
 layout(std430, binding = WEFT_BIND_BASE_VELOCITIES) readonly buffer BaseVelocities { vec4 baseVelocities[]; };
 layout(std430, binding = WEFT_BIND_ACCUM_POSITIONS) buffer AccumPositions { vec4 accumPositions[]; };
 layout(std430, binding = WEFT_BIND_ACCUM_VELOCITIES) buffer AccumVelocities { vec4 accumVelocities[]; };
+// Nesterov's last un-extrapolated Jacobi iterate (verlet_relax, newton_sweep), own entry only.
+layout(std430, binding = WEFT_BIND_LAST_JACOBI) buffer LastJacobi { vec4 lastJacobi[]; };
 // Newton-Chebyshev's iterate x_k (declared here so the element gather can read it).
 layout(std430, binding = WEFT_BIND_NEWTON_ITERATE) buffer Iterate { vec4 iterate[]; };
 

@@ -2,7 +2,8 @@
 // Verlet, one Jacobi iteration of distance-constraint relaxation (seed 003's correction), gathered:
 // each particle averages the corrections of its own springs and applies them times the
 // over-relaxation factor. Each pass adds its correction to the step's velocity (v = (x - x_prev) / dt
-// without the cancellation); the last one also collides.
+// without the cancellation); the last one also collides. Chebyshev or Nesterov acceleration per
+// the pass's omega and mode (accelerate() in physics.h).
 // Mirrors verletRelaxParticle() in solver/integrators/verlet.cpp.
 #include "shared.h"
 #include "physics.h"
@@ -29,11 +30,15 @@ void main() {
     sum += elementProjections(i, params.dt, count, direct);
     if (count > 0) x += sum * (params.relaxation / float(count));
     x += direct;
-    // Chebyshev semi-iteration (Wang 2015): blend with the iterate before last, which this buffer
-    // still holds for this particle; omega = 1 is plain Jacobi.
-    if (params.omega != 1.0) x = chebyshevBlend(x, positionsOut[i].xyz, params.omega);
+    // Acceleration: Chebyshev blends with the iterate before last, which positionsOut still holds
+    // for this particle; Nesterov extrapolates from its last Jacobi iterate and keeps this one.
+    bool nesterov = (params.mode & WEFT_MODE_RELAX_NESTEROV) != 0u;
+    vec3 beforeLast = nesterov ? x : positionsOut[i].xyz;
+    vec3 last = nesterov ? lastJacobi[i].xyz : x;
+    if (nesterov) lastJacobi[i] = vec4(x, 0.0);
+    x = accelerate(x, beforeLast, last, params.omega, nesterov);
     vec3 v = carryCorrection(velocitiesOut[i].xyz, x, xi.xyz, params.dt);
-    if (params.mode == WEFT_MODE_RELAX_FINAL)
+    if ((params.mode & WEFT_MODE_RELAX_FINAL) != 0u)
       for (uint c = 0; c < params.colliderCount; ++c) collideStep(x, v, colliders[c], params.dt);
     velocitiesOut[i] = vec4(v, 0.0);
   }

@@ -62,22 +62,30 @@ MemoryNeed sharedState(const StateSize& size) {
   return need;
 }
 
-MemoryNeed gpuUnit(const StateSize& size, Integrator integrator) {
+uint32_t nesterovVectors(const UnitMemory& unit, Acceleration acceleration) {
+  return acceleration == Acceleration::Nesterov ? unit.nesterovVectors : 0;
+}
+
+MemoryNeed gpuUnit(const StateSize& size, Integrator integrator, Acceleration acceleration) {
   const UnitMemory unit = integrators::integratorUnit(integrator).memory(size);
   MemoryNeed need = unit.gpuOwn;
-  for (uint32_t k = 0; k < unit.gpuScratch; ++k) need.add(size.particles * kVec4);
+  const uint32_t scratch = unit.gpuScratch + nesterovVectors(unit, acceleration);
+  for (uint32_t k = 0; k < scratch; ++k) need.add(size.particles * kVec4);
   return need;
 }
 
-MemoryNeed cpuUnit(const StateSize& size, Integrator integrator) {
-  return integrators::integratorUnit(integrator).memory(size).cpu;
+MemoryNeed cpuUnit(const StateSize& size, Integrator integrator, Acceleration acceleration) {
+  const UnitMemory unit = integrators::integratorUnit(integrator).memory(size);
+  MemoryNeed need = unit.cpu;
+  for (uint32_t k = 0; k < nesterovVectors(unit, acceleration); ++k) need.add(size.particles * kVec4);
+  return need;
 }
 
 template <class Unit>
 MemoryNeed withWorstUnit(const StateSize& size, Unit unit) {
   MemoryNeed worst;
   for (size_t i = 0; i < kIntegratorCount; ++i) {
-    const MemoryNeed need = unit(size, static_cast<Integrator>(i));
+    const MemoryNeed need = unit(size, static_cast<Integrator>(i), Acceleration::Nesterov);
     if (need.total > worst.total) worst = need;
   }
   MemoryNeed need = sharedState(size);
@@ -86,15 +94,15 @@ MemoryNeed withWorstUnit(const StateSize& size, Unit unit) {
 }
 }  // namespace
 
-MemoryNeed gpuStateNeed(const StateSize& size, Integrator integrator) {
+MemoryNeed gpuStateNeed(const StateSize& size, Integrator integrator, Acceleration acceleration) {
   MemoryNeed need = sharedState(size);
-  need.add(gpuUnit(size, integrator));
+  need.add(gpuUnit(size, integrator, acceleration));
   return need;
 }
 
-MemoryNeed cpuStateNeed(const StateSize& size, Integrator integrator) {
+MemoryNeed cpuStateNeed(const StateSize& size, Integrator integrator, Acceleration acceleration) {
   MemoryNeed need = sharedState(size);
-  need.add(cpuUnit(size, integrator));
+  need.add(cpuUnit(size, integrator, acceleration));
   return need;
 }
 

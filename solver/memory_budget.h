@@ -38,12 +38,16 @@ struct UnitMemory {
   uint32_t gpuScratch = 0;  // vec4[N] scratch buffers it asks GpuState::ensureScratch for
   MemoryNeed gpuOwn;        // its own buffers
   MemoryNeed cpu;           // the vectors its CPU loop grows (scratch included)
+  // vec4[N] more on each backend (a GPU scratch buffer, a CPU vector) with acceleration "nesterov":
+  // each particle's last un-extrapolated Jacobi iterate.
+  uint32_t nesterovVectors = 0;
 };
 
 // The state every integrator shares plus one integrator's own, or plus the worst integrator's: a
-// solver's integrator may change after it is built (Solver::setParams), so it checks the worst.
-MemoryNeed gpuStateNeed(const StateSize& size, Integrator integrator);
-MemoryNeed cpuStateNeed(const StateSize& size, Integrator integrator);
+// solver's integrator may change after it is built (Solver::setParams), so it checks the worst,
+// with Nesterov's vectors for the same reason.
+MemoryNeed gpuStateNeed(const StateSize& size, Integrator integrator, Acceleration acceleration = Acceleration::Chebyshev);
+MemoryNeed cpuStateNeed(const StateSize& size, Integrator integrator, Acceleration acceleration = Acceleration::Chebyshev);
 MemoryNeed gpuStateNeed(const StateSize& size);
 MemoryNeed cpuStateNeed(const StateSize& size);
 

@@ -288,10 +288,29 @@ ColliderDesc parseCollider(const JsonSection& s) {
   return c;
 }
 
+Acceleration parseAcceleration(const JsonSection& s) {
+  const std::string name = s.string("acceleration", "chebyshev");
+  if (name == "chebyshev") return Acceleration::Chebyshev;
+  if (name == "nesterov") return Acceleration::Nesterov;
+  if (name == "none") return Acceleration::None;
+  s.fail("acceleration", "must be \"chebyshev\", \"nesterov\" or \"none\" (got " + shownValue(s.at("acceleration")) + ")");
+}
+
+// "schedule" or a fixed momentum: at 1 or above the extrapolation never decays.
+float parseMomentum(const JsonSection& s) {
+  if (!s.has("momentum")) return kMomentumSchedule;
+  const Json& value = s.at("momentum");
+  if (value.is_string() && value.get<std::string>() == "schedule") return kMomentumSchedule;
+  const float momentum = value.is_number() ? s.number("momentum", 0.f) : -1.f;
+  if (!(momentum >= 0.f && momentum < 1.f))
+    s.fail("momentum", "must be \"schedule\" or a number in [0, 1) (got " + shownValue(value) + ")");
+  return momentum;
+}
+
 SolverSettings parseSolver(const JsonSection& s, const std::vector<std::string_view>& foreignKeys) {
   s.allowKeys({"integrator", "dt", "substeps", "iterations", "constraintStiffness", "relaxation", "tolerance",
-               "maxIterations", "newtonIterations", "chebyshevRho", "relaxationRho", "velocityScale", "relativeTolerance",
-               "strainLimitIterations"},
+               "maxIterations", "newtonIterations", "chebyshevRho", "relaxationRho", "acceleration", "momentum",
+               "velocityScale", "relativeTolerance", "strainLimitIterations"},
               foreignKeys);
   SolverSettings out;
   if (s.has("integrator")) {
@@ -318,6 +337,8 @@ SolverSettings parseSolver(const JsonSection& s, const std::vector<std::string_v
   if (!(out.chebyshevRho >= 0.f && out.chebyshevRho < 1.f)) {
     s.fail("chebyshevRho", "must be in [0, 1) (got " + shownNumber(out.chebyshevRho) + ")");
   }
+  out.acceleration = parseAcceleration(s);
+  out.momentum = parseMomentum(s);
   out.velocityScale = s.number("velocityScale", out.velocityScale, Bound::Positive);
   out.relativeTolerance = s.number("relativeTolerance", out.relativeTolerance, Bound::NonNegative);
   if (!(out.relativeTolerance < 1.f))

@@ -41,6 +41,13 @@ enum class Integrator : uint8_t {
 };
 constexpr size_t kIntegratorCount = static_cast<size_t>(Integrator::Imex) + 1;
 
+// How the Jacobi iterations of newton-chebyshev's linear solves and Verlet's relaxation are
+// accelerated (docs/integrators.md): Chebyshev's semi-iteration with the rho keys' spectral radius
+// estimates, Nesterov's momentum, or not at all.
+enum class Acceleration : uint8_t { Chebyshev, Nesterov, None };
+// SolverSettings::momentum for the (k - 1) / (k + 2) schedule rather than a fixed momentum.
+constexpr float kMomentumSchedule = -1.f;
+
 // Parses "explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg", "nonlinear-cg",
 // "newton-chebyshev", "imex"; unknown name: InputError listing the names.
 Integrator parseIntegrator(const std::string& name);
@@ -65,6 +72,8 @@ struct SolverSettings {
   int maxIterations = 200;          // implicit solves: iteration cap per step
   int newtonIterations = 2;         // Newton-Chebyshev: Newton iterations per step
   float chebyshevRho = 0.999f;      // Newton-Chebyshev: Jacobi spectral radius estimate, [0, 1); 0: plain Jacobi
+  Acceleration acceleration = Acceleration::Chebyshev;  // of both Jacobi solves (Newton's, Verlet's)
+  float momentum = kMomentumSchedule;  // Nesterov: fixed momentum in [0, 1), or kMomentumSchedule
   float velocityScale = 0.01f;      // nonlinear-cg: velocity residual scale k (s)
   float relativeTolerance = 0.f;    // nonlinear-cg: fraction of each step's explicit move, [0, 1); 0: off
   int strainLimitIterations = 8;    // Jacobi iterations of the strain limit after each step (where a material has one)

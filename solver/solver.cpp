@@ -27,6 +27,8 @@ SolverParams solverParams(const Scene& scene) {
   p.maxIterations = scene.solver.maxIterations;
   p.newtonIterations = scene.solver.newtonIterations;
   p.chebyshevRho = scene.solver.chebyshevRho;
+  p.acceleration = scene.solver.acceleration;
+  p.momentum = scene.solver.momentum;
   p.velocityScale = scene.solver.velocityScale;
   p.relativeTolerance = scene.solver.relativeTolerance;
   p.strainLimitIterations = scene.solver.strainLimitIterations;

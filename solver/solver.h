@@ -41,6 +41,8 @@ struct SolverParams {
   int maxIterations = 200;   // implicit solves: cap per step (Newton-Chebyshev: Jacobi iterations)
   int newtonIterations = 2;  // Newton-Chebyshev: Newton iterations per step
   float chebyshevRho = 0.999f;  // Newton-Chebyshev: Jacobi spectral radius estimate; 0: plain Jacobi
+  Acceleration acceleration = Acceleration::Chebyshev;  // of Newton-Chebyshev's and Verlet's Jacobi iterations
+  float momentum = kMomentumSchedule;  // Nesterov: fixed momentum in [0, 1), or kMomentumSchedule
   float velocityScale = 0.01f;  // nonlinear-cg: k (s), position tolerance = k * velocity tolerance
   float relativeTolerance = 0.f;  // nonlinear-cg: also below this fraction of each step's explicit move; 0: off
   int strainLimitIterations = 8;  // Jacobi iterations of the strain limit after each step; the limits

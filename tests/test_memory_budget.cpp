@@ -74,15 +74,17 @@ TEST(MemoryBudget, StateSizeCountsTheTablesTheSolversBuild) {
 TEST(MemoryBudget, CpuEstimateIsTheStateEachIntegratorGrows) {
   for (const ClothModel& model : {springGrid(), elementGrid(), limitedGrid(), boundedGrid()}) {
     uint64_t worst = 0;
-    for (Integrator integrator : everyIntegrator()) {
-      SolverParams params;
-      params.integrator = integrator;
-      CpuSolver solver(model, params, 1);
-      solver.advance(1.f / 60.f, 1);
-      const MemoryNeed need = cpuStateNeed(stateSize(model), integrator);
-      EXPECT_EQ(need.total, solver.stateBytes()) << integratorName(integrator);
-      worst = std::max(worst, solver.stateBytes());
-    }
+    for (Acceleration acceleration : {Acceleration::Chebyshev, Acceleration::Nesterov})
+      for (Integrator integrator : everyIntegrator()) {
+        SolverParams params;
+        params.integrator = integrator;
+        params.acceleration = acceleration;
+        CpuSolver solver(model, params, 1);
+        solver.advance(1.f / 60.f, 1);
+        const MemoryNeed need = cpuStateNeed(stateSize(model), integrator, acceleration);
+        EXPECT_EQ(need.total, solver.stateBytes()) << integratorName(integrator) << int(acceleration);
+        worst = std::max(worst, solver.stateBytes());
+      }
     EXPECT_EQ(cpuStateNeed(stateSize(model)).total, worst);
   }
 }
@@ -93,18 +95,20 @@ TEST(MemoryBudget, GpuEstimateIsTheBuffersEachIntegratorMakes) {
   engine::Context& context = test::gpuContext();
   for (const ClothModel& model : {springGrid(), elementGrid(), limitedGrid(), boundedGrid()}) {
     uint64_t worst = 0;
-    for (Integrator integrator : everyIntegrator()) {
-      SolverParams params;
-      params.integrator = integrator;
-      const uint64_t before = context.bufferBytes();
-      GpuSolver solver(model, params, context, test::embeddedShaders());
-      solver.advance(1.f / 60.f, 1);
-      const uint64_t actual = context.bufferBytes() - before;
-      const MemoryNeed need = gpuStateNeed(stateSize(model), integrator);
-      EXPECT_LE(need.total, actual) << integratorName(integrator);
-      EXPECT_LE(actual, need.total + 1024) << integratorName(integrator);
-      worst = std::max(worst, actual);
-    }
+    for (Acceleration acceleration : {Acceleration::Chebyshev, Acceleration::Nesterov})
+      for (Integrator integrator : everyIntegrator()) {
+        SolverParams params;
+        params.integrator = integrator;
+        params.acceleration = acceleration;
+        const uint64_t before = context.bufferBytes();
+        GpuSolver solver(model, params, context, test::embeddedShaders());
+        solver.advance(1.f / 60.f, 1);
+        const uint64_t actual = context.bufferBytes() - before;
+        const MemoryNeed need = gpuStateNeed(stateSize(model), integrator, acceleration);
+        EXPECT_LE(need.total, actual) << integratorName(integrator) << int(acceleration);
+        EXPECT_LE(actual, need.total + 1024) << integratorName(integrator) << int(acceleration);
+        worst = std::max(worst, actual);
+      }
     EXPECT_LE(gpuStateNeed(stateSize(model)).total, worst);
     EXPECT_LE(worst, gpuStateNeed(stateSize(model)).total + 1024);
   }

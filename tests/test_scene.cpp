@@ -117,6 +117,20 @@ TEST(SceneParse, LoopCountsUpToTheirBoundsAreAccepted) {
   EXPECT_EQ(kMaxNewtonIterations, 100);
 }
 
+TEST(SceneParse, AccelerationAndMomentumAreRead) {
+  const Scene defaults = parse(R"({"cloth": {"grid": {"width": 4, "height": 4}}})");
+  EXPECT_EQ(defaults.solver.acceleration, Acceleration::Chebyshev);
+  EXPECT_EQ(defaults.solver.momentum, kMomentumSchedule);
+  const Scene fixed = parse(R"({"cloth": {"grid": {"width": 4, "height": 4}},
+    "solver": {"acceleration": "nesterov", "momentum": 0.9}})");
+  EXPECT_EQ(fixed.solver.acceleration, Acceleration::Nesterov);
+  EXPECT_FLOAT_EQ(fixed.solver.momentum, 0.9f);
+  const Scene schedule = parse(R"({"cloth": {"grid": {"width": 4, "height": 4}},
+    "solver": {"acceleration": "none", "momentum": "schedule"}})");
+  EXPECT_EQ(schedule.solver.acceleration, Acceleration::None);
+  EXPECT_EQ(schedule.solver.momentum, kMomentumSchedule);
+}
+
 // A program's own keys beside the cloth's (the demos' camera, for one) are refused unless it names
 // them, and then left unread; unknown keys are still refused, the program's among the known ones.
 TEST(SceneParse, ForeignKeysAreAcceptedUnreadOnlyWhenTheCallerNamesThem) {
@@ -266,6 +280,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{R"({)" GRID R"(, "solver": {"relaxationRho": 1.0}})", {"solver.relaxationRho", "[0, 1)"}},
         BadScene{R"({)" GRID R"(, "solver": {"chebyshevRho": 1.0}})",
                  {"solver.chebyshevRho", "[0, 1)"}},
+        BadScene{R"({)" GRID R"(, "solver": {"acceleration": "momentum"}})",
+                 {"solver.acceleration", "\"chebyshev\", \"nesterov\" or \"none\"", "\"momentum\""}},
+        BadScene{R"({)" GRID R"(, "solver": {"acceleration": 1}})", {"solver.acceleration", "string"}},
+        BadScene{R"({)" GRID R"(, "solver": {"momentum": 1}})",
+                 {"solver.momentum must be \"schedule\" or a number in [0, 1) (got 1)"}},
+        BadScene{R"({)" GRID R"(, "solver": {"momentum": -0.5}})", {"solver.momentum", "got -0.5"}},
+        BadScene{R"({)" GRID R"(, "solver": {"momentum": "adaptive"}})", {"solver.momentum", "\"adaptive\""}},
         BadScene{R"({)" GRID R"(, "solver": {"newtonIterations": 0}})",
                  {"solver.newtonIterations", "positive integer"}},
         // Upper bounds: a typo (80000 for 8) is refused rather than run for hours.

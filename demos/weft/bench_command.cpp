@@ -83,6 +83,12 @@ double cpuCopyBandwidth(uint32_t n) {
 int benchCommand(const BenchOptions& options) {
   std::vector<Integrator> integrators;
   for (const std::string& name : options.integrators) integrators.push_back(parseIntegrator(name));
+  const Acceleration acceleration = options.acceleration == "nesterov" ? Acceleration::Nesterov
+                                    : options.acceleration == "none"   ? Acceleration::None
+                                    : options.acceleration == "chebyshev"
+                                        ? Acceleration::Chebyshev
+                                        : throw InputError("unknown acceleration '" + options.acceleration +
+                                                           "' (known: chebyshev, nesterov, none)");
   std::unique_ptr<engine::Context> context;
   std::unique_ptr<engine::ShaderLibrary> shaders;
   bool wantGpu = std::find(options.backends.begin(), options.backends.end(), "gpu") != options.backends.end();
@@ -94,8 +100,8 @@ int benchCommand(const BenchOptions& options) {
     std::printf("weft bench: Vulkan device %s (%s)\n", context->deviceName().c_str(), context->deviceType().c_str());
   }
   std::printf("weft bench: %d constraint iterations (verlet), tolerance %g (implicit), %d substeps per frame, "
-              "median of %d frames\n\n",
-              options.iterations, options.tolerance, options.substeps, options.frames);
+              "median of %d frames, %s acceleration\n\n",
+              options.iterations, options.tolerance, options.substeps, options.frames, options.acceleration.c_str());
   std::printf("| grid | particles | integrator | backend | ms/step (wall) | ms/step (GPU) | M particle-steps/s | "
               "solve iterations | max residual | copy GB/s |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
@@ -111,6 +117,9 @@ int benchCommand(const BenchOptions& options) {
     params.tolerance = options.tolerance;
     params.maxIterations = options.maxIterations;
     if (options.chebyshevRho >= 0.f) params.chebyshevRho = options.chebyshevRho;
+    params.relaxationRho = options.relaxationRho;
+    params.acceleration = acceleration;
+    params.momentum = options.momentum < 0.f ? kMomentumSchedule : options.momentum;
     ColliderDesc ground;
     params.colliders = {ground};
     const uint32_t particles = static_cast<uint32_t>(model.particleCount());

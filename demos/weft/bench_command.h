@@ -13,6 +13,9 @@ struct BenchOptions {
   float tolerance = 1e-3f;      // implicit solves
   int maxIterations = 200;      // implicit solves
   float chebyshevRho = -1.f;    // newton-chebyshev's estimate; < 0: the solver's default
+  float relaxationRho = 0.f;    // verlet's Chebyshev estimate; 0: plain Jacobi
+  std::string acceleration = "chebyshev";  // of both Jacobi solves: chebyshev, nesterov or none
+  float momentum = -1.f;        // Nesterov's fixed momentum; < 0: the (k - 1) / (k + 2) schedule
   int substeps = 4;
   int frames = 15;        // measured frames per case (after warm-up); the median is reported
   std::vector<std::string> backends{"gpu", "cpu"};

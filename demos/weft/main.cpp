@@ -57,6 +57,9 @@ int main(int argc, char** argv) {
   benchCmd->add_option("--tolerance", bench.tolerance, "implicit solves: relative residual to reach");
   benchCmd->add_option("--max-iterations", bench.maxIterations, "implicit solves: iteration cap per step");
   benchCmd->add_option("--chebyshev-rho", bench.chebyshevRho, "newton-chebyshev: spectral radius estimate (0: plain Jacobi)");
+  benchCmd->add_option("--relaxation-rho", bench.relaxationRho, "verlet: Chebyshev spectral radius estimate (0: off)");
+  benchCmd->add_option("--acceleration", bench.acceleration, "of the Jacobi solves: chebyshev, nesterov or none");
+  benchCmd->add_option("--momentum", bench.momentum, "nesterov: fixed momentum in [0, 1) (default: the (k-1)/(k+2) schedule)");
   benchCmd->add_option("--iterations", bench.iterations, "constraint iterations per step (verlet)");
   benchCmd->add_option("--substeps", bench.substeps, "steps per measured frame");
   benchCmd->add_option("--frames", bench.frames, "measured frames per case");

@@ -19,14 +19,16 @@ struct NewtonVectors {
   std::vector<glm::vec4>&rhs, &y0, &y1;  // y0: even Jacobi iterates, y1: odd ones
   std::vector<glm::vec4>&diagonal;       // 2 per particle
   std::vector<glm::vec4>&couplings;      // 1 per spring entry
+  std::vector<glm::vec4>&lastJacobi;     // Nesterov's x_j (WEFT_BIND_LAST_JACOBI); empty otherwise
 };
 
-NewtonVectors newtonVectors(CpuState& s) {
-  s.scratch.resize(std::max<size_t>(s.scratch.size(), 5));
+NewtonVectors newtonVectors(CpuState& s, bool nesterov) {
+  s.scratch.resize(std::max<size_t>(s.scratch.size(), 6));
   for (size_t k = 0; k < 3; ++k) s.scratch[k].resize(s.positions.size());
   s.scratch[3].resize(2 * s.positions.size());
   s.scratch[4].resize(s.springs.entries.size());
-  return {s.scratch[0], s.scratch[1], s.scratch[2], s.scratch[3], s.scratch[4]};
+  if (nesterov) s.scratch[5].resize(s.positions.size());
+  return {s.scratch[0], s.scratch[1], s.scratch[2], s.scratch[3], s.scratch[4], s.scratch[5]};
 }
 
 // The Newton iterate lives where the step's positions will: positionsOut.
@@ -94,8 +96,13 @@ float newtonSweepParticle(uint32_t i, CpuState& s, NewtonVectors& w, const std::
     for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k)
       r -= gpu::couplingProduct(w.couplings[k], yi - xyz(dx[s.springs.entries[k].other]));
     r -= elementProduct(i, s.positionsOut, dx, s.elements, 1.f, 1.f / p.step.dt);
-    glm::vec3 prev = xyz(dxPrev[i]);
-    next = p.omega * (yi + gpu::symmetricProduct(inverseDiagonal, inverseRest, r) - prev) + prev;
+    const bool nesterov = p.nesterov != 0u;
+    const glm::vec3 jacobi =
+        yi + gpu::newtonJacobiStep(p.nesterov) * gpu::symmetricProduct(inverseDiagonal, inverseRest, r);
+    const glm::vec3 prev = nesterov ? jacobi : xyz(dxPrev[i]);
+    const glm::vec3 last = nesterov ? xyz(w.lastJacobi[i]) : jacobi;
+    if (nesterov) w.lastJacobi[i] = glm::vec4(jacobi, 0.f);
+    next = gpu::accelerate(jacobi, prev, last, p.omega, nesterov);
   }
   dxPrev[i] = glm::vec4(next, 0.f);
   return glm::dot(r, r);
@@ -148,13 +155,31 @@ gpu::NewtonParams newtonParams(const gpu::StepParams& step, const NewtonSettings
   p.partialCount = partialCount;
   p.substep = substep;
   p.omega = 1.f;
+  p.nesterov = settings.acceleration == Acceleration::Nesterov ? 1u : 0u;
   return p;
 }
 
 }  // namespace
 
 NewtonSettings newtonSettings(const SolverParams& params) {
-  return {params.tolerance, params.maxIterations, params.newtonIterations, params.chebyshevRho};
+  return {params.tolerance, params.maxIterations, params.newtonIterations, params.chebyshevRho, params.acceleration,
+          params.momentum};
+}
+
+std::vector<float> sweepWeights(const NewtonSettings& settings, int count) {
+  switch (settings.acceleration) {
+    case Acceleration::Chebyshev:
+      return chebyshevWeights(settings.chebyshevRho, count);
+    case Acceleration::Nesterov: {
+      std::vector<float> momenta(static_cast<size_t>(std::max(count, 0)));
+      for (size_t j = 0; j < momenta.size(); ++j)
+        momenta[j] = gpu::nesterovMomentum(static_cast<uint32_t>(j), settings.momentum);
+      return momenta;
+    }
+    case Acceleration::None:
+      break;
+  }
+  return chebyshevWeights(0.f, count);
 }
 
 std::vector<float> chebyshevWeights(float rho, int count) {
@@ -173,8 +198,8 @@ namespace {
 SolveStats newtonChebyshevStepCpu(CpuState& s, const gpu::StepParams& step, const NewtonSettings& settings,
                                   ThreadPool& pool) {
   const size_t n = s.positions.size();
-  NewtonVectors w = newtonVectors(s);
-  const std::vector<float> weights = chebyshevWeights(settings.chebyshevRho, recordedSweeps(settings));
+  NewtonVectors w = newtonVectors(s, settings.acceleration == Acceleration::Nesterov);
+  const std::vector<float> weights = sweepWeights(settings, recordedSweeps(settings));
   gpu::NewtonParams p = newtonParams(step, settings, 0, 0);
   gpu::NewtonScalars scalars{};
   forEach(pool, n, [&](uint32_t i) { newtonPredictParticle(i, s, step); });
@@ -227,9 +252,12 @@ void recordNewtonChebyshevStep(GpuRecorder& r, const gpu::StepParams& step, cons
   GpuState& s = r.state;
   const NewtonResources& prog = s.unit<NewtonResources>(Integrator::NewtonChebyshev);
   const engine::Buffer &rhs = s.scratch[0], &y0 = s.scratch[1], &y1 = s.scratch[2];
+  // Without Nesterov the sweeps never touch WEFT_BIND_LAST_JACOBI (p.nesterov says so): any
+  // particle-sized buffer fills the binding.
+  const engine::Buffer& lastJacobi = settings.acceleration == Acceleration::Nesterov ? s.scratch[3] : rhs;
   VkCommandBuffer cmd = r.cmd;
   gpu::NewtonParams p = newtonParams(step, settings, prog.kit.partialCount, substep);
-  const std::vector<float> weights = chebyshevWeights(settings.chebyshevRho, recordedSweeps(settings));
+  const std::vector<float> weights = sweepWeights(settings, recordedSweeps(settings));
   // Every pass binds the same set; each shader uses its part (reflection drops the rest). `dx`
   // and `dxPrev` swap from sweep to sweep; the other passes see y0 as dx.
   auto bindings = [&](const engine::Buffer& dx, const engine::Buffer& dxPrev) {
@@ -247,6 +275,7 @@ void recordNewtonChebyshevStep(GpuRecorder& r, const gpu::StepParams& step, cons
         {WEFT_BIND_NEWTON_DX_PREV, &dxPrev},
         {WEFT_BIND_NEWTON_DIAGONAL, &prog.diagonal},
         {WEFT_BIND_NEWTON_COUPLINGS, &prog.couplings},
+        {WEFT_BIND_LAST_JACOBI, &lastJacobi},
     });
   };
   const auto even = bindings(y0, y1), odd = bindings(y1, y0);
@@ -287,6 +316,7 @@ class NewtonChebyshevUnit final : public IntegratorUnit {
   UnitMemory memory(const StateSize& size) const override {
     UnitMemory m;
     m.gpuScratch = 3;                                            // prepareGpu
+    m.nesterovVectors = 1;  // prepareGpu's fourth scratch buffer, newtonVectors' sixth vector
     m.gpuOwn.add(2 * size.particles * sizeof(glm::vec4));         // NewtonResources::diagonal
     m.gpuOwn.add(size.springEntries * sizeof(glm::vec4));         // NewtonResources::couplings
     m.gpuOwn.add(SolveKit::partialBytes(size.particles, 1));      // NewtonResources::kit
@@ -306,8 +336,9 @@ class NewtonChebyshevUnit final : public IntegratorUnit {
   uint32_t timedPassesPerStep(const SolverParams& params) const override {
     return 2 + 3 * static_cast<uint32_t>(std::max(params.newtonIterations, 0));
   }
-  void prepareGpu(GpuState& state, const SolverParams&, int substeps) const override {
-    state.ensureScratch(3);  // the right-hand side and the two Chebyshev iterates
+  void prepareGpu(GpuState& state, const SolverParams& params, int substeps) const override {
+    // The right-hand side, the two accelerated iterates and Nesterov's last Jacobi iterates.
+    state.ensureScratch(params.acceleration == Acceleration::Nesterov ? 4 : 3);
     state.unit<NewtonResources>(Integrator::NewtonChebyshev).kit.ensureLog(static_cast<uint32_t>(substeps));
   }
   void recordStep(GpuRecorder& r, const SolverParams& params, const gpu::StepParams& step,

@@ -43,6 +43,11 @@
 // reading x_j would, and skips the square root, division and outer products per spring that
 // rebuilding the blocks costs (implicit CG rebuilds them: it runs fewer iterations per build).
 //
+// With acceleration "nesterov" the sweeps take Nesterov's momentum instead (docs/integrators.md):
+// half Jacobi steps (WEFT_NESTEROV_JACOBI_STEP in shaders/newton.h says why), the momenta pushed
+// per sweep like the weights, and each particle's last un-extrapolated iterate in a fourth
+// scratch buffer. "none" is plain Jacobi whatever chebyshevRho says.
+//
 // GPU pass sequence per step (no host round trip): predict, then per Newton iteration
 // [gradient, BEGIN, sweeps with a CHECK after every WEFT_NEWTON_CHECK_INTERVAL-th, update], then
 // finish. The Chebyshev weights depend only on rho and the sweep's index: the host computes them
@@ -60,6 +65,8 @@ struct NewtonSettings {
   int maxIterations;      // Jacobi iterations per linear solve (per Newton iteration)
   int newtonIterations;   // Newton iterations per step
   float chebyshevRho;     // estimate of the Jacobi iteration's spectral radius; 0: plain Jacobi
+  Acceleration acceleration;
+  float momentum;         // Nesterov: fixed momentum, or kMomentumSchedule
 };
 
 NewtonSettings newtonSettings(const SolverParams& params);
@@ -67,6 +74,10 @@ NewtonSettings newtonSettings(const SolverParams& params);
 // omega_1 = 1, omega_2 = 2 / (2 - rho^2), omega_(k+1) = 4 / (4 - rho^2 omega_k): sweep j uses
 // element j. All ones for rho = 0.
 std::vector<float> chebyshevWeights(float rho, int count);
+
+// Each sweep's acceleration weight (NewtonParams::omega): Chebyshev's omega, Nesterov's momentum
+// (gpu::nesterovMomentum) or 1 (none).
+std::vector<float> sweepWeights(const NewtonSettings& settings, int count);
 
 const IntegratorUnit& newtonChebyshevUnit();
 

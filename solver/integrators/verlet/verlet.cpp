@@ -26,8 +26,9 @@ static void verletPredictParticle(uint32_t i, CpuState& s, const gpu::StepParams
   s.velocitiesOut[i] = glm::vec4(vNext, 0.f);
 }
 
-// CPU twin of verlet_relax.comp.
-static void verletRelaxParticle(uint32_t i, CpuState& s, const gpu::StepParams& p) {
+// CPU twin of verlet_relax.comp; `lastJacobi` is Nesterov's WEFT_BIND_LAST_JACOBI.
+static void verletRelaxParticle(uint32_t i, CpuState& s, std::vector<glm::vec4>& lastJacobi,
+                                const gpu::StepParams& p) {
   glm::vec4 xi = s.positions[i];
   glm::vec3 x = xyz(xi);
   if (xi.w > 0.f) {
@@ -43,9 +44,13 @@ static void verletRelaxParticle(uint32_t i, CpuState& s, const gpu::StepParams& 
     sum += elementProjections(i, s.positions, s.elements, p.dt, count, direct);
     if (count > 0) x += sum * (p.relaxation / float(count));
     x += direct;
-    if (p.omega != 1.f) x = gpu::chebyshevBlend(x, xyz(s.positionsOut[i]), p.omega);
+    const bool nesterov = (p.mode & WEFT_MODE_RELAX_NESTEROV) != 0u;
+    const glm::vec3 beforeLast = nesterov ? x : xyz(s.positionsOut[i]);
+    const glm::vec3 last = nesterov ? xyz(lastJacobi[i]) : x;
+    if (nesterov) lastJacobi[i] = glm::vec4(x, 0.f);
+    x = gpu::accelerate(x, beforeLast, last, p.omega, nesterov);
     glm::vec3 v = gpu::carryCorrection(xyz(s.velocitiesOut[i]), x, xyz(xi), p.dt);
-    if (p.mode == WEFT_MODE_RELAX_FINAL)
+    if ((p.mode & WEFT_MODE_RELAX_FINAL) != 0u)
       for (const gpu::Collider& c : s.colliders) gpu::collideStep(x, v, c, p.dt);
     s.velocitiesOut[i] = glm::vec4(v, 0.f);
   }
@@ -66,25 +71,47 @@ float chebyshevOmega(int pass, float rho) {
 // finalising pass with zero stiffness still derives the velocity and collides.
 static int relaxPasses(int iterations) { return iterations > 0 ? iterations : 1; }
 
-static gpu::StepParams relaxParams(gpu::StepParams params, int pass, int iterations, float rho) {
-  params.mode = pass + 1 == relaxPasses(iterations) ? WEFT_MODE_RELAX_FINAL : WEFT_MODE_RELAX;
+// The pass's mode and acceleration weight. Nesterov's last pass answers with its Jacobi iterate
+// (momentum 0): the extrapolated point is a look-ahead for the next pass, which a step's
+// final positions would overshoot by.
+static gpu::StepParams relaxParams(gpu::StepParams params, int pass, const SolverParams& solver) {
+  const int iterations = solver.iterations;
+  const bool last = pass + 1 == relaxPasses(iterations);
+  params.mode = last ? WEFT_MODE_RELAX_FINAL : WEFT_MODE_RELAX;
   if (iterations == 0) params.constraintStiffness = 0.f;
-  params.omega = chebyshevOmega(pass, rho);
+  switch (solver.acceleration) {
+    case Acceleration::Chebyshev:
+      params.omega = chebyshevOmega(pass, solver.relaxationRho);
+      break;
+    case Acceleration::Nesterov:
+      params.mode |= WEFT_MODE_RELAX_NESTEROV;
+      params.omega = last ? 0.f : gpu::nesterovMomentum(static_cast<uint32_t>(pass), solver.momentum);
+      break;
+    case Acceleration::None:
+      params.omega = 1.f;
+      break;
+  }
   return params;
 }
 
+// Nesterov's last Jacobi iterates live in the first scratch buffer; the other accelerators keep none.
+static bool keepsLastJacobi(const SolverParams& solver) { return solver.acceleration == Acceleration::Nesterov; }
+
 namespace {
 
-void verletStepCpu(CpuState& state, const gpu::StepParams& params, int iterations, float rho, ThreadPool& pool) {
+void verletStepCpu(CpuState& state, const gpu::StepParams& params, const SolverParams& solver, ThreadPool& pool) {
   const size_t n = state.positions.size();
+  if (state.scratch.empty()) state.scratch.resize(1);
+  std::vector<glm::vec4>& lastJacobi = state.scratch[0];
+  if (keepsLastJacobi(solver)) lastJacobi.resize(n);
   pool.parallelFor(n, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) verletPredictParticle(static_cast<uint32_t>(i), state, params);
   });
   state.swapPositions();
-  for (int pass = 0; pass < relaxPasses(iterations); ++pass) {
-    gpu::StepParams p = relaxParams(params, pass, iterations, rho);
+  for (int pass = 0; pass < relaxPasses(solver.iterations); ++pass) {
+    gpu::StepParams p = relaxParams(params, pass, solver);
     pool.parallelFor(n, [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i) verletRelaxParticle(static_cast<uint32_t>(i), state, p);
+      for (size_t i = begin; i < end; ++i) verletRelaxParticle(static_cast<uint32_t>(i), state, lastJacobi, p);
     });
     state.swapPositions();
   }
@@ -97,9 +124,12 @@ struct VerletResources : UnitResources {
   engine::ComputeProgram predict, relax;
 };
 
-void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, int iterations, float rho) {
+void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, const SolverParams& solver) {
   GpuState& s = r.state;
   const VerletResources& programs = s.unit<VerletResources>(Integrator::Verlet);
+  // Without Nesterov the relaxation never touches WEFT_BIND_LAST_JACOBI (its mode says so): any
+  // particle-sized buffer fills the binding.
+  const engine::Buffer& lastJacobi = keepsLastJacobi(solver) ? s.scratch[0] : s.prevPositions;
   engine::timed(r.timer, r.cmd, "verlet_predict", [&] {
     programs.predict.dispatch(r.cmd, s.particleCount,
                                       s.withTables({{WEFT_BIND_POSITIONS, &s.positionsIn()},
@@ -111,14 +141,15 @@ void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, int iterati
   });
   engine::barrier::computeToCompute(r.cmd);
   s.swapPositions();
-  for (int pass = 0; pass < relaxPasses(iterations); ++pass) {
-    gpu::StepParams p = relaxParams(params, pass, iterations, rho);
+  for (int pass = 0; pass < relaxPasses(solver.iterations); ++pass) {
+    gpu::StepParams p = relaxParams(params, pass, solver);
     engine::timed(r.timer, r.cmd, "verlet_relax", [&] {
       programs.relax.dispatch(r.cmd, s.particleCount,
                                       s.withTables({{WEFT_BIND_POSITIONS, &s.positionsIn()},
                                        {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
                                        {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
-                                       {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()}}),
+                                       {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
+                                       {WEFT_BIND_LAST_JACOBI, &lastJacobi}}),
                                       p);
     });
     engine::barrier::computeToCompute(r.cmd);
@@ -130,19 +161,25 @@ void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, int iterati
 class VerletUnit final : public IntegratorUnit {
  public:
   Integrator id() const override { return Integrator::Verlet; }
+  UnitMemory memory(const StateSize&) const override {
+    UnitMemory m;
+    m.nesterovVectors = 1;  // prepareGpu, verletStepCpu: Nesterov's last Jacobi iterates
+    return m;
+  }
   std::vector<SolveStats> advanceCpu(CpuState& state, const SolverParams& params, const gpu::StepParams& step, float,
                                      int substeps, ThreadPool& pool) const override {
-    for (int k = 0; k < substeps; ++k) verletStepCpu(state, step, params.iterations, params.relaxationRho, pool);
+    for (int k = 0; k < substeps; ++k) verletStepCpu(state, step, params, pool);
     return {};
   }
   uint32_t timedPassesPerStep(const SolverParams& params) const override {
     return 1 + static_cast<uint32_t>(relaxPasses(params.iterations));
   }
-  void prepareGpu(GpuState& state, const SolverParams&, int) const override {
+  void prepareGpu(GpuState& state, const SolverParams& params, int) const override {
     state.unit<VerletResources>(Integrator::Verlet);
+    if (keepsLastJacobi(params)) state.ensureScratch(1);
   }
   void recordStep(GpuRecorder& r, const SolverParams& params, const gpu::StepParams& step, uint32_t) const override {
-    recordVerletStep(r, step, params.iterations, params.relaxationRho);
+    recordVerletStep(r, step, params);
   }
 };
 

@@ -20,8 +20,9 @@
 
 namespace weft::integrators {
 
-// Steps take SolverParams::iterations and relaxationRho (the Chebyshev spectral-radius estimate,
-// 0: plain Jacobi, see chebyshevOmega()).
+// Steps take SolverParams::iterations, acceleration and relaxationRho (the Chebyshev
+// spectral-radius estimate, 0: plain Jacobi, see chebyshevOmega()) or momentum (Nesterov's,
+// gpu::nesterovMomentum(); its last un-extrapolated iterates live in the first scratch buffer).
 const IntegratorUnit& verletUnit();
 float chebyshevOmega(int pass, float rho);
 
