@@ -171,7 +171,8 @@ TEST(RecordingTopology, WriterRefusesAFrameItsReaderWouldRefuse) {
   EXPECT_THROW(writer.addFrame(positionsOf(0, 3), &triangles), std::invalid_argument);  // frame 0: the header's
   writer.addFrame(positionsOf(0, 3));
   EXPECT_THROW(writer.addFrame(positionsOf(1, 4)), std::invalid_argument);  // a new count needs its triangles
-  EXPECT_THROW(writer.addFrame(positionsOf(1, 2), &triangles), std::invalid_argument);  // fewer particles
+  const std::vector<glm::uvec3> within2 = {{0, 1, 1}};
+  EXPECT_THROW(writer.addFrame(positionsOf(1, 2), &within2), std::invalid_argument);  // fewer particles
   const std::vector<glm::uvec3> past = {{0, 1, 4}};
   EXPECT_THROW(writer.addFrame(positionsOf(1, 4), &past), std::invalid_argument);  // index 4 of 4 particles
   EXPECT_EQ(writer.frameCount(), 1u);
