@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include <fcntl.h>
@@ -206,6 +207,45 @@ TEST(Cli, RecordThenReplay) {
   Result past = weft("replay " + recording.string() + " --frame 6");
   EXPECT_EQ(past.exitCode, 1);
   EXPECT_THAT(past.output, HasSubstr("past the recording's last frame (5)"));
+}
+
+// The particle and triangle counts `weft replay` prints for its frame ("2304 particles, 4418 triangles").
+std::pair<long, long> replayedCounts(const std::string& output) {
+  std::smatch m;
+  if (!std::regex_search(output, m, std::regex(R"(\| (\d+) particles, (\d+) triangles \|)"))) return {-1, -1};
+  return {std::stol(m[1]), std::stol(m[2])};
+}
+
+// A tearing cloth is recorded in format version 2, which carries each tear's particles and triangles:
+// replay reads the last frame with its own counts and renders it with its own triangles.
+TEST(Cli, RecordATearingClothThenReplayIt) {
+  const fs::path recording = tempDir() / "tear.weftrec", png = tempDir() / "tear_last.png";
+  fs::remove(png);
+  Result run = weft("run " + scene("tear.json") + " --backend cpu --quiet --frames 40 --record " + recording.string());
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  uint32_t header[3] = {};  // version, particles at frame 0, frames
+  std::ifstream(recording, std::ios::binary).seekg(8).read(reinterpret_cast<char*>(header), sizeof header);
+  EXPECT_EQ(header[0], 2u);
+  EXPECT_EQ(header[1], 48u * 48u);
+  EXPECT_EQ(header[2], 41u);  // the initial state and 40 simulated frames
+
+  Result first = weft("replay " + recording.string() + " --frame 0");
+  ASSERT_EQ(first.exitCode, 0) << first.output;
+  EXPECT_EQ(replayedCounts(first.output), std::make_pair(2304L, 2L * 47 * 47));
+  Result last = weft("replay " + recording.string() + " --png " + png.string());
+  ASSERT_EQ(last.exitCode, 0) << last.output;
+  EXPECT_THAT(last.output, HasSubstr("| frame 40 | "));
+  EXPECT_THAT(last.output, HasSubstr("from 2304 particles and 4418 triangles at frame 0"));
+  const auto [particles, triangles] = replayedCounts(last.output);
+  EXPECT_GT(particles, 2304) << last.output;  // the tears split particles
+  EXPECT_GT(triangles, 0);
+  EXPECT_GT(fs::file_size(png), 1000u);
+
+  // The viewer sizes its buffers once: it refuses such a recording at open, display or not.
+  Result view = shell("env -u DISPLAY " + std::string(WEFT_BINARY) + " view --replay " + recording.string());
+  EXPECT_EQ(view.exitCode, 1);
+  EXPECT_THAT(view.output, HasSubstr("recording '" + recording.string() +
+                                     "': the viewer cannot replay a recording whose topology changes yet"));
 }
 
 // A recording (docs/recording-format.md) of `frames` frames of one particle at the origin. Sparse:

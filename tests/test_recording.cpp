@@ -72,7 +72,7 @@ TEST(Recording, FlippedByteIsFoundAtItsFrame) {
   fs::path path = tempPath("corrupt.weftrec");
   recordRun(path, 6);
   RecordingReader intact(path.string());
-  const uint64_t frameBytes = 63 * 12 + 4;
+  const uint64_t frameBytes = 4 + 63 * 12 + 4;  // kind word, positions, checksum (version 2)
   const uint64_t framesStart = fs::file_size(path) - 6 * frameBytes;
   {
     std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);

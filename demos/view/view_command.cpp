@@ -77,6 +77,11 @@ ViewContent loadContent(const ViewOptions& options) {
     content.recording = std::make_unique<RecordingReader>(options.replayPath);
     if (content.recording->header().frameCount == 0)
       throw InputError("recording '" + options.replayPath + "' holds no frames");
+    // The replay path sizes its drawer and buffers once, for frame 0's particles and triangles.
+    if (content.recording->topologyChanges())
+      throw InputError("recording '" + options.replayPath +
+                       "': the viewer cannot replay a recording whose topology changes yet; 'weft replay --png' "
+                       "renders its frames");
     if (!options.scenePath.empty()) {  // its camera and colliders
       DemoScene demo = loadDemoScene(options.scenePath);
       content.scene = std::move(demo.scene);

@@ -20,13 +20,20 @@ int replayCommand(const ReplayOptions& options) {
                      std::to_string(h.frameCount - 1) + ")");
   const uint32_t frame = options.frame < 0 ? h.frameCount - 1 : static_cast<uint32_t>(options.frame);
   std::vector<glm::vec4> positions = recording.frame(frame);
-  std::printf("weft: %s | %u particles, %u triangles | %u frames of %.4g s (%u substeps each) | frame %u\n",
-              options.path.c_str(), h.particleCount, h.triangleCount, h.frameCount, h.frameDt, h.substeps, frame);
+  // The counts are the shown frame's: a tearing cloth's grow as it tears.
+  const RecordedTopology topology = recording.topology(frame);
+  std::printf("weft: %s | %u particles, %zu triangles | %u frames of %.4g s (%u substeps each) | frame %u",
+              options.path.c_str(), topology.particleCount, topology.triangles.size(), h.frameCount, h.frameDt,
+              h.substeps, frame);
+  if (recording.topologyChanges())
+    std::printf(" | %u topology changes, from %u particles and %u triangles at frame 0",
+                recording.topologyChanges(), h.particleCount, h.triangleCount);
+  std::printf("\n");
   if (options.pngPath.empty()) return 0;
 
   engine::Context context(engine::ContextOptions{.deviceName = options.device});
   engine::ShaderLibrary shaders;
-  ClothRenderer renderer(context, shaders, recordedCloth(recording, positions), 1280, 720);
+  ClothRenderer renderer(context, shaders, recordedCloth(topology, positions), 1280, 720);
   renderer.render(positions, {}, fitCamera(positions));
   renderer.savePng(options.pngPath);
   return 0;

@@ -141,10 +141,8 @@ int runCommand(const RunOptions& options) {
 
   const SolverSettings& settings = scene.solver;
   std::unique_ptr<Solver> solver = makeSolver(scene.cloth, solverParams(scene), backend, context.get(), shaders.get());
-  // A tearing cloth adds particles as it tears: the recording format and the retry from the last
-  // good state both assume a fixed particle count.
-  if (solver->tears() && !options.recordPath.empty())
-    throw InputError("--record cannot record a tearing cloth yet (its particle count changes as it tears)");
+  // A tearing cloth adds particles as it tears: the retry from the last good state assumes a fixed
+  // particle count (the recording carries each change, solver/recording.h).
   if (solver->tears() && options.onExplosion == "halve-dt")
     throw InputError("--on-explosion halve-dt cannot retry a tearing cloth (a tear cannot be undone)");
   if (backend == Backend::Cpu) std::printf("weft: CPU backend on %s\n", solver->deviceName().c_str());
@@ -179,6 +177,13 @@ int runCommand(const RunOptions& options) {
                                                   static_cast<uint32_t>(settings.substeps));
     recording->addFrame(lastGood);  // frame 0: the initial state
   }
+  // A tearing cloth's frame carries its new particle count and triangles when a tear changed them.
+  uint64_t recordedTopology = solver->topologyVersion();
+  auto record = [&](const std::vector<glm::vec4>& frame) {
+    const bool changed = solver->topologyVersion() != recordedTopology;
+    recordedTopology = solver->topologyVersion();
+    recording->addFrame(frame, changed ? &solver->tornModel()->triangles : nullptr);
+  };
   Progress progress(frames, options.quiet);
   // The steps a frame takes: --on-explosion halve-dt doubles them for the frame that exploded and
   // keeps them for the rest of the run (a step past a stability limit stays past it).
@@ -284,7 +289,7 @@ int runCommand(const RunOptions& options) {
     lastGood = positions;
     lastGoodVelocities = velocities;
     if (!options.objDir.empty()) writeClothObjs(options.objDir, frame, positions, scene);
-    if (recording) recording->addFrame(positions);
+    if (recording) record(positions);
     progress.update(frame);
   }
   report.final = summarizeState(positions, velocities, masses());

@@ -1,7 +1,7 @@
 // libFuzzer harness for the recording reader: RecordingReader on any bytes, then its first, second
-// and last frames, must read or refuse with one readable sentence (an InputError). The reader takes
-// a path: the bytes go into a memory file (memfd), opened through /proc/self/fd, so no run touches
-// the disk or races another process over a name in /tmp.
+// and last frames and the topology in effect at each, must read or refuse with one readable
+// sentence (an InputError). The reader takes a path: the bytes go into a memory file (memfd), opened
+// through /proc/self/fd, so no run touches the disk or races another process over a name in /tmp.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     weft::RecordingReader reader(path);
     const uint32_t frames = reader.header().frameCount;
     for (uint32_t k : {0u, 1u, frames - 1})
-      if (k < frames) weft::recordedCloth(reader, reader.frame(k));
+      if (k < frames) weft::recordedCloth(reader.topology(k), reader.frame(k));
   } catch (const weft::InputError& e) {
     weft::fuzz::checkMessage(e.what());
   }
