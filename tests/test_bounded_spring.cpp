@@ -65,7 +65,9 @@ TEST(BoundedSpringJacobian, StiffnessBlockIsTheForcesDerivative) {
       for (int r = 0; r < 3; ++r) EXPECT_NEAR(block[c][r], numeric[r], 0.02f * e.stiffness) << strain << " " << r << c;
     }
     // Past the bound nothing is left along the axis.
-    if (strain > kStretch) EXPECT_NEAR(glm::dot(axis, block * axis), 0.f, 1e-3f * e.stiffness);
+    if (strain > kStretch) {
+      EXPECT_NEAR(glm::dot(axis, block * axis), 0.f, 1e-3f * e.stiffness);
+    }
   }
 }
 
@@ -81,9 +83,10 @@ TEST(BoundedSpringJacobian, SystemBlockIsExactInsideAndSemiDefinitePast) {
     const glm::vec3 xi = xj + axis * (0.5f * (1.f + strain));
     const glm::mat3 compact = gpu::systemBlockMatrix(gpu::springSystemBlock(xi, xj, e, bound, a, l));
     const glm::mat3 exact = a * gpu::springDampingBlock(xi, xj, e) + a * l * gpu::springStiffnessBlock(xi, xj, e, bound);
-    if (strain > -kCompression && strain < kStretch)
+    if (strain > -kCompression && strain < kStretch) {
       for (int c = 0; c < 3; ++c)
         for (int r = 0; r < 3; ++r) EXPECT_NEAR(compact[c][r], exact[c][r], 1e-6f) << strain;
+    }
     for (glm::vec3 u : {axis, glm::vec3(1, 0, 0), glm::vec3(0, 1, 0), glm::normalize(glm::vec3(1, -2, 3))})
       EXPECT_GE(glm::dot(u, compact * u), 0.f) << strain;
   }

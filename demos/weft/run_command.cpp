@@ -254,9 +254,12 @@ int runCommand(const RunOptions& options) {
         return !nonFinite && energy.exceeded(positions, velocities, (frame - 1) * double(settings.dt) +
                                                                         step * double(report.stepDt));
       };
-      solver->writeState(lastGood, lastGoodVelocities);
       int64_t badStep = stepsBefore + substeps;
-      for (int s = 1; s <= substeps; ++s) {
+      // A frame that tore cannot be taken again from before its tear (the last good state has fewer
+      // particles): the frame's last step is named instead.
+      const bool replayable = lastGood.size() == positions.size();
+      if (replayable) solver->writeState(lastGood, lastGoodVelocities);
+      for (int s = 1; replayable && s <= substeps; ++s) {
         solver->advance(settings.dt / substeps, 1);
         solver->readState(positions, velocities);
         if (bad(s)) {
