@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "engine/commands.h"
+#include "solver/gpu_solver.h"
 #include "test_support.h"
 #include "tests/cloth_pieces.h"
 
@@ -77,20 +79,32 @@ TEST_P(TearingTest, ANotchedClothPulledFromTwoSidesTearsFromTheNotchIntoTwoPiece
   EXPECT_GT(frames, 5) << "the cloth must tear by pulling, not at once";
 }
 
+// The cloth's rest state with the columns right of the middle 4 cm further right: the row springs
+// over the middle stretch by 40 %, past their 15 % tear strain, and no others.
+std::vector<glm::vec4> stretchedAcrossTheMiddle(const ClothModel& model) {
+  std::vector<glm::vec4> x(model.particleCount());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const glm::vec3 p = model.positions[i];
+    x[i] = glm::vec4(p.x + (p.x > kMiddle ? 0.04f : 0.f), p.y, p.z, model.inverseMass(i));
+  }
+  return x;
+}
+
+// Symplectic Euler without gravity: a 1 us step leaves a stretched state as it is (Verlet would
+// relax it), so the tears are the stretched state's.
+SolverParams shortStepParams() {
+  SolverParams params;
+  params.integrator = Integrator::SymplecticEuler;
+  params.environment.gravity = glm::vec3(0.f);
+  return params;
+}
+
 // The detection on the GPU (tear_detect.comp) lists the same springs as on the CPU: from the same
 // stretched state, both backends make the same topology edit, particle for particle.
 TEST(TearingBackends, BothBackendsBreakTheSameSprings) {
   const ClothModel model = pulledCloth();
-  std::vector<glm::vec4> x(model.particleCount()), v(model.particleCount(), glm::vec4(0.f));
-  for (size_t i = 0; i < x.size(); ++i) {
-    // Columns right of the middle move 4 cm further right: the row springs over the middle stretch
-    // by 40 %, past their 15 % tear strain, and no others.
-    const glm::vec3 p = model.positions[i];
-    x[i] = glm::vec4(p.x + (p.x > kMiddle ? 0.04f : 0.f), p.y, p.z, model.inverseMass(i));
-  }
-  SolverParams params;
-  params.integrator = Integrator::SymplecticEuler;
-  params.environment.gravity = glm::vec3(0.f);
+  const std::vector<glm::vec4> x = stretchedAcrossTheMiddle(model), v(model.particleCount(), glm::vec4(0.f));
+  const SolverParams params = shortStepParams();
   std::vector<std::unique_ptr<Solver>> solvers;
   for (Backend backend : allBackends()) {
     solvers.push_back(makeTestSolver(model, params, backend));
@@ -107,6 +121,33 @@ TEST(TearingBackends, BothBackendsBreakTheSameSprings) {
     EXPECT_EQ(cpu.springs[k].a, gpu.springs[k].a);
     EXPECT_EQ(cpu.springs[k].b, gpu.springs[k].b);
   }
+}
+
+// A host recording frames into its own command buffer (GpuSolver::recordAdvance) gets the frame's
+// tear detection recorded with it and applies it with applyRecordedTears() once the frame finished:
+// the same edit as advance() makes.
+class TearingRecordTest : public ValidatedTest {};
+
+TEST_F(TearingRecordTest, RecordedFramesTearAsAdvanceDoes) {
+  const ClothModel model = pulledCloth();
+  const std::vector<glm::vec4> x = stretchedAcrossTheMiddle(model), v(model.particleCount(), glm::vec4(0.f));
+  const SolverParams params = shortStepParams();
+  GpuSolver advanced(model, params, gpuContext(), embeddedShaders());
+  GpuSolver recorded(model, params, gpuContext(), embeddedShaders());
+  advanced.writeState(x, v);
+  recorded.writeState(x, v);
+  advanced.advance(1e-6f, 1);
+  engine::submitAndWait(gpuContext(), [&](VkCommandBuffer cmd) { recorded.recordAdvance(cmd, 1e-6f, 1); });
+  EXPECT_EQ(recorded.topologyVersion(), 0u);  // nothing changes until the host applies the tears
+  recorded.applyRecordedTears();
+  EXPECT_EQ(recorded.topologyVersion(), 1u);
+  EXPECT_GT(recorded.particleCount(), model.particleCount());
+  EXPECT_EQ(recorded.particleCount(), advanced.particleCount());
+  EXPECT_EQ(recorded.tornModel()->triangles, advanced.tornModel()->triangles);
+  std::vector<glm::vec4> xa, va, xr, vr;
+  advanced.readState(xa, va);
+  recorded.readState(xr, vr);
+  EXPECT_EQ(xa, xr);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, TearingTest, ::testing::ValuesIn(allBackends()), backendParamName);
