@@ -62,7 +62,7 @@ bool splits(const Split& split, const VertexTriangles& fans, const ClothModel& m
   return near && far;
 }
 
-// Splits the particles `splits` asks for (each at most once, all fans on both sides of their plane)
+// Splits the particles `splitList` names (each at most once, its fan on both sides of its plane)
 // and removes the springs marked in `removed`; moves springs and elements to the copies.
 TearEdit applySplits(ClothModel& m, const std::vector<Split>& splitList, const VertexTriangles& fans,
                      std::vector<uint8_t> removed, std::vector<glm::vec4>& x, std::vector<glm::vec4>& v) {
@@ -71,7 +71,7 @@ TearEdit applySplits(ClothModel& m, const std::vector<Split>& splitList, const V
   const uint32_t n0 = static_cast<uint32_t>(m.particleCount());
   std::unordered_map<uint32_t, size_t> splitOf;  // particle -> its entry in splitList
   for (size_t k = 0; k < splitList.size(); ++k) splitOf.emplace(splitList[k].particle, k);
-  // far[t]: for each split corner of triangle t, whether t went to the copy (bit c of corner c).
+  // For each triangle, which of its split corners it went to the copy at (bit c for corner c).
   std::vector<uint8_t> farCorners(m.triangles.size(), 0);
   std::unordered_map<uint32_t, uint32_t> copyOf;  // split particle -> its copy
   std::vector<glm::uvec3> triangles = m.triangles;
