@@ -205,7 +205,8 @@ RecordedTopology RecordingReader::topology(uint32_t k) const {
   if (head[0] != kTopologyFrame || head[1] != s.particleCount || head[2] != triangles)
     throw InputError(name_ + " changed while it was being read");
   RecordedTopology topology{s.particleCount, std::vector<glm::uvec3>(triangles)};
-  std::memcpy(topology.triangles.data(), data.data() + sizeof head, triangles * sizeof(glm::uvec3));
+  if (triangles > 0)  // a cloth may tear to no triangles at all; memcpy may not take an empty vector's null
+    std::memcpy(topology.triangles.data(), data.data() + sizeof head, triangles * sizeof(glm::uvec3));
   for (const glm::uvec3& t : topology.triangles)
     if (indexesPast(t, s.particleCount)) throw InputError(name_ + " changed while it was being read");
   return topology;
