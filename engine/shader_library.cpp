@@ -1,74 +1,18 @@
 #include "engine/shader_library.h"
 
-#include <shaderc/shaderc.hpp>
-
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "engine/error.h"
+#include "engine/glsl_compiler.h"
 
 namespace weft::engine {
-namespace {
-
-std::string readText(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-shaderc_shader_kind kindFor(const std::string& name) {
-  auto ext = std::filesystem::path(name).extension().string();
-  if (ext == ".vert") return shaderc_vertex_shader;
-  if (ext == ".frag") return shaderc_fragment_shader;
-  return shaderc_compute_shader;
-}
-
-// Resolves #include "x" against the shader folder, as glslc's -I does at build time.
-class FolderIncluder : public shaderc::CompileOptions::IncluderInterface {
- public:
-  explicit FolderIncluder(std::string dir) : dir_(std::move(dir)) {}
-  shaderc_include_result* GetInclude(const char* requested, shaderc_include_type, const char*, size_t) override {
-    auto* result = new Result;
-    auto path = std::filesystem::path(dir_) / requested;
-    result->text = readText(path);
-    if (result->text.empty()) {
-      result->path.clear();  // an empty source name tells shaderc the include failed
-      result->text = "cannot read include file " + path.string();
-    } else {
-      result->path = path.string();
-    }
-    result->source_name = result->path.c_str();
-    result->source_name_length = result->path.size();
-    result->content = result->text.c_str();
-    result->content_length = result->text.size();
-    result->user_data = nullptr;
-    return result;
-  }
-  void ReleaseInclude(shaderc_include_result* data) override { delete static_cast<Result*>(data); }
-
- private:
-  struct Result : shaderc_include_result {
-    std::string path;
-    std::string text;
-  };
-  std::string dir_;
-};
-
-}  // namespace
-
-struct ShaderLibrary::Compiler {
-  shaderc::Compiler compiler;
-};
 
 ShaderLibrary::ShaderLibrary() = default;
 ShaderLibrary::ShaderLibrary(std::string shaderDir) : shaderDir_(std::move(shaderDir)) {
   if (!shaderDir_.empty()) {
     if (!std::filesystem::is_directory(shaderDir_))
       throw InputError("shader folder '" + shaderDir_ + "' does not exist");
-    compiler_ = std::make_unique<Compiler>();
+    compiler_ = makeGlslCompiler();
   }
 }
 ShaderLibrary::~ShaderLibrary() = default;
@@ -76,23 +20,7 @@ ShaderLibrary::ShaderLibrary(ShaderLibrary&&) noexcept = default;
 ShaderLibrary& ShaderLibrary::operator=(ShaderLibrary&&) noexcept = default;
 
 std::vector<uint32_t> ShaderLibrary::load(const std::string& name) const {
-  if (compiler_) {
-    const std::string suffix = kNoElementsVariant;
-    const bool noElements = name.size() > suffix.size() && name.ends_with(suffix);
-    const std::string file = noElements ? name.substr(0, name.size() - suffix.size()) : name;
-    auto path = std::filesystem::path(shaderDir_) / file;
-    std::string source = readText(path);
-    if (source.empty()) throw InputError("cannot read shader '" + path.string() + "'");
-    shaderc::CompileOptions options;
-    options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_2);
-    options.SetOptimizationLevel(shaderc_optimization_level_performance);
-    options.SetIncluder(std::make_unique<FolderIncluder>(shaderDir_));
-    if (noElements) options.AddMacroDefinition("WEFT_NO_ELEMENTS");
-    auto result = compiler_->compiler.CompileGlslToSpv(source, kindFor(file), path.string().c_str(), options);
-    if (result.GetCompilationStatus() != shaderc_compilation_status_success)
-      throw InputError("shader '" + path.string() + "' does not compile: " + result.GetErrorMessage());
-    return {result.cbegin(), result.cend()};
-  }
+  if (compiler_) return compiler_->compile(shaderDir_, name);
   for (const EmbeddedShader& shader : embeddedShaders())
     if (name == shader.name) return {shader.words, shader.words + shader.wordCount};
   throw std::logic_error("no embedded shader named '" + name + "'");

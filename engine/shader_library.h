@@ -10,6 +10,8 @@
 
 namespace weft::engine {
 
+class GlslCompiler;
+
 // Appended to a kernel's file name, it names the kernel built with WEFT_NO_ELEMENTS defined: the
 // variant for a cloth of springs only (shaders/element_gather.glsl).
 constexpr const char* kNoElementsVariant = "+no-elements";
@@ -35,9 +37,8 @@ class ShaderLibrary {
   const std::string& shaderDir() const { return shaderDir_; }
 
  private:
-  struct Compiler;
   std::string shaderDir_;
-  std::unique_ptr<Compiler> compiler_;  // one warm shaderc compiler: a new one costs ~70 ms
+  std::unique_ptr<GlslCompiler> compiler_;  // one warm compiler: a new one costs ~70 ms
 };
 
 }  // namespace weft::engine

@@ -195,19 +195,21 @@ void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, 
                            " decides on the host after every step, so it cannot record a frame into one command "
                            "buffer: use advance()");
   recordHandle(cmd);
-  unit.prepareGpu(state_, params_, substeps);
+  prepare(substeps);  // nothing to do when the caller prepared
   const gpu::StepParams step = stepParams(frameDt, substeps);
   const bool limited = hasStrainLimit(state_);
-  if (limited) prepareStrainLimitGpu(state_);
   GpuRecorder recorder{cmd, state_, timer};
   for (int s = 0; s < substeps; ++s) {
     unit.recordStep(recorder, params_, step, static_cast<uint32_t>(s));
     if (limited) recordStrainLimit(recorder, step, params_.strainLimitIterations);  // after every step
   }
-  if (hasTearing(state_)) {
-    prepareTearDetectionGpu(state_);
-    recordTearDetection(recorder, step);
-  }
+  if (hasTearing(state_)) recordTearDetection(recorder, step);
+}
+
+void GpuSolver::prepare(int substeps) {
+  integrators::integratorUnit(params_.integrator).prepareGpu(state_, params_, substeps);
+  if (hasStrainLimit(state_)) prepareStrainLimitGpu(state_);
+  if (hasTearing(state_)) prepareTearDetectionGpu(state_);
 }
 
 gpu::StepParams GpuSolver::stepParams(float frameDt, int substeps) const {

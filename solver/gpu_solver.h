@@ -29,6 +29,11 @@ class GpuSolver : public Solver {
   // before drawing from it). Not for nonlinear-cg (std::logic_error), which needs the host
   // between steps to retry diverged ones.
   void recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, engine::GpuTimer* timer = nullptr);
+  // Builds what recordAdvance needs for frames of up to `substeps` steps (the integrator's
+  // pipelines and scratch buffers, its solve log, the strain limit's and tear detection's tables),
+  // submitting and waiting as that takes. recordAdvance then records only. It prepares on its own
+  // what was not prepared, which a host recording into a frame of its own must not let happen.
+  void prepare(int substeps);
   void setHandle(uint32_t index, glm::vec3 target) override;
   void clearHandle() override;
   // Records the pending handle changes (outside a render pass) with their barriers; recordAdvance

@@ -1,15 +1,11 @@
-// Triangle meshes: topology by sorted edge triples (seed 002), springs, mass lumping, OBJ loading.
-#include <tiny_obj_loader.h>
-
+// Triangle meshes: topology by sorted edge triples (seed 002), springs, mass lumping (OBJ files:
+// obj_mesh.cpp).
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include "engine/error.h"
 #include "solver/cloth_model.h"
 #include "solver/host_memory.h"
-#include "solver/input_file.h"
-#include "solver/obj_numbers.h"
 #include "solver/shown_text.h"
 
 namespace weft {
@@ -17,12 +13,6 @@ namespace {
 
 // Below this a triangle has no usable normal and a third of its area is no mass at all.
 constexpr double kMinTriangleArea = 1e-12;  // m^2
-
-std::string formatNumber(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
 
 // Edge (v0 < v1) of triangle t, as seed 002 sorts them.
 struct EdgeTriple {
@@ -120,12 +110,12 @@ std::vector<float> lumpMasses(const std::vector<glm::vec3>& positions,
                               const std::vector<glm::uvec3>& triangles, float totalMass,
                               float arealDensity) {
   if (!std::isfinite(totalMass) || totalMass < 0.f) {
-    throw InputError("total mass must be a finite number >= 0 kg (got " + formatNumber(totalMass) +
+    throw InputError("total mass must be a finite number >= 0 kg (got " + shownNumber(totalMass) +
                      ")");
   }
   if (totalMass == 0.f && (!std::isfinite(arealDensity) || arealDensity <= 0.f)) {
     throw InputError("areal density must be positive when no total mass is given (got " +
-                     formatNumber(arealDensity) + ")");
+                     shownNumber(arealDensity) + ")");
   }
   // Accumulated in double and scaled once, so the float masses sum to totalMass to float precision.
   std::vector<double> area(positions.size(), 0.0);
@@ -169,7 +159,7 @@ ClothModel buildMesh(const std::vector<glm::vec3>& vertices,
     const double area = triangleArea(vertices, triangles[t]);
     if (!(area > kMinTriangleArea)) {
       throw InputError("triangle " + std::to_string(t) + " is degenerate: its area is " +
-                       formatNumber(area) + " m^2");
+                       shownNumber(area) + " m^2");
     }
   }
   // A vertex no triangle uses would get no mass and no springs: a free particle that falls forever.
@@ -210,82 +200,6 @@ ClothModel buildMesh(const std::vector<glm::vec3>& vertices,
   applyStrainLimit(model, material.strainLimit);
   applyTearStrain(model, material.tearStrain);
   return model;
-}
-
-ClothModel loadMesh(const MeshSpec& spec, const Material& material) {
-  // Read the file ourselves: the user gets the real reason (missing, a folder, a device, too
-  // large), and parsing from a string keeps tinyobjloader from looking for .mtl files.
-  return parseObjMesh(readInputFile(spec.path, {"cannot read mesh", kMaxObjBytes}), spec, material);
-}
-
-ClothModel parseObjMesh(const std::string& text, const MeshSpec& spec, const Material& material) {
-  auto fail = [&](const std::string& reason) {
-    return InputError("cannot read mesh '" + shownPath(spec.path) + "': " + reason);
-  };
-  if (!std::isfinite(spec.scale) || spec.scale <= 0.f) {
-    throw fail("scale must be a positive number (got " + formatNumber(spec.scale) + ")");
-  }
-  if (!std::isfinite(spec.offset.x) || !std::isfinite(spec.offset.y) ||
-      !std::isfinite(spec.offset.z)) {
-    throw fail("offset must be finite");
-  }
-  try {
-    checkObjNumbers(text);
-  } catch (const InputError& e) {
-    throw fail(e.what());
-  }
-
-  tinyobj::ObjReaderConfig config;
-  config.triangulate = true;
-  config.vertex_color = false;
-  tinyobj::ObjReader reader;
-  if (!reader.ParseFromString(text, "", config)) {
-    std::string reason = reader.Error();
-    while (!reason.empty() && (reason.back() == '\n' || reason.back() == '.')) reason.pop_back();
-    if (const size_t nl = reason.find('\n'); nl != std::string::npos) reason.resize(nl);
-    throw fail(reason.empty() ? "parse error" : reason);
-  }
-
-  const std::vector<float>& coords = reader.GetAttrib().vertices;
-  const size_t vertexCount = coords.size() / 3;
-  std::vector<glm::vec3> vertices(vertexCount);
-  for (size_t i = 0; i < vertexCount; ++i) {
-    const glm::vec3 p(coords[3 * i], coords[3 * i + 1], coords[3 * i + 2]);
-    vertices[i] = p * spec.scale + spec.offset;
-  }
-
-  std::vector<glm::uvec3> triangles;
-  size_t faceNumber = 0;  // counted across shapes, as the file lists them
-  for (const tinyobj::shape_t& shape : reader.GetShapes()) {
-    size_t next = 0;
-    for (const unsigned char corners : shape.mesh.num_face_vertices) {
-      ++faceNumber;
-      if (corners != 3) {
-        throw fail("face " + std::to_string(faceNumber) + " has " + std::to_string(corners) +
-                   " vertices after triangulation");
-      }
-      glm::uvec3 tri;
-      for (int k = 0; k < 3; ++k) {
-        // tinyobjloader only warns about indices past the vertex list; they must not reach us.
-        const int v = shape.mesh.indices[next + k].vertex_index;
-        if (v < 0 || static_cast<size_t>(v) >= vertexCount) {
-          throw fail("face " + std::to_string(faceNumber) + " refers to vertex " +
-                     std::to_string(v + 1) + ", but the file has " + std::to_string(vertexCount) +
-                     " vertices");
-        }
-        tri[k] = static_cast<uint32_t>(v);
-      }
-      triangles.push_back(tri);
-      next += 3;
-    }
-  }
-  if (triangles.empty()) throw fail("the file has no triangle faces");
-
-  try {
-    return buildMesh(vertices, triangles, material, spec.totalMass, spec.arealDensity);
-  } catch (const InputError& e) {
-    throw fail(e.what());
-  }
 }
 
 }  // namespace weft

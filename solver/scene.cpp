@@ -16,9 +16,6 @@ namespace weft {
 namespace {
 
 // In the order of the Integrator enumerators.
-constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg",
-                                            "nonlinear-cg", "newton-chebyshev", "imex"};
-
 // Both fractions are required: a default compression of 0 would forbid any shortening unasked.
 StrainLimitSpec parseStrainLimit(const JsonSection& s) {
   s.allowKeys({"stretch", "compression", "mode"});
@@ -352,25 +349,6 @@ SolverSettings parseSolver(const JsonSection& s, const std::vector<std::string_v
 }
 
 }  // namespace
-
-Integrator parseIntegrator(const std::string& name) {
-  for (size_t i = 0; i < std::size(kIntegratorNames); ++i) {
-    if (name == kIntegratorNames[i]) return static_cast<Integrator>(i);
-  }
-  std::string known;
-  for (const char* n : kIntegratorNames) known += (known.empty() ? "" : ", ") + std::string(n);
-  // A short excerpt: the list of names is most of what this sentence has to say.
-  throw InputError("unknown integrator '" + excerpt(name, 16) + "' (known: " + known + ")");
-}
-
-const char* integratorName(Integrator integrator) {
-  const auto i = static_cast<size_t>(integrator);
-  return i < std::size(kIntegratorNames) ? kIntegratorNames[i] : "unknown";
-}
-
-std::vector<std::string> integratorNames() {
-  return {std::begin(kIntegratorNames), std::end(kIntegratorNames)};
-}
 
 Scene readScene(const SceneDocument& document, const ForeignKeys& foreign) {
   const std::string& source = document.source;

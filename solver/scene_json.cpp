@@ -133,12 +133,6 @@ Json parseJson(const std::string& text, const std::string& source) {
 
 }  // namespace
 
-std::string shownNumber(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
-
 // Never value.dump() on a structured value: it recurses, and a deep value takes the stack.
 std::string shownValue(const Json& value) {
   std::string text;

@@ -13,13 +13,12 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/error.h"
+#include "solver/shown_text.h"  // shownNumber, excerpt
 
 namespace weft {
 
 using Json = nlohmann::json;
 
-// A number as messages show it: 0.5, 1e+39.
-std::string shownNumber(double value);
 // A JSON value as messages show it: a scalar, or the items of an array or object one level deep,
 // cut to a few dozen characters.
 std::string shownValue(const Json& value);

@@ -1,6 +1,7 @@
 #include "solver/shown_text.h"
 
 #include <cstdio>
+#include <sstream>
 
 namespace weft {
 namespace {
@@ -39,6 +40,12 @@ std::string shownPath(std::string_view path) {
     tail.insert(0, piece);
   }
   return tail;
+}
+
+std::string shownNumber(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
 }
 
 }  // namespace weft

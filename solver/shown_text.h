@@ -19,4 +19,7 @@ std::string excerpt(std::string_view text, size_t maxChars = kShownTextChars);
 // name is the part that tells which file.
 std::string shownPath(std::string_view path);
 
+// A number as messages show it, as a stream prints it (six significant digits): 0.5, 1e+39, nan.
+std::string shownNumber(double value);
+
 }  // namespace weft

@@ -11,35 +11,12 @@
 #include "engine/context.h"
 #include "engine/shader_library.h"
 #include "shaders/shared.h"
+#include "solver/vertex_triangles.h"
 
 namespace weft {
 namespace {
 
 constexpr float kPlaneHalfSize = 3.f;  // m: the ground drawn around the point the camera looks at
-
-// For each vertex, the triangles around it as a CSR table, so normals.comp gathers instead of
-// scattering with atomics.
-struct VertexTriangles {
-  std::vector<uint32_t> rows;       // N + 1 starts into `triangles`
-  std::vector<uint32_t> triangles;  // 3T triangle indices
-};
-
-VertexTriangles buildVertexTriangles(const std::vector<glm::uvec3>& triangles, size_t vertexCount) {
-  VertexTriangles out;
-  out.rows.assign(vertexCount + 1, 0);
-  for (const glm::uvec3& t : triangles)
-    for (int c = 0; c < 3; ++c) {
-      if (t[c] >= vertexCount)
-        throw std::invalid_argument("SceneDrawer: triangle corner " + std::to_string(t[c]) + " out of range");
-      ++out.rows[t[c] + 1];
-    }
-  for (size_t i = 0; i < vertexCount; ++i) out.rows[i + 1] += out.rows[i];
-  out.triangles.resize(triangles.size() * 3);
-  std::vector<uint32_t> fill(out.rows.begin(), out.rows.end() - 1);
-  for (uint32_t t = 0; t < triangles.size(); ++t)
-    for (int c = 0; c < 3; ++c) out.triangles[fill[triangles[t][c]]++] = t;
-  return out;
-}
 
 // Each triangle edge once (sorted pairs, deduplicated), so the wireframe draws no line twice.
 std::vector<uint32_t> buildEdges(const std::vector<glm::uvec3>& triangles) {

@@ -1,0 +1,45 @@
+#pragma once
+// How a cloth steps: the integrator and its iterations, the surroundings, the colliders. The same
+// settings give the same motion on the GPU (weft::GpuCloth) and the CPU (weft::CpuCloth).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+namespace weft {
+
+// A static rigid collider. Planes keep dot(normal, x) >= offset; spheres and capsules keep the
+// cloth outside radius + margin. friction is Coulomb's coefficient.
+struct Collider {
+  enum class Shape : uint8_t { Plane, Sphere, Capsule };
+  Shape shape = Shape::Plane;
+  glm::vec3 normal{0.f, 1.f, 0.f};  // plane: unit normal pointing out of the solid
+  float offset = 0.f;               // plane
+  glm::vec3 center{0.f};            // sphere; capsule: one end of its axis
+  glm::vec3 end{0.f};               // capsule: the other end of its axis
+  float radius = 0.f;               // sphere, capsule: m
+  float friction = 0.3f;
+  float margin = 0.005f;            // m kept between cloth and surface
+
+  static Collider plane(glm::vec3 normal, float offset);
+  static Collider sphere(glm::vec3 center, float radius);
+  static Collider capsule(glm::vec3 a, glm::vec3 b, float radius);
+};
+
+struct StepSettings {
+  // One of integratorNames(): "explicit-euler", "symplectic-euler", "verlet", "rk4",
+  // "implicit-cg", "nonlinear-cg", "newton-chebyshev", "imex".
+  std::string integrator = "verlet";
+  int iterations = 10;        // verlet: constraint relaxation iterations per step
+  float tolerance = 1e-3f;    // implicit solves: relative residual to reach
+  int maxIterations = 200;    // implicit solves: cap per step
+  glm::vec3 gravity{0.f, -9.81f, 0.f};  // m/s^2
+  glm::vec3 wind{0.f};                  // m/s
+  float airDrag = 0.f;                  // kg/s per particle: f = -airDrag (v - wind)
+  std::vector<Collider> colliders;
+};
+
+std::vector<std::string> integratorNames();
+
+}  // namespace weft

@@ -1,0 +1,103 @@
+// weft::StepSettings and weft::Collider: the public settings, turned into the solver's parameters.
+#include "weft/settings.h"
+
+#include <cmath>
+#include <string>
+
+#include "engine/error.h"
+#include "solver/api/api_internal.h"
+
+namespace weft {
+
+Collider Collider::plane(glm::vec3 normal, float offset) {
+  Collider c;
+  c.shape = Shape::Plane;
+  c.normal = normal;
+  c.offset = offset;
+  return c;
+}
+
+Collider Collider::sphere(glm::vec3 center, float radius) {
+  Collider c;
+  c.shape = Shape::Sphere;
+  c.center = center;
+  c.radius = radius;
+  return c;
+}
+
+Collider Collider::capsule(glm::vec3 a, glm::vec3 b, float radius) {
+  Collider c;
+  c.shape = Shape::Capsule;
+  c.center = a;
+  c.end = b;
+  c.radius = radius;
+  return c;
+}
+
+// integratorNames() is the model library's own (solver/integrator_names.cpp).
+
+namespace detail {
+namespace {
+
+bool finite(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw InputError("StepSettings: " + what);
+}
+
+// The same ranges a scene file is held to (solver/scene.cpp), for settings that come from code.
+void validate(const StepSettings& s) {
+  require(s.iterations >= 0 && s.iterations <= kMaxIterations,
+          "iterations must be in [0, " + std::to_string(kMaxIterations) + "] (got " + std::to_string(s.iterations) + ")");
+  require(s.maxIterations >= 1 && s.maxIterations <= kMaxIterations,
+          "maxIterations must be in [1, " + std::to_string(kMaxIterations) + "] (got " + std::to_string(s.maxIterations) + ")");
+  require(std::isfinite(s.tolerance) && s.tolerance > 0.f, "tolerance must be a positive number");
+  require(finite(s.gravity) && finite(s.wind), "gravity and wind must be finite");
+  require(std::isfinite(s.airDrag) && s.airDrag >= 0.f, "airDrag must be zero or positive");
+  for (size_t i = 0; i < s.colliders.size(); ++i) {
+    const Collider& c = s.colliders[i];
+    const std::string which = "collider " + std::to_string(i);
+    require(finite(c.normal) && finite(c.center) && finite(c.end) && std::isfinite(c.offset),
+            which + " must have finite coordinates");
+    require(std::isfinite(c.friction) && c.friction >= 0.f, which + "'s friction must be zero or positive");
+    require(std::isfinite(c.margin) && c.margin >= 0.f, which + "'s margin must be zero or positive");
+    if (c.shape == Collider::Shape::Plane)
+      require(glm::length(c.normal) > 1e-6f, which + "'s normal must not be zero");
+    else
+      require(std::isfinite(c.radius) && c.radius > 0.f, which + "'s radius must be positive");
+  }
+}
+
+}  // namespace
+
+static_assert(static_cast<int>(Collider::Shape::Sphere) == static_cast<int>(ColliderDesc::Kind::Sphere) &&
+                  static_cast<int>(Collider::Shape::Capsule) == static_cast<int>(ColliderDesc::Kind::Capsule),
+              "the public collider shapes are the solver's");
+
+SolverParams toSolverParams(const StepSettings& settings) {
+  validate(settings);
+  SolverParams params;
+  params.integrator = parseIntegrator(settings.integrator);
+  params.iterations = settings.iterations;
+  params.tolerance = settings.tolerance;
+  params.maxIterations = settings.maxIterations;
+  params.environment.gravity = settings.gravity;
+  params.environment.wind = settings.wind;
+  params.environment.airDrag = settings.airDrag;
+  for (const Collider& c : settings.colliders) {
+    ColliderDesc desc;
+    desc.kind = static_cast<ColliderDesc::Kind>(c.shape);
+    desc.normal = c.shape == Collider::Shape::Plane ? glm::normalize(c.normal) : c.normal;
+    desc.offset = c.offset;
+    desc.center = c.center;
+    desc.end = c.end;
+    desc.radius = c.radius;
+    desc.friction = c.friction;
+    desc.margin = c.margin;
+    params.colliders.push_back(desc);
+  }
+  return params;
+}
+
+}  // namespace detail
+}  // namespace weft

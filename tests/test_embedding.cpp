@@ -1,0 +1,246 @@
+// The public library (include/weft/) on a device the test made itself, as a host application
+// makes it: recordStep matches the solver's own advance() bit for bit, records without submitting,
+// waiting or allocating, keeps one output buffer, and a device weft cannot use is refused in one
+// sentence.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+
+#include <weft/weft.h>
+
+#include "host_device.h"
+#include "solver/api/api_internal.h"
+#include "test_support.h"
+
+namespace weft::test {
+namespace {
+
+constexpr float kDt = 1.f / 60.f;
+
+Fabric hangingFabric() {
+  GridShape shape;
+  shape.width = shape.height = 12;
+  shape.origin = {-0.5f, 1.f, -0.5f};
+  Fabric fabric = Fabric::grid(shape);
+  fabric.pinCorners(Corners::Two);
+  return fabric;
+}
+
+std::vector<glm::vec4> asVec4(const std::vector<uint8_t>& bytes) {
+  std::vector<glm::vec4> out(bytes.size() / sizeof(glm::vec4));
+  std::memcpy(out.data(), bytes.data(), out.size() * sizeof(glm::vec4));
+  return out;
+}
+
+// One host device for the suite: what a host's process would have.
+HostDevice& host() {
+  static HostDevice device;
+  return device;
+}
+
+class Embedding : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    EXPECT_EQ(host().validationMessages(), seen_) << "validation: " << host().lastValidationMessage();
+    seen_ = host().validationMessages();
+  }
+  static inline size_t seen_ = 0;
+};
+
+class EmbeddedIntegrator : public Embedding, public ::testing::WithParamInterface<std::string> {};
+
+// Every integrator that records frames, on the host's device through the public API, against the
+// solver's advance() on weft's own device: the same kernels in the same order, so the same bits.
+TEST_P(EmbeddedIntegrator, RecordStepMatchesAdvanceBitForBit) {
+  Device device(host().desc());
+  const Fabric fabric = hangingFabric();
+  StepSettings settings;
+  settings.integrator = GetParam();
+  settings.colliders.push_back(Collider::sphere({0.f, 0.4f, 0.f}, 0.3f));
+  GpuCloth cloth(device, fabric, settings);
+  const int substeps = 3;
+  cloth.prepare(substeps);
+  GpuSolver reference(fabric.data().model, detail::toSolverParams(settings), gpuContext(), embeddedShaders());
+  for (int frame = 0; frame < 5; ++frame) {
+    host().submit([&](VkCommandBuffer cmd) { cloth.recordStep(cmd, kDt, substeps); });
+    reference.advance(kDt, substeps);
+  }
+  std::vector<glm::vec4> x, v, xr, vr;
+  cloth.readState(x, v);
+  reference.readState(xr, vr);
+  ASSERT_EQ(x.size(), xr.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    ASSERT_EQ(x[i], xr[i]) << "particle " << i;
+    ASSERT_EQ(v[i], vr[i]) << "particle " << i;
+  }
+  // The output buffer holds the same positions, and the cloth moved.
+  const std::vector<glm::vec4> out =
+      asVec4(host().read(cloth.positionBuffer(), cloth.positionOffset(), x.size() * sizeof(glm::vec4)));
+  for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(out[i], x[i]) << "particle " << i;
+  EXPECT_LT(x.back().y, 1.f - 0.01f);
+}
+
+INSTANTIATE_TEST_SUITE_P(Recordable, EmbeddedIntegrator,
+                         ::testing::Values("explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg",
+                                           "newton-chebyshev", "imex"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& c : name)
+                             if (c == '-') c = '_';
+                           return name;
+                         });
+
+TEST_F(Embedding, TheOutputBufferKeepsItsHandleWhateverTheSubstepsAndIterations) {
+  Device device(host().desc());
+  for (int iterations : {9, 10}) {
+    StepSettings settings;
+    settings.iterations = iterations;
+    GpuCloth cloth(device, hangingFabric(), settings);
+    cloth.prepare(4);
+    const VkBuffer buffer = cloth.positionBuffer();
+    for (int substeps : {1, 2, 3, 4}) {
+      host().submit([&](VkCommandBuffer cmd) { cloth.recordStep(cmd, kDt, substeps); });
+      ASSERT_EQ(cloth.positionBuffer(), buffer) << substeps << " substeps, " << iterations << " iterations";
+      std::vector<glm::vec4> x, v;
+      cloth.readState(x, v);
+      const std::vector<glm::vec4> out = asVec4(host().read(buffer, 0, x.size() * sizeof(glm::vec4)));
+      ASSERT_EQ(out[x.size() / 2], x[x.size() / 2]) << substeps << " substeps, " << iterations << " iterations";
+    }
+  }
+}
+
+TEST_F(Embedding, RecordStepNeitherSubmitsNorWaitsNorAllocates) {
+  Device device(host().desc());
+  for (const char* integrator : {"verlet", "implicit-cg", "newton-chebyshev", "imex"}) {
+    StepSettings settings;
+    settings.integrator = integrator;
+    GpuCloth cloth(device, hangingFabric(), settings);
+    cloth.prepare(4);
+    for (int substeps : {4, 1, 3}) {
+      host().submit([&](VkCommandBuffer cmd) {
+        weftCalls().reset();
+        cloth.recordStep(cmd, kDt, substeps);
+        EXPECT_EQ(weftCalls().submits, 0u) << integrator;
+        EXPECT_EQ(weftCalls().waits, 0u) << integrator;
+        EXPECT_EQ(weftCalls().allocations, 0u) << integrator;
+      });
+    }
+  }
+}
+
+TEST_F(Embedding, RecordingMoreSubstepsThanPreparedIsRefused) {
+  Device device(host().desc());
+  GpuCloth cloth(device, hangingFabric(), StepSettings{});
+  cloth.prepare(2);
+  host().submit([&](VkCommandBuffer cmd) {
+    EXPECT_THROW(cloth.recordStep(cmd, kDt, 3), std::logic_error);
+    cloth.recordStep(cmd, kDt, 2);  // a valid frame, so the command buffer is not empty
+  });
+}
+
+TEST_F(Embedding, SettingsWeftCannotRecordAreRefusedInOneSentence) {
+  Device device(host().desc());
+  StepSettings settings;
+  settings.integrator = "nonlinear-cg";
+  try {
+    GpuCloth cloth(device, hangingFabric(), settings);
+    FAIL() << "nonlinear-cg was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("CpuCloth"), std::string::npos) << e.what();
+  }
+  settings.integrator = "leapfrog";
+  EXPECT_THROW(GpuCloth(device, hangingFabric(), settings), InputError);
+  settings = {};
+  settings.colliders.push_back(Collider::sphere({0.f, 0.f, 0.f}, -1.f));
+  EXPECT_THROW(GpuCloth(device, hangingFabric(), settings), InputError);
+  settings = {};
+  settings.iterations = -1;
+  EXPECT_THROW(CpuCloth(hangingFabric(), settings), InputError);
+}
+
+TEST_F(Embedding, ADeviceWithoutPushDescriptorsIsRefusedInOneSentence) {
+  HostDevice bare(false);
+  DeviceDesc desc = bare.desc();
+  const std::string problem = checkDevice(desc);
+  EXPECT_NE(problem.find("VK_KHR_push_descriptor"), std::string::npos) << problem;
+  try {
+    Device device(desc);
+    FAIL() << "a device without VK_KHR_push_descriptor was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), problem);
+  }
+  // A host that says it enabled the extension on a device made without it: weft finds out.
+  desc.enabledExtensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  EXPECT_NE(checkDevice(desc).find("VK_KHR_push_descriptor"), std::string::npos) << checkDevice(desc);
+  desc = host().desc();
+  desc.apiVersion = VK_API_VERSION_1_1;
+  EXPECT_NE(checkDevice(desc).find("1.2"), std::string::npos) << checkDevice(desc);
+  desc = host().desc();
+  desc.getInstanceProcAddr = nullptr;
+  EXPECT_THROW(Device{desc}, InputError);
+}
+
+TEST_F(Embedding, ClothsOnOneDeviceShareTheirPipelines) {
+  Device device(host().desc());
+  StepSettings settings;
+  settings.integrator = "implicit-cg";
+  GpuCloth first(device, hangingFabric(), settings);
+  first.prepare(2);
+  const size_t pipelines = device.pipelineCount();
+  EXPECT_GT(pipelines, 5u);  // implicit-cg's kernels and the normals pass
+  GpuCloth second(device, hangingFabric(), settings);
+  second.prepare(2);
+  EXPECT_EQ(device.pipelineCount(), pipelines);
+  settings.integrator = "verlet";
+  GpuCloth third(device, hangingFabric(), settings);
+  third.prepare(2);
+  EXPECT_GT(device.pipelineCount(), pipelines);  // verlet's own kernels
+  EXPECT_FALSE(device.pipelineCacheData().empty());
+}
+
+// Several weft devices in one process (weft's own and the host's), each with its own function
+// table: the same cloth gives the same bits on each.
+TEST_F(Embedding, SeveralDevicesInOneProcessStepAlike) {
+  Device borrowed(host().desc());
+  Device ownA = Device::create({.validation = true});
+  Device ownB = Device::create({.validation = true});
+  const Fabric fabric = hangingFabric();
+  GpuCloth onHost(borrowed, fabric, StepSettings{});
+  onHost.prepare(2);
+  for (int frame = 0; frame < 3; ++frame)
+    host().submit([&](VkCommandBuffer cmd) { onHost.recordStep(cmd, kDt, 2); });
+  std::vector<glm::vec4> expected, v;
+  onHost.readState(expected, v);
+  for (Device* own : {&ownA, &ownB}) {
+    GpuCloth cloth(*own, fabric, StepSettings{});
+    cloth.prepare(2);
+    HostCommands commands(*own);
+    for (int frame = 0; frame < 3; ++frame) commands.submit([&](VkCommandBuffer cmd) { cloth.recordStep(cmd, kDt, 2); });
+    std::vector<glm::vec4> x;
+    cloth.readState(x, v);
+    for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(x[i], expected[i]) << "particle " << i;
+    EXPECT_EQ(own->validationMessageCount(), 0u);
+  }
+}
+
+TEST_F(Embedding, TheCpuClothFollowsTheGpuCloth) {
+  Device device(host().desc());
+  const Fabric fabric = hangingFabric();
+  StepSettings settings;
+  GpuCloth gpu(device, fabric, settings);
+  CpuCloth cpu(fabric, settings);
+  gpu.prepare(4);
+  for (int frame = 0; frame < 20; ++frame) {
+    host().submit([&](VkCommandBuffer cmd) { gpu.recordStep(cmd, kDt, 4); });
+    cpu.step(kDt, 4);
+  }
+  std::vector<glm::vec4> xg, vg, xc, vc;
+  gpu.readState(xg, vg);
+  cpu.readState(xc, vc);
+  EXPECT_LT(maxPositionDifference(xg, xc), 1e-4f);
+  EXPECT_LT(xc.back().y, 0.9f);  // it swung down
+}
+
+}  // namespace
+}  // namespace weft::test
