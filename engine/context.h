@@ -2,13 +2,15 @@
 // The Vulkan context: instance, physical device, device and one queue. Either weft owns them
 // (standalone programs and tests) or a host application lends its own (embedding): every other
 // engine type only *uses* a Context and never cares which.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include "engine/vulkan_api.h"
 
 namespace weft::engine {
 
@@ -27,6 +29,9 @@ struct ExternalDevice {
   VkDevice device = VK_NULL_HANDLE;
   VkQueue queue = VK_NULL_HANDLE;
   uint32_t queueFamily = 0;
+  // The host's vkGetInstanceProcAddr, where it has its own loader or layer set-up; null: weft opens
+  // the Vulkan loader (libvulkan.so.1) itself. The Context loads its table from it.
+  PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
 };
 
 struct DeviceInfo {
@@ -34,8 +39,9 @@ struct DeviceInfo {
   std::string type;  // "discrete GPU", "integrated GPU", "virtual GPU", "CPU", "other"
 };
 
-// Device-level entry points are loaded into volk's global table, so one Context (owned or
-// borrowed) is live per process at a time.
+// Each Context loads its own table of Vulkan entry points (engine/vulkan_api.h): every engine type
+// calls Vulkan through the Context it was made on, so any number of Contexts, owned or borrowed, may
+// be alive at once.
 class Context {
  public:
   explicit Context(const ContextOptions& options);  // owns instance and device
@@ -44,6 +50,8 @@ class Context {
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
+  // The Vulkan entry points of this context's instance and device.
+  const VulkanApi& vk() const { return vk_; }
   VkInstance instance() const { return instance_; }
   VkPhysicalDevice physicalDevice() const { return physicalDevice_; }
   VkDevice device() const { return device_; }
@@ -84,6 +92,7 @@ class Context {
                                                   const VkDebugUtilsMessengerCallbackDataEXT* data,
                                                   void* user);
 
+  VulkanApi vk_;
   bool owned_ = false;
   bool debugUtils_ = false;
   bool timestampsSupported_ = false;

@@ -19,12 +19,12 @@ constexpr uint32_t kExecutionModeLocalSize = 17;
 constexpr uint32_t kDecorationBinding = 33;
 constexpr uint32_t kDecorationDescriptorSet = 34;
 
-VkShaderModule createModule(VkDevice device, const std::vector<uint32_t>& code) {
+VkShaderModule createModule(const VulkanApi& vk, VkDevice device, const std::vector<uint32_t>& code) {
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = code.size() * sizeof(uint32_t);
   info.pCode = code.data();
   VkShaderModule module;
-  VK_CHECK(vkCreateShaderModule(device, &info, nullptr, &module));
+  VK_CHECK(vk.CreateShaderModule(device, &info, nullptr, &module));
   return module;
 }
 
@@ -61,6 +61,7 @@ Program& Program::operator=(Program&& other) noexcept {
     release();
     bindPoint_ = other.bindPoint_;
     stages_ = other.stages_;
+    vk_ = std::exchange(other.vk_, nullptr);
     device_ = std::exchange(other.device_, VK_NULL_HANDLE);
     setLayout_ = std::exchange(other.setLayout_, VK_NULL_HANDLE);
     layout_ = std::exchange(other.layout_, VK_NULL_HANDLE);
@@ -75,14 +76,15 @@ Program& Program::operator=(Program&& other) noexcept {
 
 void Program::release() {
   if (!device_) return;
-  if (pipeline_) vkDestroyPipeline(device_, pipeline_, nullptr);
-  if (layout_) vkDestroyPipelineLayout(device_, layout_, nullptr);
-  if (setLayout_) vkDestroyDescriptorSetLayout(device_, setLayout_, nullptr);
+  if (pipeline_) vk_->DestroyPipeline(device_, pipeline_, nullptr);
+  if (layout_) vk_->DestroyPipelineLayout(device_, layout_, nullptr);
+  if (setLayout_) vk_->DestroyDescriptorSetLayout(device_, setLayout_, nullptr);
   device_ = VK_NULL_HANDLE;
 }
 
 void Program::createLayout(const Context& context, const std::vector<uint32_t>& bindings,
                            VkShaderStageFlags stages) {
+  vk_ = &context.vk();
   device_ = context.device();
   // Every buffer is a push descriptor, and only those the SPIR-V uses are bound (a pass may offer
   // more): a kernel past the spec's floor would run on some devices and not on others, so it is
@@ -99,7 +101,7 @@ void Program::createLayout(const Context& context, const std::vector<uint32_t>& 
   setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
   setInfo.bindingCount = static_cast<uint32_t>(entries.size());
   setInfo.pBindings = entries.data();
-  VK_CHECK(vkCreateDescriptorSetLayout(device_, &setInfo, nullptr, &setLayout_));
+  VK_CHECK(vk_->CreateDescriptorSetLayout(device_, &setInfo, nullptr, &setLayout_));
 
   VkPushConstantRange range{stages, 0, kPushConstantBytes};
   VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -107,7 +109,7 @@ void Program::createLayout(const Context& context, const std::vector<uint32_t>& 
   info.pSetLayouts = &setLayout_;
   info.pushConstantRangeCount = 1;
   info.pPushConstantRanges = &range;
-  VK_CHECK(vkCreatePipelineLayout(device_, &info, nullptr, &layout_));
+  VK_CHECK(vk_->CreatePipelineLayout(device_, &info, nullptr, &layout_));
   context.setName(VK_OBJECT_TYPE_PIPELINE_LAYOUT, reinterpret_cast<uint64_t>(layout_), name_ + ".layout");
 }
 
@@ -129,9 +131,9 @@ void Program::bind(VkCommandBuffer cmd, std::span<const BufferBinding> buffers, 
     writes[count].pBufferInfo = &infos[count];
     ++count;
   }
-  vkCmdBindPipeline(cmd, bindPoint_, pipeline_);
-  if (count) vkCmdPushDescriptorSetKHR(cmd, bindPoint_, layout_, 0, count, writes.data());
-  if (pushBytes) vkCmdPushConstants(cmd, layout_, stages_, 0, pushBytes, push);
+  vk_->CmdBindPipeline(cmd, bindPoint_, pipeline_);
+  if (count) vk_->CmdPushDescriptorSetKHR(cmd, bindPoint_, layout_, 0, count, writes.data());
+  if (pushBytes) vk_->CmdPushConstants(cmd, layout_, stages_, 0, pushBytes, push);
 }
 
 ComputeProgram::ComputeProgram(const Context& context, const ShaderLibrary& library, const std::string& shaderName) {
@@ -145,15 +147,15 @@ ComputeProgram::ComputeProgram(const Context& context, const ShaderLibrary& libr
   maxGroupsX_ = context.properties().limits.maxComputeWorkGroupCount[0];
   createLayout(context, reflected.bindings, VK_SHADER_STAGE_COMPUTE_BIT);
 
-  VkShaderModule module = createModule(device_, code);
+  VkShaderModule module = createModule(*vk_, device_, code);
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = module;
   info.stage.pName = "main";
   info.layout = layout_;
-  VkResult result = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_);
-  vkDestroyShaderModule(device_, module, nullptr);
+  VkResult result = vk_->CreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_);
+  vk_->DestroyShaderModule(device_, module, nullptr);
   VK_CHECK(result);
   context.setName(VK_OBJECT_TYPE_PIPELINE, reinterpret_cast<uint64_t>(pipeline_), shaderName);
 }
@@ -168,11 +170,11 @@ void ComputeProgram::dispatchGroups(VkCommandBuffer cmd, uint32_t threads) const
   if (threads == 0) return;
   uint32_t x, y;
   groupsFor(threads, x, y);
-  vkCmdDispatch(cmd, x, y, 1);
+  vk_->CmdDispatch(cmd, x, y, 1);
 }
 
 void ComputeProgram::dispatchIndirectGroups(VkCommandBuffer cmd, const Buffer& args, VkDeviceSize offset) const {
-  vkCmdDispatchIndirect(cmd, args.handle(), offset);
+  vk_->CmdDispatchIndirect(cmd, args.handle(), offset);
 }
 
 GraphicsProgram::GraphicsProgram(const Context& context, const ShaderLibrary& library, const std::string& vertexShader,
@@ -188,8 +190,8 @@ GraphicsProgram::GraphicsProgram(const Context& context, const ShaderLibrary& li
   bindings.erase(std::unique(bindings.begin(), bindings.end()), bindings.end());
   createLayout(context, bindings, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
 
-  VkShaderModule vert = createModule(device_, vertCode);
-  VkShaderModule frag = createModule(device_, fragCode);
+  VkShaderModule vert = createModule(*vk_, device_, vertCode);
+  VkShaderModule frag = createModule(*vk_, device_, fragCode);
   VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
                                                {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
   stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
@@ -240,9 +242,9 @@ GraphicsProgram::GraphicsProgram(const Context& context, const ShaderLibrary& li
   info.pDynamicState = &dynamic;
   info.layout = layout_;
   info.renderPass = renderPass;
-  VkResult result = vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_);
-  vkDestroyShaderModule(device_, vert, nullptr);
-  vkDestroyShaderModule(device_, frag, nullptr);
+  VkResult result = vk_->CreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_);
+  vk_->DestroyShaderModule(device_, vert, nullptr);
+  vk_->DestroyShaderModule(device_, frag, nullptr);
   VK_CHECK(result);
   context.setName(VK_OBJECT_TYPE_PIPELINE, reinterpret_cast<uint64_t>(pipeline_), name_);
 }

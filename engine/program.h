@@ -2,7 +2,7 @@
 // Compute and graphics programs. A program reads its own layout from the SPIR-V (set-0 storage
 // buffer bindings, workgroup size), so adding a kernel is a shader file and one constructor call.
 // Descriptors are pushed per dispatch (VK_KHR_push_descriptor): no pools, no sets to keep alive.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <array>
 #include <cstdint>
@@ -15,6 +15,7 @@ namespace weft::engine {
 
 class Buffer;
 class Context;
+struct VulkanApi;
 class ShaderLibrary;
 
 // What a program needs to know about a shader, read from its SPIR-V.
@@ -58,6 +59,7 @@ class Program {
   void createLayout(const Context& context, const std::vector<uint32_t>& bindings, VkShaderStageFlags stages);
   VkPipelineBindPoint bindPoint_ = VK_PIPELINE_BIND_POINT_COMPUTE;
   VkShaderStageFlags stages_ = 0;
+  const VulkanApi* vk_ = nullptr;  // the context's table, which records this program's commands
   VkDevice device_ = VK_NULL_HANDLE;
   VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
