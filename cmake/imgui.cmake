@@ -1,6 +1,7 @@
 # Dear ImGui from Debian's libimgui-dev. The packaged libimgui.a has a Vulkan backend built against the
-# Vulkan prototypes, which crashes under volk; the package's own backend source is compiled here
-# instead with IMGUI_IMPL_VULKAN_NO_PROTOTYPES (its functions come from a loader callback). Linked
+# global Vulkan prototypes, which weft does not link; the package's own backend source is compiled here
+# instead with IMGUI_IMPL_VULKAN_NO_PROTOTYPES (its functions come from a loader callback that asks the
+# viewer's Context). Linked
 # before libimgui.a, this object's symbols win; the packaged GLFW backend is used as it is.
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(WEFT_IMGUI REQUIRED IMPORTED_TARGET imgui)

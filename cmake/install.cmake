@@ -5,11 +5,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(weft_install_targets weft_library weft_solver weft_model weft_engine)
-if(TARGET weft_volk)
-  list(APPEND weft_install_targets weft_volk)
-endif()
-install(TARGETS ${weft_install_targets}
+install(TARGETS weft_library weft_solver weft_model weft_engine
   EXPORT weftTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -16,11 +16,11 @@ Buffer::Buffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usa
   info.size = size > 0 ? size : 16;  // zero-sized buffers are invalid; keep empty arrays bindable
   info.usage = usage;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  VK_CHECK(vkCreateBuffer(device_, &info, nullptr, &buffer_));
+  VK_CHECK(context.vk().CreateBuffer(device_, &info, nullptr, &buffer_));
   context.setName(VK_OBJECT_TYPE_BUFFER, reinterpret_cast<uint64_t>(buffer_), name);
 
   VkMemoryRequirements req;
-  vkGetBufferMemoryRequirements(device_, buffer_, &req);
+  context.vk().GetBufferMemoryRequirements(device_, buffer_, &req);
   uint32_t type = UINT32_MAX;
   switch (memory) {
     case MemoryUsage::DeviceLocal:
@@ -44,10 +44,11 @@ Buffer::Buffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usa
   VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   alloc.allocationSize = req.size;
   alloc.memoryTypeIndex = type;
-  VK_CHECK(vkAllocateMemory(device_, &alloc, nullptr, &memory_));
+  VK_CHECK(context.vk().AllocateMemory(device_, &alloc, nullptr, &memory_));
   context.setName(VK_OBJECT_TYPE_DEVICE_MEMORY, reinterpret_cast<uint64_t>(memory_), name + ".memory");
-  VK_CHECK(vkBindBufferMemory(device_, buffer_, memory_, 0));
-  if (memory != MemoryUsage::DeviceLocal) VK_CHECK(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_));
+  VK_CHECK(context.vk().BindBufferMemory(device_, buffer_, memory_, 0));
+  if (memory != MemoryUsage::DeviceLocal)
+    VK_CHECK(context.vk().MapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_));
   context.countBufferBytes(static_cast<int64_t>(size_));
 }
 
@@ -71,8 +72,8 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
 
 void Buffer::release() {
   if (!device_) return;
-  if (buffer_) vkDestroyBuffer(device_, buffer_, nullptr);
-  if (memory_) vkFreeMemory(device_, memory_, nullptr);  // unmaps implicitly
+  if (buffer_) context_->vk().DestroyBuffer(device_, buffer_, nullptr);
+  if (memory_) context_->vk().FreeMemory(device_, memory_, nullptr);  // unmaps implicitly
   if (memory_ && context_) context_->countBufferBytes(-static_cast<int64_t>(size_));
   buffer_ = VK_NULL_HANDLE;
   memory_ = VK_NULL_HANDLE;
@@ -85,22 +86,24 @@ void uploadBuffer(const Context& context, const Buffer& dst, const void* data, s
   std::memcpy(staging.mapped(), data, bytes);
   submitAndWait(context, [&](VkCommandBuffer cmd) {
     VkBufferCopy region{0, dstOffset, bytes};
-    vkCmdCopyBuffer(cmd, staging.handle(), dst.handle(), 1, &region);
-    barrier::transferToAll(cmd);
+    context.vk().CmdCopyBuffer(cmd, staging.handle(), dst.handle(), 1, &region);
+    barrier::transferToAll(context.vk(), cmd);
   });
 }
 
-void recordReadback(VkCommandBuffer cmd, const Buffer& src, const Buffer& readback, size_t bytes, size_t srcOffset) {
-  barrier::allToTransfer(cmd);
+void recordReadback(const VulkanApi& vk, VkCommandBuffer cmd, const Buffer& src, const Buffer& readback, size_t bytes,
+                    size_t srcOffset) {
+  barrier::allToTransfer(vk, cmd);
   VkBufferCopy region{srcOffset, 0, bytes};
-  vkCmdCopyBuffer(cmd, src.handle(), readback.handle(), 1, &region);
-  barrier::transferToHost(cmd);
+  vk.CmdCopyBuffer(cmd, src.handle(), readback.handle(), 1, &region);
+  barrier::transferToHost(vk, cmd);
 }
 
 void downloadBuffer(const Context& context, const Buffer& src, void* data, size_t bytes, size_t srcOffset) {
   if (bytes == 0) return;
   Buffer readback(context, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback, src.name() + ".readback");
-  submitAndWait(context, [&](VkCommandBuffer cmd) { recordReadback(cmd, src, readback, bytes, srcOffset); });
+  submitAndWait(context,
+                [&](VkCommandBuffer cmd) { recordReadback(context.vk(), cmd, src, readback, bytes, srcOffset); });
   std::memcpy(data, readback.mapped(), bytes);
 }
 

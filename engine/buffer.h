@@ -1,6 +1,6 @@
 #pragma once
 // Storage, staging and readback buffers. Move-only: the Buffer owns its VkBuffer and memory.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <cstddef>
 #include <string>
@@ -8,6 +8,7 @@
 namespace weft::engine {
 
 class Context;
+struct VulkanApi;
 
 enum class MemoryUsage {
   DeviceLocal,  // solver state: fastest for the device, not mapped
@@ -55,6 +56,7 @@ void downloadBuffer(const Context& context, const Buffer& src, void* data, size_
 // Records a readback of `bytes` at `srcOffset` of a device buffer into `readback` (a MemoryUsage::
 // Readback buffer), between the barriers it needs: after the submission's fence, readback.mapped()
 // holds them. For a few bytes read every submission without a second one.
-void recordReadback(VkCommandBuffer cmd, const Buffer& src, const Buffer& readback, size_t bytes, size_t srcOffset = 0);
+void recordReadback(const VulkanApi& vk, VkCommandBuffer cmd, const Buffer& src, const Buffer& readback, size_t bytes,
+                    size_t srcOffset = 0);
 
 }  // namespace weft::engine

@@ -40,28 +40,19 @@ int typeRank(VkPhysicalDeviceType type) {
   }
 }
 
-void initLoader() {
-  static bool loaded = false;
-  if (loaded) return;
-  if (volkInitialize() != VK_SUCCESS)
-    throw InputError("the Vulkan loader (libvulkan.so.1) was not found; install libvulkan1 and a driver "
-                     "(mesa-vulkan-drivers provides the CPU device)");
-  loaded = true;
-}
-
-bool hasInstanceExtension(const char* name) {
+bool hasInstanceExtension(const VulkanApi& vk, const char* name) {
   uint32_t count = 0;
-  vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
+  vk.EnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
   std::vector<VkExtensionProperties> props(count);
-  vkEnumerateInstanceExtensionProperties(nullptr, &count, props.data());
+  vk.EnumerateInstanceExtensionProperties(nullptr, &count, props.data());
   return std::any_of(props.begin(), props.end(), [&](auto& p) { return std::strcmp(p.extensionName, name) == 0; });
 }
 
-bool hasLayer(const char* name) {
+bool hasLayer(const VulkanApi& vk, const char* name) {
   uint32_t count = 0;
-  vkEnumerateInstanceLayerProperties(&count, nullptr);
+  vk.EnumerateInstanceLayerProperties(&count, nullptr);
   std::vector<VkLayerProperties> props(count);
-  vkEnumerateInstanceLayerProperties(&count, props.data());
+  vk.EnumerateInstanceLayerProperties(&count, props.data());
   return std::any_of(props.begin(), props.end(), [&](auto& p) { return std::strcmp(p.layerName, name) == 0; });
 }
 
@@ -74,7 +65,7 @@ std::string describeDevices(const std::vector<DeviceInfo>& devices) {
 }  // namespace
 
 Context::Context(const ContextOptions& options) : owned_(true) {
-  initLoader();
+  vk_.loadLoader(openVulkanLoader());
   try {
     createInstance(options);
     std::string requested = options.deviceName;
@@ -92,28 +83,36 @@ Context::Context(const ContextOptions& options) : owned_(true) {
 Context::Context(const ExternalDevice& external) : owned_(false) {
   if (!external.instance || !external.physicalDevice || !external.device || !external.queue)
     throw std::invalid_argument("ExternalDevice needs an instance, physical device, device and queue");
-  initLoader();
+  vk_.loadLoader(external.getInstanceProcAddr ? external.getInstanceProcAddr : openVulkanLoader());
   instance_ = external.instance;
   physicalDevice_ = external.physicalDevice;
   device_ = external.device;
   queue_ = external.queue;
   queueFamily_ = external.queueFamily;
-  volkLoadInstanceOnly(instance_);
-  volkLoadDevice(device_);
-  debugUtils_ = vkSetDebugUtilsObjectNameEXT != nullptr;
+  pipelineCache_ = external.pipelineCache;
+  vk_.loadInstance(instance_);
+  vk_.loadDevice(device_);
+  debugUtils_ = vk_.SetDebugUtilsObjectNameEXT != nullptr;
   finishSetup();
 }
 
 Context::~Context() { destroy(); }
 
 void Context::destroy() {
-  if (device_) vkDeviceWaitIdle(device_);
-  if (commandPool_) vkDestroyCommandPool(device_, commandPool_, nullptr);
+  // A constructor that threw while loading the table may leave entry points null.
+  if (device_ && vk_.DeviceWaitIdle) vk_.DeviceWaitIdle(device_);
+  {
+    std::lock_guard lock(programsMutex_);
+    programs_.clear();  // the pipelines no solver holds any more
+  }
+  if (ownsPipelineCache_) vk_.DestroyPipelineCache(device_, pipelineCache_, nullptr);
+  pipelineCache_ = VK_NULL_HANDLE;
+  if (commandPool_) vk_.DestroyCommandPool(device_, commandPool_, nullptr);
   commandPool_ = VK_NULL_HANDLE;
   if (!owned_) return;
-  if (device_) vkDestroyDevice(device_, nullptr);
-  if (messenger_) vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
-  if (instance_) vkDestroyInstance(instance_, nullptr);
+  if (device_ && vk_.DestroyDevice) vk_.DestroyDevice(device_, nullptr);
+  if (messenger_) vk_.DestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
+  if (instance_ && vk_.DestroyInstance) vk_.DestroyInstance(instance_, nullptr);
   device_ = VK_NULL_HANDLE;
   messenger_ = VK_NULL_HANDLE;
   instance_ = VK_NULL_HANDLE;
@@ -122,10 +121,10 @@ void Context::destroy() {
 void Context::createInstance(const ContextOptions& options) {
   std::vector<const char*> extensions = options.instanceExtensions;
   std::vector<const char*> layers;
-  debugUtils_ = hasInstanceExtension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+  debugUtils_ = hasInstanceExtension(vk_, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
   if (debugUtils_) extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
   if (options.validation) {
-    if (!hasLayer(kValidationLayer))
+    if (!hasLayer(vk_, kValidationLayer))
       throw InputError("validation was requested but the Khronos validation layer is not installed "
                        "(Debian package vulkan-validationlayers)");
     if (!debugUtils_) throw InputError("validation needs VK_EXT_debug_utils, which this loader lacks");
@@ -159,22 +158,22 @@ void Context::createInstance(const ContextOptions& options) {
   info.enabledLayerCount = static_cast<uint32_t>(layers.size());
   info.ppEnabledLayerNames = layers.data();
   if (options.validation) info.pNext = &messenger;  // also covers instance creation itself
-  VkResult result = vkCreateInstance(&info, nullptr, &instance_);
+  VkResult result = vk_.CreateInstance(&info, nullptr, &instance_);
   if (result == VK_ERROR_INCOMPATIBLE_DRIVER)
     throw InputError("no Vulkan 1.2 driver was found; install mesa-vulkan-drivers for the CPU device");
   VK_CHECK(result);
-  volkLoadInstanceOnly(instance_);
+  vk_.loadInstance(instance_);
   if (options.validation) {
     messenger.pNext = nullptr;
-    VK_CHECK(vkCreateDebugUtilsMessengerEXT(instance_, &messenger, nullptr, &messenger_));
+    VK_CHECK(vk_.CreateDebugUtilsMessengerEXT(instance_, &messenger, nullptr, &messenger_));
   }
 }
 
 void Context::pickPhysicalDevice(const std::string& requested) {
   uint32_t count = 0;
-  vkEnumeratePhysicalDevices(instance_, &count, nullptr);
+  vk_.EnumeratePhysicalDevices(instance_, &count, nullptr);
   std::vector<VkPhysicalDevice> devices(count);
-  vkEnumeratePhysicalDevices(instance_, &count, devices.data());
+  vk_.EnumeratePhysicalDevices(instance_, &count, devices.data());
   if (devices.empty())
     throw InputError("no Vulkan device was found; install mesa-vulkan-drivers for the CPU device (lavapipe)");
 
@@ -182,7 +181,7 @@ void Context::pickPhysicalDevice(const std::string& requested) {
   int bestRank = -1;
   for (VkPhysicalDevice device : devices) {
     VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(device, &props);
+    vk_.GetPhysicalDeviceProperties(device, &props);
     infos.push_back({props.deviceName, typeName(props.deviceType)});
     if (props.apiVersion < VK_API_VERSION_1_2) continue;
     bool matches = requested.empty() || lower(props.deviceName).find(lower(requested)) != std::string::npos;
@@ -199,9 +198,9 @@ void Context::pickPhysicalDevice(const std::string& requested) {
 
 void Context::createDevice(const ContextOptions& options) {
   uint32_t familyCount = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &familyCount, nullptr);
+  vk_.GetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &familyCount, nullptr);
   std::vector<VkQueueFamilyProperties> families(familyCount);
-  vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &familyCount, families.data());
+  vk_.GetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &familyCount, families.data());
   bool found = false;
   for (uint32_t i = 0; i < familyCount && !found; ++i) {
     // One queue that does both: the solver and the renderer share buffers without ownership transfers.
@@ -229,29 +228,54 @@ void Context::createDevice(const ContextOptions& options) {
   info.pQueueCreateInfos = &queueInfo;
   info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
   info.ppEnabledExtensionNames = extensions.data();
-  VkResult result = vkCreateDevice(physicalDevice_, &info, nullptr, &device_);
+  VkResult result = vk_.CreateDevice(physicalDevice_, &info, nullptr, &device_);
   if (result == VK_ERROR_EXTENSION_NOT_PRESENT)
     throw InputError("the Vulkan device lacks an extension weft needs (VK_KHR_push_descriptor)");
   VK_CHECK(result);
-  volkLoadDevice(device_);
-  vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
+  vk_.loadDevice(device_);
+  vk_.GetDeviceQueue(device_, queueFamily_, 0, &queue_);
 }
 
 void Context::finishSetup() {
-  vkGetPhysicalDeviceProperties(physicalDevice_, &properties_);
-  vkGetPhysicalDeviceMemoryProperties(physicalDevice_, &memoryProperties_);
+  vk_.GetPhysicalDeviceProperties(physicalDevice_, &properties_);
+  vk_.GetPhysicalDeviceMemoryProperties(physicalDevice_, &memoryProperties_);
   uint32_t familyCount = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &familyCount, nullptr);
+  vk_.GetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &familyCount, nullptr);
   std::vector<VkQueueFamilyProperties> families(familyCount);
-  vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &familyCount, families.data());
+  vk_.GetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &familyCount, families.data());
   timestampsSupported_ = properties_.limits.timestampPeriod > 0.f && queueFamily_ < familyCount &&
                          families[queueFamily_].timestampValidBits > 0;
 
   VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   pool.queueFamilyIndex = queueFamily_;
-  VK_CHECK(vkCreateCommandPool(device_, &pool, nullptr, &commandPool_));
+  VK_CHECK(vk_.CreateCommandPool(device_, &pool, nullptr, &commandPool_));
   setName(VK_OBJECT_TYPE_COMMAND_POOL, reinterpret_cast<uint64_t>(commandPool_), "weft.commandPool");
+  if (!pipelineCache_) {
+    VkPipelineCacheCreateInfo cache{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    VK_CHECK(vk_.CreatePipelineCache(device_, &cache, nullptr, &pipelineCache_));
+    ownsPipelineCache_ = true;
+  }
+}
+
+std::vector<uint8_t> Context::pipelineCacheData() const {
+  size_t bytes = 0;
+  VK_CHECK(vk_.GetPipelineCacheData(device_, pipelineCache_, &bytes, nullptr));
+  std::vector<uint8_t> data(bytes);
+  VK_CHECK(vk_.GetPipelineCacheData(device_, pipelineCache_, &bytes, data.data()));
+  data.resize(bytes);
+  return data;
+}
+
+std::shared_ptr<const void> Context::findProgram(const std::string& key) const {
+  std::lock_guard lock(programsMutex_);
+  auto it = programs_.find(key);
+  return it == programs_.end() ? nullptr : it->second;
+}
+
+void Context::keepProgram(const std::string& key, std::shared_ptr<const void> program) const {
+  std::lock_guard lock(programsMutex_);
+  programs_.emplace(key, std::move(program));
 }
 
 std::string Context::deviceType() const { return typeName(properties_.deviceType); }
@@ -263,12 +287,12 @@ uint32_t Context::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags requir
 }
 
 void Context::setName(VkObjectType type, uint64_t handle, const std::string& name) const {
-  if (!debugUtils_ || !vkSetDebugUtilsObjectNameEXT) return;
+  if (!debugUtils_ || !vk_.SetDebugUtilsObjectNameEXT) return;
   VkDebugUtilsObjectNameInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
   info.objectType = type;
   info.objectHandle = handle;
   info.pObjectName = name.c_str();
-  vkSetDebugUtilsObjectNameEXT(device_, &info);
+  vk_.SetDebugUtilsObjectNameEXT(device_, &info);
 }
 
 std::vector<std::string> Context::validationMessages() const {
@@ -290,25 +314,32 @@ VKAPI_ATTR VkBool32 VKAPI_CALL Context::onMessage(VkDebugUtilsMessageSeverityFla
 }
 
 std::vector<DeviceInfo> Context::listDevices() {
-  initLoader();
+  VulkanApi vk;
+  vk.loadLoader(openVulkanLoader());
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.apiVersion = VK_API_VERSION_1_2;
   VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   info.pApplicationInfo = &app;
   VkInstance instance;
-  if (vkCreateInstance(&info, nullptr, &instance) != VK_SUCCESS) return {};
-  volkLoadInstanceOnly(instance);
+  if (vk.CreateInstance(&info, nullptr, &instance) != VK_SUCCESS) return {};
+  try {
+    vk.loadInstance(instance);
+  } catch (const std::runtime_error&) {
+    if (auto destroy = reinterpret_cast<PFN_vkDestroyInstance>(vk.GetInstanceProcAddr(instance, "vkDestroyInstance")))
+      destroy(instance, nullptr);
+    return {};
+  }
   uint32_t count = 0;
-  vkEnumeratePhysicalDevices(instance, &count, nullptr);
+  vk.EnumeratePhysicalDevices(instance, &count, nullptr);
   std::vector<VkPhysicalDevice> devices(count);
-  vkEnumeratePhysicalDevices(instance, &count, devices.data());
+  vk.EnumeratePhysicalDevices(instance, &count, devices.data());
   std::vector<DeviceInfo> out;
   for (VkPhysicalDevice d : devices) {
     VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(d, &props);
+    vk.GetPhysicalDeviceProperties(d, &props);
     out.push_back({props.deviceName, typeName(props.deviceType)});
   }
-  vkDestroyInstance(instance, nullptr);
+  vk.DestroyInstance(instance, nullptr);
   return out;
 }
 

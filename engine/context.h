@@ -2,13 +2,17 @@
 // The Vulkan context: instance, physical device, device and one queue. Either weft owns them
 // (standalone programs and tests) or a host application lends its own (embedding): every other
 // engine type only *uses* a Context and never cares which.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <atomic>
+#include <map>
+#include <memory>
 #include <cstdint>
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include "engine/vulkan_api.h"
 
 namespace weft::engine {
 
@@ -27,6 +31,11 @@ struct ExternalDevice {
   VkDevice device = VK_NULL_HANDLE;
   VkQueue queue = VK_NULL_HANDLE;
   uint32_t queueFamily = 0;
+  // The host's vkGetInstanceProcAddr, where it has its own loader or layer set-up; null: weft opens
+  // the Vulkan loader (libvulkan.so.1) itself. The Context loads its table from it.
+  PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
+  // The host's pipeline cache, which weft's pipelines then go into; null: the Context makes its own.
+  VkPipelineCache pipelineCache = VK_NULL_HANDLE;
 };
 
 struct DeviceInfo {
@@ -34,8 +43,9 @@ struct DeviceInfo {
   std::string type;  // "discrete GPU", "integrated GPU", "virtual GPU", "CPU", "other"
 };
 
-// Device-level entry points are loaded into volk's global table, so one Context (owned or
-// borrowed) is live per process at a time.
+// Each Context loads its own table of Vulkan entry points (engine/vulkan_api.h): every engine type
+// calls Vulkan through the Context it was made on, so any number of Contexts, owned or borrowed, may
+// be alive at once.
 class Context {
  public:
   explicit Context(const ContextOptions& options);  // owns instance and device
@@ -44,6 +54,8 @@ class Context {
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
+  // The Vulkan entry points of this context's instance and device.
+  const VulkanApi& vk() const { return vk_; }
   VkInstance instance() const { return instance_; }
   VkPhysicalDevice physicalDevice() const { return physicalDevice_; }
   VkDevice device() const { return device_; }
@@ -66,6 +78,17 @@ class Context {
   uint64_t bufferBytes() const { return bufferBytes_.load(); }
   void countBufferBytes(int64_t change) const { bufferBytes_ += static_cast<uint64_t>(change); }
 
+  // Every pipeline goes through this cache (the host's, or the context's own), and is counted while
+  // it lives: solvers on one context share one pipeline per kernel (engine/program.h).
+  VkPipelineCache pipelineCache() const { return pipelineCache_; }
+  std::vector<uint8_t> pipelineCacheData() const;
+  size_t pipelineCount() const { return pipelineCount_.load(); }
+  void countPipelines(int change) const { pipelineCount_ += static_cast<size_t>(change); }
+  // The context's program library: built programs by key, shared by every solver made on the
+  // context (type-erased here: engine/program.cpp owns the type). Null when not built yet.
+  std::shared_ptr<const void> findProgram(const std::string& key) const;
+  void keepProgram(const std::string& key, std::shared_ptr<const void> program) const;
+
   // Validation messages (warnings and errors) seen since creation; tests fail on any.
   size_t validationMessageCount() const { return validationCount_.load(); }
   std::vector<std::string> validationMessages() const;
@@ -84,6 +107,7 @@ class Context {
                                                   const VkDebugUtilsMessengerCallbackDataEXT* data,
                                                   void* user);
 
+  VulkanApi vk_;
   bool owned_ = false;
   bool debugUtils_ = false;
   bool timestampsSupported_ = false;
@@ -98,6 +122,11 @@ class Context {
   VkPhysicalDeviceMemoryProperties memoryProperties_{};
   std::atomic<size_t> validationCount_{0};
   mutable std::atomic<uint64_t> bufferBytes_{0};
+  VkPipelineCache pipelineCache_ = VK_NULL_HANDLE;
+  bool ownsPipelineCache_ = false;
+  mutable std::atomic<size_t> pipelineCount_{0};
+  mutable std::mutex programsMutex_;
+  mutable std::map<std::string, std::shared_ptr<const void>> programs_;
   mutable std::mutex messagesMutex_;
   std::vector<std::string> messages_;
 };

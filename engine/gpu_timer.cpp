@@ -8,24 +8,26 @@
 
 namespace weft::engine {
 
-GpuTimer::GpuTimer(const Context& context, uint32_t maxPasses) : device_(context.device()), capacity_(maxPasses) {
+GpuTimer::GpuTimer(const Context& context, uint32_t maxPasses)
+    : vk_(&context.vk()), device_(context.device()), capacity_(maxPasses) {
   if (!context.timestampsSupported()) return;  // enabled() stays false; callers still run their passes
   periodNs_ = context.properties().limits.timestampPeriod;
   VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   info.queryType = VK_QUERY_TYPE_TIMESTAMP;
   info.queryCount = 2 * maxPasses;
-  VK_CHECK(vkCreateQueryPool(device_, &info, nullptr, &pool_));
+  VK_CHECK(vk_->CreateQueryPool(device_, &info, nullptr, &pool_));
   context.setName(VK_OBJECT_TYPE_QUERY_POOL, reinterpret_cast<uint64_t>(pool_), "weft.timestamps");
 }
 
 GpuTimer::~GpuTimer() {
-  if (pool_) vkDestroyQueryPool(device_, pool_, nullptr);
+  if (pool_) vk_->DestroyQueryPool(device_, pool_, nullptr);
 }
 
 GpuTimer::GpuTimer(GpuTimer&& other) noexcept { *this = std::move(other); }
 GpuTimer& GpuTimer::operator=(GpuTimer&& other) noexcept {
   if (this != &other) {
-    if (pool_) vkDestroyQueryPool(device_, pool_, nullptr);
+    if (pool_) vk_->DestroyQueryPool(device_, pool_, nullptr);
+    vk_ = other.vk_;
     device_ = other.device_;
     pool_ = std::exchange(other.pool_, VK_NULL_HANDLE);
     periodNs_ = other.periodNs_;
@@ -39,7 +41,7 @@ GpuTimer& GpuTimer::operator=(GpuTimer&& other) noexcept {
 
 void GpuTimer::reset(VkCommandBuffer cmd) {
   if (!pool_) return;
-  vkCmdResetQueryPool(cmd, pool_, 0, 2 * capacity_);
+  vk_->CmdResetQueryPool(cmd, pool_, 0, 2 * capacity_);
   used_ = 0;
   names_.clear();
 }
@@ -47,12 +49,12 @@ void GpuTimer::reset(VkCommandBuffer cmd) {
 void GpuTimer::begin(VkCommandBuffer cmd, const std::string& pass) {
   if (!pool_ || used_ >= capacity_) return;
   names_.push_back(pass);
-  vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool_, 2 * used_);
+  vk_->CmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool_, 2 * used_);
 }
 
 void GpuTimer::end(VkCommandBuffer cmd) {
   if (!pool_ || used_ >= capacity_) return;
-  vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool_, 2 * used_ + 1);
+  vk_->CmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool_, 2 * used_ + 1);
   ++used_;
 }
 
@@ -60,8 +62,8 @@ std::vector<std::pair<std::string, double>> GpuTimer::read() const {
   std::vector<std::pair<std::string, double>> totals;
   if (!pool_ || used_ == 0) return totals;
   std::vector<uint64_t> ticks(2 * used_);
-  VK_CHECK(vkGetQueryPoolResults(device_, pool_, 0, 2 * used_, ticks.size() * sizeof(uint64_t), ticks.data(),
-                                 sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+  VK_CHECK(vk_->GetQueryPoolResults(device_, pool_, 0, 2 * used_, ticks.size() * sizeof(uint64_t), ticks.data(),
+                                    sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
   for (uint32_t i = 0; i < used_; ++i) {
     double ms = static_cast<double>(ticks[2 * i + 1] - ticks[2 * i]) * periodNs_ * 1e-6;
     auto it = std::find_if(totals.begin(), totals.end(), [&](auto& t) { return t.first == names_[i]; });

@@ -1,7 +1,7 @@
 #pragma once
 // GPU timestamps per named pass. Record begin/end pairs into a command buffer; after the submission
 // has completed, read() returns the milliseconds of each pass, summed over repeated passes of one name.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <string>
 #include <utility>
@@ -10,6 +10,7 @@
 namespace weft::engine {
 
 class Context;
+struct VulkanApi;
 
 class GpuTimer {
  public:
@@ -30,6 +31,7 @@ class GpuTimer {
   std::vector<std::pair<std::string, double>> read() const;
 
  private:
+  const VulkanApi* vk_ = nullptr;
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueryPool pool_ = VK_NULL_HANDLE;
   double periodNs_ = 1.0;

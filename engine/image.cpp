@@ -10,7 +10,7 @@ namespace weft::engine {
 
 Image::Image(const Context& context, VkExtent2D extent, VkFormat format, VkImageUsageFlags usage,
              VkSampleCountFlagBits samples, VkImageAspectFlags aspect, const std::string& name)
-    : device_(context.device()) {
+    : vk_(&context.vk()), device_(context.device()) {
   VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
   info.imageType = VK_IMAGE_TYPE_2D;
   info.format = format;
@@ -22,26 +22,26 @@ Image::Image(const Context& context, VkExtent2D extent, VkFormat format, VkImage
   info.usage = usage;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  VK_CHECK(vkCreateImage(device_, &info, nullptr, &image_));
+  VK_CHECK(vk_->CreateImage(device_, &info, nullptr, &image_));
   context.setName(VK_OBJECT_TYPE_IMAGE, reinterpret_cast<uint64_t>(image_), name);
   try {
     VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(device_, image_, &req);
+    vk_->GetImageMemoryRequirements(device_, image_, &req);
     uint32_t type = context.findMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     if (type == UINT32_MAX) type = context.findMemoryType(req.memoryTypeBits, 0);
     VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     alloc.allocationSize = req.size;
     alloc.memoryTypeIndex = type;
-    VK_CHECK(vkAllocateMemory(device_, &alloc, nullptr, &memory_));
+    VK_CHECK(vk_->AllocateMemory(device_, &alloc, nullptr, &memory_));
     context.setName(VK_OBJECT_TYPE_DEVICE_MEMORY, reinterpret_cast<uint64_t>(memory_), name + ".memory");
-    VK_CHECK(vkBindImageMemory(device_, image_, memory_, 0));
+    VK_CHECK(vk_->BindImageMemory(device_, image_, memory_, 0));
 
     VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     view.image = image_;
     view.viewType = VK_IMAGE_VIEW_TYPE_2D;
     view.format = format;
     view.subresourceRange = {aspect, 0, 1, 0, 1};
-    VK_CHECK(vkCreateImageView(device_, &view, nullptr, &view_));
+    VK_CHECK(vk_->CreateImageView(device_, &view, nullptr, &view_));
     context.setName(VK_OBJECT_TYPE_IMAGE_VIEW, reinterpret_cast<uint64_t>(view_), name + ".view");
   } catch (...) {
     release();  // the destructor does not run for a constructor that throws
@@ -56,6 +56,7 @@ Image::Image(Image&& other) noexcept { *this = std::move(other); }
 Image& Image::operator=(Image&& other) noexcept {
   if (this != &other) {
     release();
+    vk_ = std::exchange(other.vk_, nullptr);
     device_ = std::exchange(other.device_, VK_NULL_HANDLE);
     image_ = std::exchange(other.image_, VK_NULL_HANDLE);
     memory_ = std::exchange(other.memory_, VK_NULL_HANDLE);
@@ -66,26 +67,26 @@ Image& Image::operator=(Image&& other) noexcept {
 
 void Image::release() {
   if (!device_) return;
-  if (view_) vkDestroyImageView(device_, view_, nullptr);
-  if (image_) vkDestroyImage(device_, image_, nullptr);
-  if (memory_) vkFreeMemory(device_, memory_, nullptr);
+  if (view_) vk_->DestroyImageView(device_, view_, nullptr);
+  if (image_) vk_->DestroyImage(device_, image_, nullptr);
+  if (memory_) vk_->FreeMemory(device_, memory_, nullptr);
   view_ = VK_NULL_HANDLE;
   image_ = VK_NULL_HANDLE;
   memory_ = VK_NULL_HANDLE;
   device_ = VK_NULL_HANDLE;
 }
 
-VkFormat chooseDepthFormat(VkPhysicalDevice device) {
+VkFormat chooseDepthFormat(const Context& context) {
   for (VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D16_UNORM}) {
     VkFormatProperties props;
-    vkGetPhysicalDeviceFormatProperties(device, format, &props);
+    context.vk().GetPhysicalDeviceFormatProperties(context.physicalDevice(), format, &props);
     if (props.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) return format;
   }
   return VK_FORMAT_D16_UNORM;
 }
 
-void beginRenderPass(VkCommandBuffer cmd, VkRenderPass renderPass, VkFramebuffer framebuffer, VkExtent2D extent,
-                     glm::vec3 clear) {
+void beginRenderPass(const VulkanApi& vk, VkCommandBuffer cmd, VkRenderPass renderPass, VkFramebuffer framebuffer,
+                     VkExtent2D extent, glm::vec3 clear) {
   std::array<VkClearValue, 2> clears{};
   clears[0].color = {{clear.r, clear.g, clear.b, 1.f}};
   clears[1].depthStencil = {1.f, 0};
@@ -95,11 +96,11 @@ void beginRenderPass(VkCommandBuffer cmd, VkRenderPass renderPass, VkFramebuffer
   info.renderArea = {{0, 0}, extent};
   info.clearValueCount = static_cast<uint32_t>(clears.size());
   info.pClearValues = clears.data();
-  vkCmdBeginRenderPass(cmd, &info, VK_SUBPASS_CONTENTS_INLINE);
+  vk.CmdBeginRenderPass(cmd, &info, VK_SUBPASS_CONTENTS_INLINE);
   VkViewport viewport{0.f, 0.f, float(extent.width), float(extent.height), 0.f, 1.f};
   VkRect2D scissor{{0, 0}, extent};
-  vkCmdSetViewport(cmd, 0, 1, &viewport);
-  vkCmdSetScissor(cmd, 0, 1, &scissor);
+  vk.CmdSetViewport(cmd, 0, 1, &viewport);
+  vk.CmdSetScissor(cmd, 0, 1, &scissor);
 }
 
 }  // namespace weft::engine

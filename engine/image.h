@@ -5,11 +5,12 @@
 #include <string>
 
 #include <glm/glm.hpp>
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 namespace weft::engine {
 
 class Context;
+struct VulkanApi;
 
 class Image {
  public:
@@ -29,6 +30,7 @@ class Image {
 
  private:
   void release();
+  const VulkanApi* vk_ = nullptr;
   VkDevice device_ = VK_NULL_HANDLE;
   VkImage image_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
@@ -36,11 +38,11 @@ class Image {
 };
 
 // D32, else D24, else D16 (the one every device must support), as an optimal-tiling attachment.
-VkFormat chooseDepthFormat(VkPhysicalDevice device);
+VkFormat chooseDepthFormat(const Context& context);
 
 // Begins `renderPass` on `framebuffer` with colour attachment 0 cleared to `clear` and attachment 1
 // (depth) to 1, and sets a viewport and scissor covering `extent`.
-void beginRenderPass(VkCommandBuffer cmd, VkRenderPass renderPass, VkFramebuffer framebuffer, VkExtent2D extent,
-                     glm::vec3 clear);
+void beginRenderPass(const VulkanApi& vk, VkCommandBuffer cmd, VkRenderPass renderPass, VkFramebuffer framebuffer,
+                     VkExtent2D extent, glm::vec3 clear);
 
 }  // namespace weft::engine

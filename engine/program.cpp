@@ -19,12 +19,12 @@ constexpr uint32_t kExecutionModeLocalSize = 17;
 constexpr uint32_t kDecorationBinding = 33;
 constexpr uint32_t kDecorationDescriptorSet = 34;
 
-VkShaderModule createModule(VkDevice device, const std::vector<uint32_t>& code) {
+VkShaderModule createModule(const VulkanApi& vk, VkDevice device, const std::vector<uint32_t>& code) {
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = code.size() * sizeof(uint32_t);
   info.pCode = code.data();
   VkShaderModule module;
-  VK_CHECK(vkCreateShaderModule(device, &info, nullptr, &module));
+  VK_CHECK(vk.CreateShaderModule(device, &info, nullptr, &module));
   return module;
 }
 
@@ -54,36 +54,30 @@ ShaderLayout reflectShader(std::span<const uint32_t> spirv) {
   return layout;
 }
 
-Program::~Program() { release(); }
-Program::Program(Program&& other) noexcept { *this = std::move(other); }
-Program& Program::operator=(Program&& other) noexcept {
-  if (this != &other) {
-    release();
-    bindPoint_ = other.bindPoint_;
-    stages_ = other.stages_;
-    device_ = std::exchange(other.device_, VK_NULL_HANDLE);
-    setLayout_ = std::exchange(other.setLayout_, VK_NULL_HANDLE);
-    layout_ = std::exchange(other.layout_, VK_NULL_HANDLE);
-    pipeline_ = std::exchange(other.pipeline_, VK_NULL_HANDLE);
-    bindings_ = std::move(other.bindings_);
-    name_ = std::move(other.name_);
-    localSize_ = other.localSize_;
-    maxGroupsX_ = other.maxGroupsX_;
-  }
-  return *this;
-}
+struct ProgramObjects {
+  const Context* context = nullptr;
+  VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
 
-void Program::release() {
-  if (!device_) return;
-  if (pipeline_) vkDestroyPipeline(device_, pipeline_, nullptr);
-  if (layout_) vkDestroyPipelineLayout(device_, layout_, nullptr);
-  if (setLayout_) vkDestroyDescriptorSetLayout(device_, setLayout_, nullptr);
-  device_ = VK_NULL_HANDLE;
-}
+  ~ProgramObjects() {
+    const VulkanApi& vk = context->vk();
+    const VkDevice device = context->device();
+    if (pipeline) {
+      vk.DestroyPipeline(device, pipeline, nullptr);
+      context->countPipelines(-1);
+    }
+    if (layout) vk.DestroyPipelineLayout(device, layout, nullptr);
+    if (setLayout) vk.DestroyDescriptorSetLayout(device, setLayout, nullptr);
+  }
+};
 
 void Program::createLayout(const Context& context, const std::vector<uint32_t>& bindings,
                            VkShaderStageFlags stages) {
+  vk_ = &context.vk();
   device_ = context.device();
+  objects_ = std::make_shared<ProgramObjects>();
+  objects_->context = &context;
   // Every buffer is a push descriptor, and only those the SPIR-V uses are bound (a pass may offer
   // more): a kernel past the spec's floor would run on some devices and not on others, so it is
   // refused here, when it is built, rather than when a frame is recorded.
@@ -99,7 +93,8 @@ void Program::createLayout(const Context& context, const std::vector<uint32_t>& 
   setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
   setInfo.bindingCount = static_cast<uint32_t>(entries.size());
   setInfo.pBindings = entries.data();
-  VK_CHECK(vkCreateDescriptorSetLayout(device_, &setInfo, nullptr, &setLayout_));
+  VK_CHECK(vk_->CreateDescriptorSetLayout(device_, &setInfo, nullptr, &setLayout_));
+  objects_->setLayout = setLayout_;
 
   VkPushConstantRange range{stages, 0, kPushConstantBytes};
   VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -107,7 +102,8 @@ void Program::createLayout(const Context& context, const std::vector<uint32_t>& 
   info.pSetLayouts = &setLayout_;
   info.pushConstantRangeCount = 1;
   info.pPushConstantRanges = &range;
-  VK_CHECK(vkCreatePipelineLayout(device_, &info, nullptr, &layout_));
+  VK_CHECK(vk_->CreatePipelineLayout(device_, &info, nullptr, &layout_));
+  objects_->layout = layout_;
   context.setName(VK_OBJECT_TYPE_PIPELINE_LAYOUT, reinterpret_cast<uint64_t>(layout_), name_ + ".layout");
 }
 
@@ -129,12 +125,18 @@ void Program::bind(VkCommandBuffer cmd, std::span<const BufferBinding> buffers, 
     writes[count].pBufferInfo = &infos[count];
     ++count;
   }
-  vkCmdBindPipeline(cmd, bindPoint_, pipeline_);
-  if (count) vkCmdPushDescriptorSetKHR(cmd, bindPoint_, layout_, 0, count, writes.data());
-  if (pushBytes) vkCmdPushConstants(cmd, layout_, stages_, 0, pushBytes, push);
+  vk_->CmdBindPipeline(cmd, bindPoint_, pipeline_);
+  if (count) vk_->CmdPushDescriptorSetKHR(cmd, bindPoint_, layout_, 0, count, writes.data());
+  if (pushBytes) vk_->CmdPushConstants(cmd, layout_, stages_, 0, pushBytes, push);
 }
 
 ComputeProgram::ComputeProgram(const Context& context, const ShaderLibrary& library, const std::string& shaderName) {
+  // One pipeline per kernel and device: every solver on the context gets a copy of the first.
+  const std::string key = library.shaderDir() + "|" + shaderName;
+  if (auto built = std::static_pointer_cast<const ComputeProgram>(context.findProgram(key))) {
+    *this = *built;
+    return;
+  }
   name_ = shaderName;
   bindPoint_ = VK_PIPELINE_BIND_POINT_COMPUTE;
   std::vector<uint32_t> code = library.load(shaderName);
@@ -145,17 +147,20 @@ ComputeProgram::ComputeProgram(const Context& context, const ShaderLibrary& libr
   maxGroupsX_ = context.properties().limits.maxComputeWorkGroupCount[0];
   createLayout(context, reflected.bindings, VK_SHADER_STAGE_COMPUTE_BIT);
 
-  VkShaderModule module = createModule(device_, code);
+  VkShaderModule module = createModule(*vk_, device_, code);
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = module;
   info.stage.pName = "main";
   info.layout = layout_;
-  VkResult result = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_);
-  vkDestroyShaderModule(device_, module, nullptr);
+  VkResult result = vk_->CreateComputePipelines(device_, context.pipelineCache(), 1, &info, nullptr, &pipeline_);
+  vk_->DestroyShaderModule(device_, module, nullptr);
   VK_CHECK(result);
+  objects_->pipeline = pipeline_;
+  context.countPipelines(1);
   context.setName(VK_OBJECT_TYPE_PIPELINE, reinterpret_cast<uint64_t>(pipeline_), shaderName);
+  context.keepProgram(key, std::make_shared<const ComputeProgram>(*this));
 }
 
 void ComputeProgram::groupsFor(uint32_t threads, uint32_t& x, uint32_t& y) const {
@@ -168,11 +173,11 @@ void ComputeProgram::dispatchGroups(VkCommandBuffer cmd, uint32_t threads) const
   if (threads == 0) return;
   uint32_t x, y;
   groupsFor(threads, x, y);
-  vkCmdDispatch(cmd, x, y, 1);
+  vk_->CmdDispatch(cmd, x, y, 1);
 }
 
 void ComputeProgram::dispatchIndirectGroups(VkCommandBuffer cmd, const Buffer& args, VkDeviceSize offset) const {
-  vkCmdDispatchIndirect(cmd, args.handle(), offset);
+  vk_->CmdDispatchIndirect(cmd, args.handle(), offset);
 }
 
 GraphicsProgram::GraphicsProgram(const Context& context, const ShaderLibrary& library, const std::string& vertexShader,
@@ -188,8 +193,8 @@ GraphicsProgram::GraphicsProgram(const Context& context, const ShaderLibrary& li
   bindings.erase(std::unique(bindings.begin(), bindings.end()), bindings.end());
   createLayout(context, bindings, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
 
-  VkShaderModule vert = createModule(device_, vertCode);
-  VkShaderModule frag = createModule(device_, fragCode);
+  VkShaderModule vert = createModule(*vk_, device_, vertCode);
+  VkShaderModule frag = createModule(*vk_, device_, fragCode);
   VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
                                                {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
   stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
@@ -240,9 +245,20 @@ GraphicsProgram::GraphicsProgram(const Context& context, const ShaderLibrary& li
   info.pDynamicState = &dynamic;
   info.layout = layout_;
   info.renderPass = renderPass;
-  VkResult result = vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_);
-  vkDestroyShaderModule(device_, vert, nullptr);
-  vkDestroyShaderModule(device_, frag, nullptr);
+  info.subpass = state.subpass;
+  // Without a render pass: dynamic rendering into the state's formats.
+  VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+  rendering.colorAttachmentCount = 1;
+  rendering.pColorAttachmentFormats = &state.colorFormat;
+  rendering.depthAttachmentFormat = state.depthFormat;
+  if (!renderPass) info.pNext = &rendering;
+  VkResult result = vk_->CreateGraphicsPipelines(device_, context.pipelineCache(), 1, &info, nullptr, &pipeline_);
+  vk_->DestroyShaderModule(device_, vert, nullptr);
+  vk_->DestroyShaderModule(device_, frag, nullptr);
+  if (result == VK_SUCCESS) {
+    objects_->pipeline = pipeline_;
+    context.countPipelines(1);
+  }
   VK_CHECK(result);
   context.setName(VK_OBJECT_TYPE_PIPELINE, reinterpret_cast<uint64_t>(pipeline_), name_);
 }

@@ -2,11 +2,12 @@
 // Compute and graphics programs. A program reads its own layout from the SPIR-V (set-0 storage
 // buffer bindings, workgroup size), so adding a kernel is a shader file and one constructor call.
 // Descriptors are pushed per dispatch (VK_KHR_push_descriptor): no pools, no sets to keep alive.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@ namespace weft::engine {
 
 class Buffer;
 class Context;
+struct VulkanApi;
 class ShaderLibrary;
 
 // What a program needs to know about a shader, read from its SPIR-V.
@@ -36,14 +38,20 @@ constexpr uint32_t kPushConstantBytes = 128;
 // most this many storage buffers (checked when it is built).
 constexpr uint32_t kMaxPushDescriptors = 32;
 
+// The Vulkan objects of a built program, destroyed with the last Program that holds them
+// (engine/program.cpp).
+struct ProgramObjects;
+
 class Program {
  public:
   Program() = default;
-  ~Program();
-  Program(Program&& other) noexcept;
-  Program& operator=(Program&& other) noexcept;
-  Program(const Program&) = delete;
-  Program& operator=(const Program&) = delete;
+  // Copies share one pipeline: a context's program library hands out copies of the compute
+  // programs it built, so every solver on a device uses one pipeline per kernel.
+  Program(const Program&) = default;
+  Program& operator=(const Program&) = default;
+  Program(Program&&) noexcept = default;
+  Program& operator=(Program&&) noexcept = default;
+  ~Program() = default;
 
   const std::string& name() const { return name_; }
   const std::vector<uint32_t>& bindings() const { return bindings_; }
@@ -58,6 +66,7 @@ class Program {
   void createLayout(const Context& context, const std::vector<uint32_t>& bindings, VkShaderStageFlags stages);
   VkPipelineBindPoint bindPoint_ = VK_PIPELINE_BIND_POINT_COMPUTE;
   VkShaderStageFlags stages_ = 0;
+  const VulkanApi* vk_ = nullptr;  // the context's table, which records this program's commands
   VkDevice device_ = VK_NULL_HANDLE;
   VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
@@ -66,9 +75,7 @@ class Program {
   std::string name_;
   uint32_t localSize_ = 1;       // compute only
   uint32_t maxGroupsX_ = 65535;  // compute only
-
- private:
-  void release();
+  std::shared_ptr<ProgramObjects> objects_;  // owns the handles above
 };
 
 class ComputeProgram : public Program {
@@ -112,6 +119,8 @@ class ComputeProgram : public Program {
   void dispatchIndirectGroups(VkCommandBuffer cmd, const Buffer& args, VkDeviceSize offset) const;
 };
 
+// renderPass null in GraphicsProgram: dynamic rendering into colorFormat (and depthFormat, unless
+// UNDEFINED) instead of a render pass's subpass.
 struct GraphicsState {
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   VkPolygonMode polygonMode = VK_POLYGON_MODE_FILL;
@@ -119,6 +128,9 @@ struct GraphicsState {
   bool depthTest = true;
   bool depthWrite = true;
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  uint32_t subpass = 0;
+  VkFormat colorFormat = VK_FORMAT_UNDEFINED;  // dynamic rendering only
+  VkFormat depthFormat = VK_FORMAT_UNDEFINED;  // dynamic rendering only
 };
 
 class GraphicsProgram : public Program {

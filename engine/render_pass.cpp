@@ -8,10 +8,10 @@
 namespace weft::engine {
 namespace {
 
-VkSampleCountFlags imageSampleCounts(VkPhysicalDevice device, VkFormat format, VkImageUsageFlags usage) {
+VkSampleCountFlags imageSampleCounts(const Context& context, VkFormat format, VkImageUsageFlags usage) {
   VkImageFormatProperties props;
-  if (vkGetPhysicalDeviceImageFormatProperties(device, format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL, usage, 0,
-                                               &props) != VK_SUCCESS)
+  if (context.vk().GetPhysicalDeviceImageFormatProperties(context.physicalDevice(), format, VK_IMAGE_TYPE_2D,
+                                                          VK_IMAGE_TILING_OPTIMAL, usage, 0, &props) != VK_SUCCESS)
     return VK_SAMPLE_COUNT_1_BIT;
   return props.sampleCounts;
 }
@@ -88,7 +88,7 @@ VkRenderPass createDrawPass(const Context& context, const DrawPassDesc& desc, co
   info.dependencyCount = desc.copiedAfter ? 2 : 1;
   info.pDependencies = dependencies.data();
   VkRenderPass pass = VK_NULL_HANDLE;
-  VK_CHECK(vkCreateRenderPass(context.device(), &info, nullptr, &pass));
+  VK_CHECK(context.vk().CreateRenderPass(context.device(), &info, nullptr, &pass));
   context.setName(VK_OBJECT_TYPE_RENDER_PASS, reinterpret_cast<uint64_t>(pass), name);
   return pass;
 }
@@ -97,8 +97,8 @@ VkSampleCountFlagBits chooseSampleCount(const Context& context, VkFormat colorFo
                                         VkSampleCountFlagBits wanted) {
   const VkPhysicalDeviceLimits& limits = context.properties().limits;
   const VkSampleCountFlags counts = limits.framebufferColorSampleCounts & limits.framebufferDepthSampleCounts &
-                                    imageSampleCounts(context.physicalDevice(), colorFormat, kTransientColorUsage) &
-                                    imageSampleCounts(context.physicalDevice(), depthFormat, kTransientDepthUsage);
+                                    imageSampleCounts(context, colorFormat, kTransientColorUsage) &
+                                    imageSampleCounts(context, depthFormat, kTransientDepthUsage);
   for (VkSampleCountFlagBits s : {VK_SAMPLE_COUNT_8_BIT, VK_SAMPLE_COUNT_4_BIT, VK_SAMPLE_COUNT_2_BIT})
     if (s <= wanted && (counts & s)) return s;
   return VK_SAMPLE_COUNT_1_BIT;

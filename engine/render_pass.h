@@ -6,7 +6,7 @@
 // subpass and dependencies written here.
 #include <string>
 
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 namespace weft::engine {
 

@@ -1,6 +1,6 @@
 #pragma once
 // VK_CHECK: programmer errors (a Vulkan call that must not fail) reported with file and line.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <stdexcept>
 #include <string>

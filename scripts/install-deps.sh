@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
+  libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   libshaderc-dev glslc glslang-tools spirv-tools
   libglfw3-dev libglm-dev libstb-dev nlohmann-json3-dev libcli11-dev libtinyobjloader-dev
   libgtest-dev libgmock-dev

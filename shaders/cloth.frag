@@ -5,7 +5,6 @@
 
 layout(push_constant) uniform Push { RenderParams params; };
 layout(location = 0) in vec3 inNormal;
-layout(location = 1) in vec3 inWorld;
 layout(location = 0) out vec4 outColor;
 
 void main() {

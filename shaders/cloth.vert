@@ -8,12 +8,10 @@ layout(std430, binding = WEFT_BIND_RENDER_NORMALS) readonly buffer Normals { vec
 layout(std430, binding = WEFT_BIND_RENDER_TRIANGLES) readonly buffer Triangles { uint triangles[]; };
 
 layout(location = 0) out vec3 outNormal;
-layout(location = 1) out vec3 outWorld;
 
 void main() {
   uint vertex = triangles[gl_VertexIndex];
   vec3 world = positions[vertex].xyz;
   outNormal = normals[vertex].xyz;
-  outWorld = world;
   gl_Position = params.viewProjection * vec4(world, 1.0);
 }

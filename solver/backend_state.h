@@ -8,9 +8,10 @@
 #include <vector>
 
 #include <glm/glm.hpp>
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include "engine/buffer.h"
+#include "engine/context.h"
 #include "engine/gpu_timer.h"
 #include "engine/program.h"
 #include "engine/shader_library.h"
@@ -106,6 +107,8 @@ struct GpuRecorder {
   VkCommandBuffer cmd;
   GpuState& state;
   engine::GpuTimer* timer;  // null: no timestamps
+  // The Vulkan entry points of the state's context, which `cmd` belongs to.
+  const engine::VulkanApi& vk() const { return state.context->vk(); }
 };
 
 }  // namespace weft

@@ -110,7 +110,7 @@ std::vector<uint32_t> GpuSolver::detectTears() {
 
 void GpuSolver::reloadTopology(const ClothModel& model, const std::vector<glm::vec4>& positions,
                                const std::vector<glm::vec4>& velocities) {
-  vkDeviceWaitIdle(context_.device());  // the old tables may still be read by a frame in flight
+  context_.vk().DeviceWaitIdle(context_.device());  // the old tables may still be read by a frame in flight
   loadTables(model);
   writeState(positions, velocities);
 }
@@ -143,7 +143,7 @@ void GpuSolver::onParamsChanged() {
   std::vector<gpu::Collider> colliders = packColliders(params_.colliders);
   size_t bytes = std::max<size_t>(1, colliders.size()) * sizeof(gpu::Collider);
   if (!state_.colliders || state_.colliders.size() < bytes) {
-    vkDeviceWaitIdle(context_.device());  // the old buffer may still be read by a frame in flight
+    context_.vk().DeviceWaitIdle(context_.device());  // the old buffer may still be read by a frame in flight
     state_.colliders = storage(context_, bytes, "weft.colliders");
   }
   upload(context_, state_.colliders, colliders);
@@ -173,19 +173,20 @@ void GpuSolver::clearHandle() {
 
 void GpuSolver::recordHandle(VkCommandBuffer cmd) {
   if (!handleMoved_ && releases_.empty()) return;
-  engine::barrier::allToUpload(cmd);  // earlier passes and draws read and wrote these particles
+  const engine::VulkanApi& vk = context_.vk();
+  engine::barrier::allToUpload(vk, cmd);  // earlier passes and draws read and wrote these particles
   for (auto [index, invMass] : releases_)  // only w: the particle stays where the drag left it
-    vkCmdUpdateBuffer(cmd, state_.positionsIn().handle(), VkDeviceSize(index) * sizeof(glm::vec4) + 12,
-                      sizeof(float), &invMass);
+    vk.CmdUpdateBuffer(cmd, state_.positionsIn().handle(), VkDeviceSize(index) * sizeof(glm::vec4) + 12,
+                       sizeof(float), &invMass);
   releases_.clear();
   if (handle_ && handleMoved_) {
     const glm::vec4 position(handleTarget_, 0.f), velocity(0.f);
     const VkDeviceSize offset = VkDeviceSize(*handle_) * sizeof(glm::vec4);
-    vkCmdUpdateBuffer(cmd, state_.positionsIn().handle(), offset, sizeof position, &position);
-    vkCmdUpdateBuffer(cmd, state_.velocitiesIn().handle(), offset, sizeof velocity, &velocity);
+    vk.CmdUpdateBuffer(cmd, state_.positionsIn().handle(), offset, sizeof position, &position);
+    vk.CmdUpdateBuffer(cmd, state_.velocitiesIn().handle(), offset, sizeof velocity, &velocity);
   }
   handleMoved_ = false;
-  engine::barrier::transferToAll(cmd);
+  engine::barrier::transferToAll(vk, cmd);
 }
 
 void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, engine::GpuTimer* timer) {

@@ -85,10 +85,10 @@ void recordStrainLimit(GpuRecorder& r, const gpu::StepParams& step, int iteratio
       gpu::StepParams params = step;
       params.mode = WEFT_STRAIN_MEASURE;
       s.strainLimitProgram->dispatch(r.cmd, s.particleCount, bindings, params);
-      engine::barrier::computeToCompute(r.cmd);  // every neighbour's sum, before the corrections
+      engine::barrier::computeToCompute(r.vk(), r.cmd);  // every neighbour's sum, before the corrections
       params.mode = k + 1 == iterations ? WEFT_STRAIN_CORRECT_FINAL : WEFT_STRAIN_CORRECT;
       s.strainLimitProgram->dispatch(r.cmd, s.particleCount, bindings, params);
-      engine::barrier::computeToCompute(r.cmd);
+      engine::barrier::computeToCompute(r.vk(), r.cmd);
       s.swapPositions();
       s.swapVelocities();
     }

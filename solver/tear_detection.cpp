@@ -28,15 +28,15 @@ void prepareTearDetectionGpu(GpuState& state) {
 void recordTearDetection(GpuRecorder& r, const gpu::StepParams& step) {
   GpuState& s = r.state;
   engine::timed(r.timer, r.cmd, "tear_detect", [&] {
-    engine::barrier::allToUpload(r.cmd);  // the last detection's readback, and the frame's passes
-    vkCmdFillBuffer(r.cmd, s.tearList.handle(), 0, sizeof(uint32_t), 0u);
-    engine::barrier::transferToAll(r.cmd);
+    engine::barrier::allToUpload(r.vk(), r.cmd);  // the last detection's readback, and the frame's passes
+    r.vk().CmdFillBuffer(r.cmd, s.tearList.handle(), 0, sizeof(uint32_t), 0u);
+    engine::barrier::transferToAll(r.vk(), r.cmd);
     s.tearDetectProgram->dispatch(r.cmd, s.particleCount,
                                   s.withTables({{WEFT_BIND_POSITIONS, &s.positionsIn()},
                                                 {WEFT_BIND_TEAR_LIMITS, &s.tearLimits},
                                                 {WEFT_BIND_TEAR_LIST, &s.tearList}}),
                                   step);
-    engine::barrier::computeToCompute(r.cmd);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
   });
 }
 

@@ -1,3 +1,6 @@
+// A host calls the loader's own prototypes, which weft's targets compile without
+// (VK_NO_PROTOTYPES): this file is the host, so it takes them back before any Vulkan header.
+#undef VK_NO_PROTOTYPES
 #include "host_device.h"
 
 #include <algorithm>

@@ -45,9 +45,9 @@ void ClothRenderer::render(const engine::Buffer& positions, const std::vector<Co
     target_.begin(cmd, kSkyColor);
     drawer_.recordDraw(cmd, positions, colliders, camera, viewProjection_);
     target_.endAndCopy(cmd);
-    engine::barrier::transferToHost(cmd);  // pixels() reads the copy after the fence
+    engine::barrier::transferToHost(context_->vk(), cmd);  // pixels() reads the copy after the fence
     // The solver's next step overwrites the positions this frame's shaders read.
-    engine::barrier::graphicsToCompute(cmd);
+    engine::barrier::graphicsToCompute(context_->vk(), cmd);
   });
   const uint8_t* bytes = target_.readback();
   pixels_.assign(bytes, bytes + size_t(width()) * height() * 4);

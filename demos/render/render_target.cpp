@@ -23,10 +23,10 @@ void name(const engine::Context& context, VkObjectType type, Handle handle, cons
 
 RenderTarget::RenderTarget(const engine::Context& context, uint32_t width, uint32_t height,
                            VkSampleCountFlagBits maxSamples)
-    : device_(context.device()), width_(width), height_(height) {
+    : vk_(&context.vk()), device_(context.device()), width_(width), height_(height) {
   if (width == 0 || height == 0) throw std::invalid_argument("RenderTarget needs a non-empty image");
   try {
-    depthFormat_ = engine::chooseDepthFormat(context.physicalDevice());
+    depthFormat_ = engine::chooseDepthFormat(context);
     samples_ = engine::chooseSampleCount(context, kColorFormat, depthFormat_, maxSamples);
     bool msaa = samples_ != VK_SAMPLE_COUNT_1_BIT;
     const VkExtent2D extent{width_, height_};
@@ -53,7 +53,7 @@ RenderTarget::RenderTarget(const engine::Context& context, uint32_t width, uint3
     info.width = width;
     info.height = height;
     info.layers = 1;
-    VK_CHECK(vkCreateFramebuffer(device_, &info, nullptr, &framebuffer_));
+    VK_CHECK(vk_->CreateFramebuffer(device_, &info, nullptr, &framebuffer_));
     name(context, VK_OBJECT_TYPE_FRAMEBUFFER, framebuffer_, "render.framebuffer");
 
     readback_ = engine::Buffer(context, VkDeviceSize(width) * height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -65,23 +65,23 @@ RenderTarget::RenderTarget(const engine::Context& context, uint32_t width, uint3
 }
 
 void RenderTarget::begin(VkCommandBuffer cmd, glm::vec3 clear) const {
-  engine::beginRenderPass(cmd, renderPass_, framebuffer_, {width_, height_}, clear);
+  engine::beginRenderPass(*vk_, cmd, renderPass_, framebuffer_, {width_, height_}, clear);
 }
 
 void RenderTarget::endAndCopy(VkCommandBuffer cmd) const {
-  vkCmdEndRenderPass(cmd);  // its last dependency orders the copy after the drawing
+  vk_->CmdEndRenderPass(cmd);  // its last dependency orders the copy after the drawing
   VkBufferImageCopy region{};
   region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
   region.imageExtent = {width_, height_, 1};
   VkImage source = samples_ != VK_SAMPLE_COUNT_1_BIT ? resolve_.handle() : color_.handle();
-  vkCmdCopyImageToBuffer(cmd, source, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback_.handle(), 1, &region);
+  vk_->CmdCopyImageToBuffer(cmd, source, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback_.handle(), 1, &region);
 }
 
 void RenderTarget::release() {
   if (!device_) return;
   readback_ = engine::Buffer();
-  if (framebuffer_) vkDestroyFramebuffer(device_, framebuffer_, nullptr);
-  if (renderPass_) vkDestroyRenderPass(device_, renderPass_, nullptr);
+  if (framebuffer_) vk_->DestroyFramebuffer(device_, framebuffer_, nullptr);
+  if (renderPass_) vk_->DestroyRenderPass(device_, renderPass_, nullptr);
   framebuffer_ = VK_NULL_HANDLE;
   renderPass_ = VK_NULL_HANDLE;
   resolve_ = engine::Image();
@@ -97,6 +97,7 @@ RenderTarget::RenderTarget(RenderTarget&& other) noexcept { *this = std::move(ot
 RenderTarget& RenderTarget::operator=(RenderTarget&& other) noexcept {
   if (this != &other) {
     release();
+    vk_ = std::exchange(other.vk_, nullptr);
     device_ = std::exchange(other.device_, VK_NULL_HANDLE);
     width_ = other.width_;
     height_ = other.height_;

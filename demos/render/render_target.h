@@ -1,7 +1,7 @@
 #pragma once
 // An offscreen frame: RGBA8 colour (multisampled where the device can, then resolved), depth, the
 // render pass and framebuffer that draw into them, and a readback buffer the frame is copied to.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include <cstdint>
 
@@ -45,6 +45,7 @@ class RenderTarget {
  private:
   void release();
 
+  const engine::VulkanApi* vk_ = nullptr;
   VkDevice device_ = VK_NULL_HANDLE;
   uint32_t width_ = 0;
   uint32_t height_ = 0;

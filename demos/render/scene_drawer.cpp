@@ -52,7 +52,8 @@ gpu::RenderParams renderParams(const glm::mat4& viewProjection, glm::vec3 color,
 
 SceneDrawer::SceneDrawer(const engine::Context& context, const engine::ShaderLibrary& shaders, const ClothModel& model,
                          VkRenderPass renderPass, VkSampleCountFlagBits samples)
-    : particleCount_(static_cast<uint32_t>(model.particleCount())),
+    : vk_(&context.vk()),
+      particleCount_(static_cast<uint32_t>(model.particleCount())),
       triangleCount_(static_cast<uint32_t>(model.triangles.size())) {
   engine::GraphicsState state;
   state.cullMode = VK_CULL_MODE_NONE;  // cloth has two sides; the fragment shader shades both
@@ -95,8 +96,8 @@ void SceneDrawer::recordNormals(VkCommandBuffer cmd, const engine::Buffer& posit
     throw std::invalid_argument("SceneDrawer: position buffer '" + positions.name() + "' is too small");
   // normals.comp reads positions the solver's last pass wrote, and overwrites the normals the
   // previous frame's vertex shader read.
-  engine::barrier::computeToCompute(cmd);
-  engine::barrier::graphicsToCompute(cmd);
+  engine::barrier::computeToCompute(*vk_, cmd);
+  engine::barrier::graphicsToCompute(*vk_, cmd);
   if (particleCount_ > 0) {
     gpu::NormalsParams params{particleCount_, 0, 0, 0};
     normalsProgram_.dispatch(cmd, particleCount_,
@@ -107,7 +108,7 @@ void SceneDrawer::recordNormals(VkCommandBuffer cmd, const engine::Buffer& posit
                               {WEFT_BIND_RENDER_VERTEX_TRIS, &vertexTris_}},
                              params);
   }
-  engine::barrier::computeToGraphics(cmd);  // the draw reads the normals (and the positions)
+  engine::barrier::computeToGraphics(*vk_, cmd);  // the draw reads the normals (and the positions)
 }
 
 void SceneDrawer::recordDraw(VkCommandBuffer cmd, const engine::Buffer& positions,
@@ -127,7 +128,7 @@ void SceneDrawer::recordDraw(VkCommandBuffer cmd, const engine::Buffer& position
                                            {WEFT_BIND_RENDER_NORMALS, &normals_},
                                            {WEFT_BIND_RENDER_TRIANGLES, wireframe ? &edges_ : &triangles_}};
   (wireframe ? wireProgram_ : clothProgram_).bind(cmd, buffers, &params, sizeof(params));
-  vkCmdDraw(cmd, indices, 1, 0, 0);  // cloth.vert pulls triangles[gl_VertexIndex]
+  vk_->CmdDraw(cmd, indices, 1, 0, 0);  // cloth.vert pulls triangles[gl_VertexIndex]
 }
 
 void SceneDrawer::recordSprings(VkCommandBuffer cmd, const engine::Buffer& positions,
@@ -141,7 +142,7 @@ void SceneDrawer::recordSprings(VkCommandBuffer cmd, const engine::Buffer& posit
     if (springCounts_[kind] > 0) {
       gpu::RenderParams params = renderParams(viewProjection, colours[kind], glm::vec3(0.f, 1.f, 0.f));
       springProgram_.bind(cmd, springs, &params, sizeof(params));
-      vkCmdDraw(cmd, 2 * springCounts_[kind], 1, 2 * first, 0);  // cloth.vert pulls springs[gl_VertexIndex]
+      vk_->CmdDraw(cmd, 2 * springCounts_[kind], 1, 2 * first, 0);  // cloth.vert pulls springs[gl_VertexIndex]
     }
     first += springCounts_[kind];
   }
@@ -151,7 +152,7 @@ void SceneDrawer::recordSprings(VkCommandBuffer cmd, const engine::Buffer& posit
   params.shape = glm::vec4(2.f * kParticlePixels / glm::max(viewportPixels, glm::vec2(1.f)), 0.f, 0.f);
   const engine::BufferBinding particles[] = {{WEFT_BIND_RENDER_POSITIONS, &positions}};
   particleProgram_.bind(cmd, particles, &params, sizeof(params));
-  vkCmdDraw(cmd, 6 * particleCount_, 1, 0, 0);
+  vk_->CmdDraw(cmd, 6 * particleCount_, 1, 0, 0);
 }
 
 const char* drawModeName(DrawMode mode) {
@@ -196,7 +197,7 @@ void SceneDrawer::recordColliders(VkCommandBuffer cmd, const std::vector<Collide
       vertexCount = 6;
     }
     solidProgram_.bind(cmd, {}, &params, sizeof(params));
-    vkCmdDraw(cmd, vertexCount, 1, 0, 0);
+    vk_->CmdDraw(cmd, vertexCount, 1, 0, 0);
   }
 }
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include <glm/glm.hpp>
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include "demos/common/camera_desc.h"
 #include "engine/buffer.h"
@@ -20,6 +20,7 @@ namespace weft {
 namespace engine {
 class Context;
 class ShaderLibrary;
+struct VulkanApi;
 }  // namespace engine
 
 // How the cloth is drawn: its shaded surface, its triangle edges, or a diagram of its springs
@@ -55,6 +56,7 @@ class SceneDrawer {
   void recordColliders(VkCommandBuffer cmd, const std::vector<ColliderDesc>& colliders, const CameraDesc& camera,
                        const glm::mat4& viewProjection, glm::vec3 lightDir) const;
 
+  const engine::VulkanApi* vk_;  // the context's table, which records the draws
   uint32_t particleCount_ = 0;
   uint32_t triangleCount_ = 0;
   uint32_t edgeCount_ = 0;

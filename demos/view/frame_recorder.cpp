@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "engine/commands.h"
+#include "engine/context.h"
 
 namespace weft {
 
@@ -17,10 +18,10 @@ void FrameRecorder::recordCopy(VkCommandBuffer cmd, uint64_t frame, const engine
   if (!readbacks_[slot])
     readbacks_[slot] = engine::Buffer(context_, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                       engine::MemoryUsage::Readback, "view.recordReadback");
-  engine::barrier::allToTransfer(cmd);
+  engine::barrier::allToTransfer(context_.vk(), cmd);
   VkBufferCopy region{0, 0, bytes};
-  vkCmdCopyBuffer(cmd, positions.handle(), readbacks_[slot].handle(), 1, &region);
-  engine::barrier::transferToHost(cmd);
+  context_.vk().CmdCopyBuffer(cmd, positions.handle(), readbacks_[slot].handle(), 1, &region);
+  engine::barrier::transferToHost(context_.vk(), cmd);
   pending_[slot] = true;
 }
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include <glm/glm.hpp>
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include "demos/view/frame_ring.h"
 #include "engine/buffer.h"

@@ -4,12 +4,13 @@
 // acquire signals. Owns them (and their command pool); not copyable.
 #include <array>
 
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 namespace weft {
 
 namespace engine {
 class Context;
+struct VulkanApi;
 }
 
 constexpr int kFramesInFlight = 2;
@@ -30,6 +31,7 @@ class FrameRing {
   FrameSlot& operator[](uint64_t frame) { return slots_[frame % kFramesInFlight]; }
 
  private:
+  const engine::VulkanApi& vk_;
   VkDevice device_;
   VkCommandPool pool_ = VK_NULL_HANDLE;
   std::array<FrameSlot, kFramesInFlight> slots_{};

@@ -12,8 +12,12 @@
 
 namespace weft {
 namespace {
-PFN_vkVoidFunction loadVulkan(const char* name, void* instance) {
-  return vkGetInstanceProcAddr(static_cast<VkInstance>(instance), name);
+// ImGui's backend asks for each function by name: device-level ones straight from the context's
+// device (as its own table has them), the rest from its instance.
+PFN_vkVoidFunction loadVulkan(const char* name, void* user) {
+  const auto& context = *static_cast<const engine::Context*>(user);
+  if (PFN_vkVoidFunction device = context.vk().GetDeviceProcAddr(context.device(), name)) return device;
+  return context.vk().GetInstanceProcAddr(context.instance(), name);
 }
 void checkVk(VkResult result) {
   if (result != VK_SUCCESS) throw std::runtime_error("ImGui's Vulkan backend failed: " + std::to_string(result));
@@ -22,13 +26,13 @@ void checkVk(VkResult result) {
 
 ImguiLayer::ImguiLayer(const engine::Context& context, GLFWwindow* window, VkRenderPass renderPass,
                        VkSampleCountFlagBits samples, uint32_t imageCount)
-    : device_(context.device()) {
+    : context_(context), device_(context.device()) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini left in the user's folder
   ImGui::StyleColorsDark();
   ImGui::GetStyle().Alpha = 0.92f;
-  if (!ImGui_ImplVulkan_LoadFunctions(loadVulkan, context.instance()))
+  if (!ImGui_ImplVulkan_LoadFunctions(loadVulkan, const_cast<engine::Context*>(&context)))
     throw std::runtime_error("ImGui's Vulkan backend could not load its Vulkan functions");
   ImGui_ImplGlfw_InitForVulkan(window, true);
 
@@ -39,7 +43,7 @@ ImguiLayer::ImguiLayer(const engine::Context& context, GLFWwindow* window, VkRen
   poolInfo.maxSets = 1;
   poolInfo.poolSizeCount = 1;
   poolInfo.pPoolSizes = &size;
-  VK_CHECK(vkCreateDescriptorPool(device_, &poolInfo, nullptr, &pool_));
+  VK_CHECK(context.vk().CreateDescriptorPool(device_, &poolInfo, nullptr, &pool_));
 
   ImGui_ImplVulkan_InitInfo info{};
   info.Instance = context.instance();
@@ -59,11 +63,11 @@ ImguiLayer::ImguiLayer(const engine::Context& context, GLFWwindow* window, VkRen
 }
 
 ImguiLayer::~ImguiLayer() {
-  vkDeviceWaitIdle(device_);
+  context_.vk().DeviceWaitIdle(device_);
   ImGui_ImplVulkan_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
-  vkDestroyDescriptorPool(device_, pool_, nullptr);
+  context_.vk().DestroyDescriptorPool(device_, pool_, nullptr);
 }
 
 void ImguiLayer::beginFrame() {

@@ -1,9 +1,9 @@
 #pragma once
 // Dear ImGui on the viewer's window and swapchain: the GLFW input backend, the Vulkan renderer
-// backend loaded through volk, the descriptor pool it draws its font from, and the font upload.
+// backend loaded through the context's table, the descriptor pool it draws its font from, and the font upload.
 // The panel's widgets are drawn between beginFrame() and record(); record() goes inside the
 // swapchain's render pass, after the scene.
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 struct GLFWwindow;
 
@@ -31,6 +31,7 @@ class ImguiLayer {
   bool wantsKeyboard() const;
 
  private:
+  const engine::Context& context_;
   VkDevice device_;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
 };

@@ -14,11 +14,12 @@ namespace {
 
 // UNORM, not sRGB: the offscreen renderer writes R8G8B8A8_UNORM, so the window and the PNGs show the
 // same colours and tests compare screenshots with the same palette.
-VkSurfaceFormatKHR chooseFormat(VkPhysicalDevice device, VkSurfaceKHR surface) {
+VkSurfaceFormatKHR chooseFormat(const engine::Context& context, VkSurfaceKHR surface) {
+  const engine::VulkanApi& vk = context.vk();
   uint32_t count = 0;
-  VK_CHECK(vkGetPhysicalDeviceSurfaceFormatsKHR(device, surface, &count, nullptr));
+  VK_CHECK(vk.GetPhysicalDeviceSurfaceFormatsKHR(context.physicalDevice(), surface, &count, nullptr));
   std::vector<VkSurfaceFormatKHR> formats(count);
-  VK_CHECK(vkGetPhysicalDeviceSurfaceFormatsKHR(device, surface, &count, formats.data()));
+  VK_CHECK(vk.GetPhysicalDeviceSurfaceFormatsKHR(context.physicalDevice(), surface, &count, formats.data()));
   if (formats.empty()) throw InputError("the window surface offers no image format");
   for (VkSurfaceFormatKHR f : formats)
     if (f.format == VK_FORMAT_B8G8R8A8_UNORM || f.format == VK_FORMAT_R8G8B8A8_UNORM) return f;
@@ -30,10 +31,12 @@ VkSurfaceFormatKHR chooseFormat(VkPhysicalDevice device, VkSurfaceKHR surface) {
 Swapchain::Swapchain(const engine::Context& context, VkSurfaceKHR surface, VkExtent2D wanted,
                      VkSampleCountFlagBits samples)
     : context_(context), surface_(surface) {
-  VkSurfaceFormatKHR format = chooseFormat(context.physicalDevice(), surface);
+  if (!context.vk().CreateSwapchainKHR || !context.vk().GetPhysicalDeviceSurfaceFormatsKHR)
+    throw std::logic_error("Swapchain needs a context made with VK_KHR_surface and VK_KHR_swapchain");
+  VkSurfaceFormatKHR format = chooseFormat(context, surface);
   format_ = format.format;
   colorSpace_ = format.colorSpace;
-  depthFormat_ = engine::chooseDepthFormat(context.physicalDevice());
+  depthFormat_ = engine::chooseDepthFormat(context);
   samples_ = engine::chooseSampleCount(context, format_, depthFormat_, samples);
   renderPass_ = engine::createDrawPass(context,
                                        {.colorFormat = format_,
@@ -47,24 +50,24 @@ Swapchain::Swapchain(const engine::Context& context, VkSurfaceKHR surface, VkExt
 
 Swapchain::~Swapchain() {
   destroyImages();
-  if (swapchain_) vkDestroySwapchainKHR(context_.device(), swapchain_, nullptr);
-  if (renderPass_) vkDestroyRenderPass(context_.device(), renderPass_, nullptr);
+  if (swapchain_) context_.vk().DestroySwapchainKHR(context_.device(), swapchain_, nullptr);
+  if (renderPass_) context_.vk().DestroyRenderPass(context_.device(), renderPass_, nullptr);
 }
 
 bool Swapchain::isBgr() const { return format_ == VK_FORMAT_B8G8R8A8_UNORM || format_ == VK_FORMAT_B8G8R8A8_SRGB; }
 
 void Swapchain::recreate(VkExtent2D wanted) {
-  vkDeviceWaitIdle(context_.device());  // nothing may still use the old images or semaphores
+  context_.vk().DeviceWaitIdle(context_.device());  // nothing may still use the old images or semaphores
   destroyImages();
   VkSwapchainKHR old = swapchain_;
   create(wanted, old);
-  vkDestroySwapchainKHR(context_.device(), old, nullptr);
+  context_.vk().DestroySwapchainKHR(context_.device(), old, nullptr);
 }
 
 void Swapchain::create(VkExtent2D wanted, VkSwapchainKHR old) {
   VkDevice device = context_.device();
   VkSurfaceCapabilitiesKHR caps;
-  VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(context_.physicalDevice(), surface_, &caps));
+  VK_CHECK(context_.vk().GetPhysicalDeviceSurfaceCapabilitiesKHR(context_.physicalDevice(), surface_, &caps));
   extent_ = caps.currentExtent.width != UINT32_MAX
                 ? caps.currentExtent
                 : VkExtent2D{std::clamp(wanted.width, caps.minImageExtent.width, caps.maxImageExtent.width),
@@ -89,13 +92,13 @@ void Swapchain::create(VkExtent2D wanted, VkSwapchainKHR old) {
   info.presentMode = VK_PRESENT_MODE_FIFO_KHR;  // always available; paces the loop to the display
   info.clipped = VK_TRUE;
   info.oldSwapchain = old;
-  VK_CHECK(vkCreateSwapchainKHR(device, &info, nullptr, &swapchain_));
+  VK_CHECK(context_.vk().CreateSwapchainKHR(device, &info, nullptr, &swapchain_));
   context_.setName(VK_OBJECT_TYPE_SWAPCHAIN_KHR, reinterpret_cast<uint64_t>(swapchain_), "view.swapchain");
 
   uint32_t count = 0;
-  VK_CHECK(vkGetSwapchainImagesKHR(device, swapchain_, &count, nullptr));
+  VK_CHECK(context_.vk().GetSwapchainImagesKHR(device, swapchain_, &count, nullptr));
   images_.resize(count);
-  VK_CHECK(vkGetSwapchainImagesKHR(device, swapchain_, &count, images_.data()));
+  VK_CHECK(context_.vk().GetSwapchainImagesKHR(device, swapchain_, &count, images_.data()));
 
   // Depth and the multisampled colour: one image each for all frames; the render pass's external
   // dependency orders each frame's clears after the previous frame's attachment writes. With
@@ -113,7 +116,7 @@ void Swapchain::create(VkExtent2D wanted, VkSwapchainKHR old) {
   for (VkImage image : images_) {
     view.image = image;
     VkImageView colorView;
-    VK_CHECK(vkCreateImageView(device, &view, nullptr, &colorView));
+    VK_CHECK(context_.vk().CreateImageView(device, &view, nullptr, &colorView));
     views_.push_back(colorView);
     // In engine::createDrawPass's order: colour, depth, resolve target.
     std::array<VkImageView, 3> attachments = {colorView, depth_.view(), VK_NULL_HANDLE};
@@ -126,20 +129,20 @@ void Swapchain::create(VkExtent2D wanted, VkSwapchainKHR old) {
     fb.height = extent_.height;
     fb.layers = 1;
     VkFramebuffer framebuffer;
-    VK_CHECK(vkCreateFramebuffer(device, &fb, nullptr, &framebuffer));
+    VK_CHECK(context_.vk().CreateFramebuffer(device, &fb, nullptr, &framebuffer));
     framebuffers_.push_back(framebuffer);
     VkSemaphoreCreateInfo sem{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
     VkSemaphore done;
-    VK_CHECK(vkCreateSemaphore(device, &sem, nullptr, &done));
+    VK_CHECK(context_.vk().CreateSemaphore(device, &sem, nullptr, &done));
     renderDone_.push_back(done);
   }
 }
 
 void Swapchain::destroyImages() {
   VkDevice device = context_.device();
-  for (VkSemaphore s : renderDone_) vkDestroySemaphore(device, s, nullptr);
-  for (VkFramebuffer f : framebuffers_) vkDestroyFramebuffer(device, f, nullptr);
-  for (VkImageView v : views_) vkDestroyImageView(device, v, nullptr);
+  for (VkSemaphore s : renderDone_) context_.vk().DestroySemaphore(device, s, nullptr);
+  for (VkFramebuffer f : framebuffers_) context_.vk().DestroyFramebuffer(device, f, nullptr);
+  for (VkImageView v : views_) context_.vk().DestroyImageView(device, v, nullptr);
   renderDone_.clear();
   framebuffers_.clear();
   views_.clear();
@@ -149,7 +152,7 @@ void Swapchain::destroyImages() {
 }
 
 void Swapchain::begin(VkCommandBuffer cmd, uint32_t index, glm::vec3 clear) const {
-  engine::beginRenderPass(cmd, renderPass_, framebuffers_[index], extent_, clear);
+  engine::beginRenderPass(context_.vk(), cmd, renderPass_, framebuffers_[index], extent_, clear);
 }
 
 }  // namespace weft

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include <glm/glm.hpp>
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 #include "engine/image.h"
 

@@ -42,7 +42,7 @@ Viewer::Viewer(engine::Context& context, const engine::ShaderLibrary& shaders, V
       shaders_(shaders),
       content_(std::move(content)),
       options_(options),
-      window_(context.instance(), options.width, options.height, windowTitle(options)),
+      window_(context, options.width, options.height, windowTitle(options)),
       swapchain_(context, window_.surface(), window_.framebufferSize(), wantedSamples(context, options)),
       frames_(context),
       camera_(content_.camera),
@@ -87,7 +87,7 @@ Viewer::Viewer(engine::Context& context, const engine::ShaderLibrary& shaders, V
 }
 
 Viewer::~Viewer() {
-  vkDeviceWaitIdle(context_.device());
+  context_.vk().DeviceWaitIdle(context_.device());
   imgui_.reset();
 }
 
@@ -106,7 +106,7 @@ int Viewer::run() {
     if (!drawFrame(capture, frameMs)) continue;
     if (capture) {
       // The captured frame's slot: wait for it, then its readback holds the image.
-      vkWaitForFences(context_.device(), 1, &frames_[frame_ - 1].done, VK_TRUE, UINT64_MAX);
+      context_.vk().WaitForFences(context_.device(), 1, &frames_[frame_ - 1].done, VK_TRUE, UINT64_MAX);
       std::string path = options_.screenshotPath;
       if (path.empty() || (screenshotRequested_ && !lastFrame))
         path = "weft-view-" + std::to_string(++screenshotCount_) + ".png";
@@ -120,7 +120,7 @@ int Viewer::run() {
     last = now;
     if (lastFrame) break;
   }
-  vkDeviceWaitIdle(context_.device());
+  context_.vk().DeviceWaitIdle(context_.device());
   if (recorder_) stopRecording();
   if (context_.validationMessageCount() > 0) {
     std::fprintf(stderr, "weft: the validation layer reported %zu message(s)\n", context_.validationMessageCount());
@@ -141,17 +141,18 @@ void Viewer::collectSlot(uint64_t frame, double frameMs) {
 
 bool Viewer::drawFrame(bool capture, double frameMs) {
   VkDevice device = context_.device();
+  const engine::VulkanApi& vk = context_.vk();
   FrameSlot& slot = frames_[frame_];
-  VK_CHECK(vkWaitForFences(device, 1, &slot.done, VK_TRUE, UINT64_MAX));
+  VK_CHECK(vk.WaitForFences(device, 1, &slot.done, VK_TRUE, UINT64_MAX));
   uint32_t image = 0;
-  VkResult acquired = vkAcquireNextImageKHR(device, swapchain_.handle(), UINT64_MAX, slot.acquired, VK_NULL_HANDLE,
-                                            &image);
+  VkResult acquired =
+      vk.AcquireNextImageKHR(device, swapchain_.handle(), UINT64_MAX, slot.acquired, VK_NULL_HANDLE, &image);
   if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {
     swapchain_.recreate(window_.framebufferSize());
     return false;
   }
   if (acquired != VK_SUBOPTIMAL_KHR) VK_CHECK(acquired);
-  VK_CHECK(vkResetFences(device, 1, &slot.done));
+  VK_CHECK(vk.ResetFences(device, 1, &slot.done));
   collectSlot(frame_, frameMs);  // once per submission: a failed acquire comes back to this slot
 
   if (replaying()) replayFrame_ = clock_->tick(frameMs / 1000.0);
@@ -162,12 +163,12 @@ bool Viewer::drawFrame(bool capture, double frameMs) {
   advanceOnHost();
   for (Pane& pane : panes_) followTopology(pane);
 
-  VK_CHECK(vkResetCommandBuffer(slot.cmd, 0));
+  VK_CHECK(vk.ResetCommandBuffer(slot.cmd, 0));
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  VK_CHECK(vkBeginCommandBuffer(slot.cmd, &begin));
+  VK_CHECK(vk.BeginCommandBuffer(slot.cmd, &begin));
   recordFrame(slot.cmd, image, capture);
-  VK_CHECK(vkEndCommandBuffer(slot.cmd));
+  VK_CHECK(vk.EndCommandBuffer(slot.cmd));
   stepOnce_ = false;
 
   VkSemaphore renderDone = swapchain_.renderDone(image);
@@ -180,7 +181,7 @@ bool Viewer::drawFrame(bool capture, double frameMs) {
   submit.pCommandBuffers = &slot.cmd;
   submit.signalSemaphoreCount = 1;
   submit.pSignalSemaphores = &renderDone;
-  VK_CHECK(vkQueueSubmit(context_.queue(), 1, &submit, slot.done));
+  VK_CHECK(vk.QueueSubmit(context_.queue(), 1, &submit, slot.done));
 
   VkSwapchainKHR swapchain = swapchain_.handle();
   VkPresentInfoKHR present{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
@@ -189,11 +190,11 @@ bool Viewer::drawFrame(bool capture, double frameMs) {
   present.swapchainCount = 1;
   present.pSwapchains = &swapchain;
   present.pImageIndices = &image;
-  VkResult presented = vkQueuePresentKHR(context_.queue(), &present);
+  VkResult presented = vk.QueuePresentKHR(context_.queue(), &present);
   ++frame_;
   if (presented == VK_ERROR_OUT_OF_DATE_KHR || presented == VK_SUBOPTIMAL_KHR || resized_) {
     resized_ = false;
-    if (capture) vkWaitForFences(device, 1, &slot.done, VK_TRUE, UINT64_MAX);  // keep the readback
+    if (capture) vk.WaitForFences(device, 1, &slot.done, VK_TRUE, UINT64_MAX);  // keep the readback
     swapchain_.recreate(window_.framebufferSize());
   } else {
     VK_CHECK(presented);
@@ -210,7 +211,8 @@ void Viewer::advanceOnHost() {
     pane.advanced[slot] = simulating();
     if (!pane.sim || !simulating() || pane.sim->recordsIntoFrame()) continue;
     if (pane.sim->gpuSolver())  // its own submissions overwrite what frames in flight draw from
-      engine::submitAndWait(context_, [](VkCommandBuffer cmd) { engine::barrier::graphicsToCompute(cmd); });
+      engine::submitAndWait(context_,
+                            [&](VkCommandBuffer cmd) { engine::barrier::graphicsToCompute(context_.vk(), cmd); });
     const SolverSettings& s = pane.sim->scene().solver;
     pane.sim->solver().advance(s.dt, s.substeps);
     pane.hostPasses[slot] = pane.sim->solver().lastPassTimes();
@@ -222,7 +224,7 @@ void Viewer::followTopology(Pane& pane) {
   const Solver& solver = pane.sim->solver();
   if (pane.drawnSolver == &solver && pane.drawnTopology == solver.topologyVersion()) return;
   if (pane.drawnSolver != nullptr || solver.topologyVersion() != 0) {
-    vkDeviceWaitIdle(context_.device());  // frames in flight draw with the old buffers
+    context_.vk().DeviceWaitIdle(context_.device());  // frames in flight draw with the old buffers
     const ClothModel& cloth = *solver.tornModel();
     pane.drawer = SceneDrawer(context_, shaders_, cloth, swapchain_.renderPass(), swapchain_.samples());
     if (!pane.sim->gpuSolver())
@@ -246,7 +248,7 @@ void Viewer::cutAlong(glm::vec2 from, glm::vec2 to) {
   const Ray b = pixelRay(camera, {r.z, r.w}, to - glm::vec2(r.x, r.y));
   // The surface the pointer swept: the triangle from the eye out past anything in the scene.
   constexpr float kReach = 1000.f;  // m
-  vkDeviceWaitIdle(context_.device());  // the cut reads and rewrites the state frames in flight use
+  context_.vk().DeviceWaitIdle(context_.device());  // the cut reads and rewrites the state frames in flight use
   panes_[dragPane_].sim->solver().cut(a.origin, a.origin + kReach * a.direction, b.origin + kReach * b.direction);
 }
 
@@ -293,7 +295,7 @@ void Viewer::recordFrame(VkCommandBuffer cmd, uint32_t image, bool capture) {
     if (GpuSolver* gpu = pane.sim ? pane.sim->gpuSolver() : nullptr) {
       // The solver's passes overwrite positions that the previous frame's draw (maybe still in
       // flight) read: write-after-read across submissions, ordered by this barrier.
-      engine::barrier::graphicsToCompute(cmd);
+      engine::barrier::graphicsToCompute(context_.vk(), cmd);
       const SolverSettings& s = pane.sim->scene().solver;
       if (simulating() && pane.sim->recordsIntoFrame())
         gpu->recordAdvance(cmd, s.dt, s.substeps, &timer);
@@ -316,8 +318,8 @@ void Viewer::recordFrame(VkCommandBuffer cmd, uint32_t image, bool capture) {
     const CameraDesc camera = paneCamera(p);
     VkViewport viewport{r.x, r.y, r.z, r.w, 0.f, 1.f};
     VkRect2D scissor{{int32_t(r.x), int32_t(r.y)}, {uint32_t(r.z), uint32_t(r.w)}};
-    vkCmdSetViewport(cmd, 0, 1, &viewport);
-    vkCmdSetScissor(cmd, 0, 1, &scissor);
+    context_.vk().CmdSetViewport(cmd, 0, 1, &viewport);
+    context_.vk().CmdSetScissor(cmd, 0, 1, &scissor);
     const std::vector<ColliderDesc>& colliders =
         panes_[p].sim ? panes_[p].sim->scene().colliders : content_.scene.colliders;
     engine::timed(&panes_[p].timers[slot], cmd, "view.draw", [&] {
@@ -326,16 +328,17 @@ void Viewer::recordFrame(VkCommandBuffer cmd, uint32_t image, bool capture) {
     });
   }
   imgui_->record(cmd);  // sets its own viewport and scissor
-  vkCmdEndRenderPass(cmd);
+  context_.vk().CmdEndRenderPass(cmd);
   if (capture) recordCapture(cmd, image);
 }
 
 void Viewer::recordCapture(VkCommandBuffer cmd, uint32_t image) {
+  const engine::VulkanApi& vk = context_.vk();
   if (!swapchain_.supportsCopy()) throw std::runtime_error("this surface's images cannot be copied for a screenshot");
   VkExtent2D extent = swapchain_.extent();
   VkDeviceSize bytes = VkDeviceSize(extent.width) * extent.height * 4;
   if (!capture_ || capture_.size() != bytes) {
-    vkDeviceWaitIdle(context_.device());  // an earlier capture may still be copying into the old one
+    context_.vk().DeviceWaitIdle(context_.device());  // an earlier capture may still be copying into the old one
     capture_ = engine::Buffer(context_, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback,
                               "view.capture");
   }
@@ -347,21 +350,21 @@ void Viewer::recordCapture(VkCommandBuffer cmd, uint32_t image) {
   toCopy.srcQueueFamilyIndex = toCopy.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   toCopy.image = swapchain_.image(image);
   toCopy.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
-                       nullptr, 0, nullptr, 1, &toCopy);
+  vk.CmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                        nullptr, 0, nullptr, 1, &toCopy);
   VkBufferImageCopy region{};
   region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
   region.imageExtent = {extent.width, extent.height, 1};
-  vkCmdCopyImageToBuffer(cmd, toCopy.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, capture_.handle(), 1, &region);
+  vk.CmdCopyImageToBuffer(cmd, toCopy.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, capture_.handle(), 1, &region);
   // Back to presentable; the present waits on the semaphore signalled after this, so no access to order.
   VkImageMemoryBarrier toPresent = toCopy;
   toPresent.srcAccessMask = 0;
   toPresent.dstAccessMask = 0;
   toPresent.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
   toPresent.newLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0,
-                       nullptr, 1, &toPresent);
-  engine::barrier::transferToHost(cmd);
+  vk.CmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0,
+                        nullptr, 1, &toPresent);
+  engine::barrier::transferToHost(context_.vk(), cmd);
 }
 
 void Viewer::saveCapture(const std::string& path) const {
@@ -380,7 +383,7 @@ void Viewer::reset() {
     clock_->play();
     return;
   }
-  vkDeviceWaitIdle(context_.device());  // the rebuilt solvers replace buffers frames in flight read
+  context_.vk().DeviceWaitIdle(context_.device());  // the rebuilt solvers replace buffers frames in flight read
   drag_ = Drag::None;
   for (Pane& pane : panes_) {
     pane.sim->reset();
@@ -405,7 +408,7 @@ void Viewer::startRecording() {
 
 void Viewer::stopRecording() {
   if (!recorder_) return;
-  vkDeviceWaitIdle(context_.device());
+  context_.vk().DeviceWaitIdle(context_.device());
   recorder_->finish(frame_);
   std::printf("weft: wrote %s (%u frames)\n", recorder_->path().c_str(), recorder_->frameCount());
   status_ = "wrote " + recorder_->path() + " (" + std::to_string(recorder_->frameCount()) + " frames)";

@@ -107,7 +107,7 @@ void Viewer::onMouseButton(int button, int action, int mods) {
     return;
   }
   // Positions are read back on a click only, never per frame.
-  vkDeviceWaitIdle(context_.device());
+  context_.vk().DeviceWaitIdle(context_.device());
   Pane& target = panes_[*pane];
   target.sim->solver().readState(target.hostPositions, target.hostVelocities);
   const glm::vec4 r = paneRect(*pane);

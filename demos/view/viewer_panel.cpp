@@ -120,7 +120,7 @@ void Viewer::drawSimulationControls() {
 void Viewer::drawParameters() {
   LiveSimulation& first = *panes_[0].sim;
   auto forEachSim = [&](auto&& edit) {
-    vkDeviceWaitIdle(context_.device());  // a rebuild frees buffers the frames in flight use
+    context_.vk().DeviceWaitIdle(context_.device());  // a rebuild frees buffers the frames in flight use
     drag_ = drag_ == Drag::Grab ? Drag::None : drag_;
     for (Pane& pane : panes_) {
       edit(*pane.sim);
@@ -133,7 +133,7 @@ void Viewer::drawParameters() {
       Integrator integrator = panes_[p].sim->scene().solver.integrator;
       const char* label = panes_.size() == 1 ? "integrator" : (p == 0 ? "left" : "right");
       if (integratorCombo(label, integrator)) {
-        vkDeviceWaitIdle(context_.device());
+        context_.vk().DeviceWaitIdle(context_.device());
         if (drag_ == Drag::Grab) drag_ = Drag::None;
         panes_[p].sim->setIntegrator(integrator);
         panes_[p].history.clear();

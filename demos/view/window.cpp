@@ -6,6 +6,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "engine/context.h"
 #include "engine/vk_check.h"
 
 namespace weft {
@@ -27,7 +28,8 @@ std::vector<const char*> Window::requiredInstanceExtensions() {
   return std::vector<const char*>(names, names + count);
 }
 
-Window::Window(VkInstance instance, int width, int height, const std::string& title) : instance_(instance) {
+Window::Window(const engine::Context& context, int width, int height, const std::string& title)
+    : vk_(context.vk()), instance_(context.instance()) {
   glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
   glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
   window_ = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
@@ -40,7 +42,7 @@ Window::Window(VkInstance instance, int width, int height, const std::string& ti
 }
 
 Window::~Window() {
-  if (surface_) vkDestroySurfaceKHR(instance_, surface_, nullptr);
+  if (surface_) vk_.DestroySurfaceKHR(instance_, surface_, nullptr);
   if (window_) glfwDestroyWindow(window_);
   glfwTerminate();
 }

@@ -4,11 +4,16 @@
 #include <string>
 #include <vector>
 
-#include <volk.h>
+#include <vulkan/vulkan_core.h>
 
 struct GLFWwindow;
 
 namespace weft {
+
+namespace engine {
+class Context;
+struct VulkanApi;
+}  // namespace engine
 
 class Window {
  public:
@@ -17,7 +22,8 @@ class Window {
   // The instance extensions the surface needs (VK_KHR_surface and the platform's).
   static std::vector<const char*> requiredInstanceExtensions();
 
-  Window(VkInstance instance, int width, int height, const std::string& title);
+  // The surface is made on the context's instance (by GLFW's own loader) and destroyed through its table.
+  Window(const engine::Context& context, int width, int height, const std::string& title);
   ~Window();
   Window(const Window&) = delete;
   Window& operator=(const Window&) = delete;
@@ -28,6 +34,7 @@ class Window {
   bool shouldClose() const;
 
  private:
+  const engine::VulkanApi& vk_;
   VkInstance instance_ = VK_NULL_HANDLE;
   GLFWwindow* window_ = nullptr;
   VkSurfaceKHR surface_ = VK_NULL_HANDLE;

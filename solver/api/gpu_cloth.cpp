@@ -66,8 +66,10 @@ void recordBarrier(const Device& device, VkCommandBuffer cmd, VkBuffer buffer, c
   barrier.buffer = buffer;
   barrier.offset = 0;
   barrier.size = VK_WHOLE_SIZE;
-  const VkPipelineStageFlags src = from.stages ? static_cast<VkPipelineStageFlags>(from.stages) : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT;
-  const VkPipelineStageFlags dst = to.stages ? static_cast<VkPipelineStageFlags>(to.stages) : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+  const VkPipelineStageFlags src = from.stages ? static_cast<VkPipelineStageFlags>(from.stages)
+                                              : VkPipelineStageFlags{VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT};
+  const VkPipelineStageFlags dst = to.stages ? static_cast<VkPipelineStageFlags>(to.stages)
+                                            : VkPipelineStageFlags{VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT};
   device.impl().context->vk().CmdPipelineBarrier(cmd, src, dst, 0, 0, nullptr, 1, &barrier, 0, nullptr);
 }
 

@@ -28,7 +28,7 @@ SolveKit::SolveKit(const GpuState& state, const engine::ComputeProgram& perParti
 
 void SolveKit::ensureLog(uint32_t steps) {
   if (steps <= stepLogCapacity_) return;
-  vkDeviceWaitIdle(context_->device());  // a frame in flight may still write the old log
+  context_->vk().DeviceWaitIdle(context_->device());  // a frame in flight may still write the old log
   stepLog = engine::Buffer(*context_, steps * sizeof(gpu::StepLog), engine::kStorageUsage,
                            engine::MemoryUsage::DeviceLocal, "weft.stepLog");
   stepLogCapacity_ = steps;

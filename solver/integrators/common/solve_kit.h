@@ -43,7 +43,7 @@ class SolveKit {
   void scalarPass(VkCommandBuffer cmd, const engine::ComputeProgram& program,
                   std::span<const engine::BufferBinding> bindings, const Push& push) const {
     program.dispatch(cmd, 1, bindings, push);
-    engine::barrier::computeToIndirect(cmd);
+    engine::barrier::computeToIndirect(context_->vk(), cmd);
   }
   // A per-particle pass with the group counts at `word` of the indirect arguments (a multiple of
   // 3, as the shaders' WEFT_*_GROUPS_* name them), then a compute barrier.
@@ -51,7 +51,7 @@ class SolveKit {
   void indirectPass(VkCommandBuffer cmd, const engine::ComputeProgram& program, uint32_t word,
                     std::span<const engine::BufferBinding> bindings, const Push& push) const {
     program.dispatchIndirect(cmd, indirect, VkDeviceSize(word) * sizeof(uint32_t), bindings, push);
-    engine::barrier::computeToCompute(cmd);
+    engine::barrier::computeToCompute(context_->vk(), cmd);
   }
 
   engine::Buffer scalars, partials, indirect, stepLog;

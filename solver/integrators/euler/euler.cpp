@@ -60,7 +60,7 @@ void recordEulerStep(GpuRecorder& r, const engine::ComputeProgram& program, cons
                                    {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()}}),
                                   params);
   });
-  engine::barrier::computeToCompute(r.cmd);
+  engine::barrier::computeToCompute(r.vk(), r.cmd);
   s.swapPositions();
   s.swapVelocities();
 }

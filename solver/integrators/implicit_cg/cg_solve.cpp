@@ -188,7 +188,7 @@ struct CgPasses {
 
   void begin() {
     engine::timed(r.timer, r.cmd, "cg_setup", [&] { cg.setup.dispatch(r.cmd, r.state.particleCount, bindings, solve); });
-    engine::barrier::computeToCompute(r.cmd);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
     scalars(WEFT_SOLVE_BEGIN);
   }
   void iterations(int count) {
@@ -204,7 +204,7 @@ struct CgPasses {
   }
   void finish() {
     engine::timed(r.timer, r.cmd, "cg_finish", [&] { cg.finish.dispatch(r.cmd, r.state.particleCount, bindings, solve); });
-    engine::barrier::computeToCompute(r.cmd);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
     r.state.swapPositions();
     r.state.swapVelocities();
   }
@@ -290,7 +290,7 @@ void submitCgSolves(GpuFrame& frame, Integrator owner, const gpu::StepParams& st
           CgPasses(recorder, owner, step, systems[k], settings, logIndex).begin();
         }
         CgPasses(recorder, owner, step, systems[k], settings, logIndex).iterations(chunk);
-        engine::barrier::computeToHost(cmd);
+        engine::barrier::computeToHost(recorder.vk(), cmd);
       });
       begun = true;
       recorded += chunk;

@@ -285,11 +285,11 @@ void recordNewtonChebyshevStep(GpuRecorder& r, const gpu::StepParams& step, cons
     prog.kit.scalarPass(cmd, prog.scalars, even, q);
   };
   engine::timed(r.timer, cmd, "newton_predict", [&] { prog.predict.dispatch(cmd, s.particleCount, even, p); });
-  engine::barrier::computeToCompute(cmd);
+  engine::barrier::computeToCompute(r.vk(), cmd);
   for (int k = 0; k < settings.newtonIterations; ++k) {
     p.newtonIteration = static_cast<uint32_t>(k);
     engine::timed(r.timer, cmd, "newton_gradient", [&] { prog.gradient.dispatch(cmd, s.particleCount, even, p); });
-    engine::barrier::computeToCompute(cmd);
+    engine::barrier::computeToCompute(r.vk(), cmd);
     scalarPass(WEFT_NEWTON_BEGIN);
     engine::timed(r.timer, cmd, "newton_sweeps", [&] {
       for (size_t j = 0; j < weights.size(); ++j) {
@@ -302,10 +302,10 @@ void recordNewtonChebyshevStep(GpuRecorder& r, const gpu::StepParams& step, cons
     });
     p.omega = 1.f;
     engine::timed(r.timer, cmd, "newton_update", [&] { prog.update.dispatch(cmd, s.particleCount, even, p); });
-    engine::barrier::computeToCompute(cmd);
+    engine::barrier::computeToCompute(r.vk(), cmd);
   }
   engine::timed(r.timer, cmd, "newton_finish", [&] { prog.finish.dispatch(cmd, s.particleCount, even, p); });
-  engine::barrier::computeToCompute(cmd);
+  engine::barrier::computeToCompute(r.vk(), cmd);
   s.swapPositions();
   s.swapVelocities();
 }

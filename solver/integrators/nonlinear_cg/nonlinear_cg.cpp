@@ -280,7 +280,7 @@ struct NlcgPasses {
       for (uint32_t k = 0; k < iterations; ++k) iteration();
     });
     engine::timed(r.timer, r.cmd, "nlcg_finish", [&] { indirect(nl.finish, WEFT_NLCG_GROUPS_FINISH); });
-    engine::recordReadback(r.cmd, nl.kit.scalars, nl.readback, sizeof(gpu::StepLog),
+    engine::recordReadback(r.vk(), r.cmd, nl.kit.scalars, nl.readback, sizeof(gpu::StepLog),
                            offsetof(gpu::NonlinearCgScalars, log));
   }
 };
@@ -356,9 +356,9 @@ void recordNonlinearCgStep(GpuRecorder& r, const gpu::StepParams& params, const 
   NlcgPasses passes(r, params, settings);
   engine::timed(r.timer, r.cmd, "nlcg_start", [&] {
     passes.nl.start.dispatch(r.cmd, r.state.particleCount, passes.start, passes.push);
-    engine::barrier::computeToCompute(r.cmd);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
     passes.nl.residual.dispatch(r.cmd, r.state.particleCount, passes.iterate, passes.push);
-    engine::barrier::computeToCompute(r.cmd);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
     passes.scalars(WEFT_NLCG_BEGIN);
   });
   passes.iterationsThenFinish(iterations);

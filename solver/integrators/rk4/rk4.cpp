@@ -110,7 +110,7 @@ void recordRk4Step(GpuRecorder& r, const gpu::StepParams& params) {
                                     {WEFT_BIND_ACCUM_VELOCITIES, &s.scratch[5]}}),
                                    p);
     });
-    engine::barrier::computeToCompute(r.cmd);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
   }
   s.swapPositions();
   s.swapVelocities();

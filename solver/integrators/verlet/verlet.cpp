@@ -139,7 +139,7 @@ void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, const Solve
                                        {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()}}),
                                       params);
   });
-  engine::barrier::computeToCompute(r.cmd);
+  engine::barrier::computeToCompute(r.vk(), r.cmd);
   s.swapPositions();
   for (int pass = 0; pass < relaxPasses(solver.iterations); ++pass) {
     gpu::StepParams p = relaxParams(params, pass, solver);
@@ -152,7 +152,7 @@ void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, const Solve
                                        {WEFT_BIND_LAST_JACOBI, &lastJacobi}}),
                                       p);
     });
-    engine::barrier::computeToCompute(r.cmd);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
     s.swapPositions();
   }
   s.swapVelocities();

@@ -1,0 +1,31 @@
+# Fails when a weft static library defines a global symbol named vk*: weft calls Vulkan only through
+# each Context's own table (engine/vulkan_api.h), so it must never define (and clash with) the
+# loader's entry points or another function loader's globals in a host application.
+# Usage: cmake -DNM=<nm> -DLIBS=<lib;lib;...> -P check_no_vk_symbols.cmake
+if(NOT NM OR NOT LIBS)
+  message(FATAL_ERROR "check_no_vk_symbols.cmake needs -DNM=<nm> and -DLIBS=<libraries>")
+endif()
+set(offending "")
+foreach(lib IN LISTS LIBS)
+  if(NOT EXISTS "${lib}")
+    message(FATAL_ERROR "no such library: ${lib}")
+  endif()
+  execute_process(COMMAND "${NM}" --defined-only -g "${lib}" OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${NM} failed on ${lib}")
+  endif()
+  string(REPLACE "\n" ";" lines "${out}")
+  foreach(line IN LISTS lines)
+    # "<address> <type> <name>": C symbols keep their name as written (C++ ones are mangled: _Z...).
+    if(line MATCHES "^[0-9a-fA-F]* *[A-Za-z] (vk[A-Za-z0-9_]*)$")
+      get_filename_component(name "${lib}" NAME)
+      list(APPEND offending "${name}: ${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+endforeach()
+if(offending)
+  list(JOIN offending "\n  " text)
+  message(FATAL_ERROR "weft's libraries define global Vulkan-named symbols:\n  ${text}")
+endif()
+list(LENGTH LIBS count)
+message(STATUS "no global vk* symbol in ${count} libraries")
