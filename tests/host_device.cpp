@@ -197,6 +197,10 @@ HostDevice::HostDevice(bool pushDescriptor) {
 
 HostDevice::~HostDevice() {
   vkDeviceWaitIdle(device);
+  for (auto [buffer, memory] : buffers_) {
+    vkDestroyBuffer(device, buffer, nullptr);
+    vkFreeMemory(device, memory, nullptr);
+  }
   vkDestroyCommandPool(device, pool_, nullptr);
   vkDestroyDevice(device, nullptr);
   auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
@@ -275,6 +279,41 @@ std::vector<uint8_t> HostDevice::read(VkBuffer buffer, VkDeviceSize offset, VkDe
   vkDestroyBuffer(device, staging, nullptr);
   vkFreeMemory(device, memory, nullptr);
   return out;
+}
+
+VkBuffer HostDevice::makeBuffer(VkDeviceSize bytes, VkBufferUsageFlags usage) {
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = bytes;
+  info.usage = usage;
+  VkBuffer buffer;
+  check(vkCreateBuffer(device, &info, nullptr, &buffer), "vkCreateBuffer");
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(device, buffer, &req);
+  VkPhysicalDeviceMemoryProperties props;
+  vkGetPhysicalDeviceMemoryProperties(physical, &props);
+  uint32_t type = 0;
+  while (type < props.memoryTypeCount && !((req.memoryTypeBits & (1u << type)) &&
+                                           (props.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)))
+    ++type;
+  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  alloc.allocationSize = req.size;
+  alloc.memoryTypeIndex = type;
+  VkDeviceMemory memory;
+  check(vkAllocateMemory(device, &alloc, nullptr, &memory), "vkAllocateMemory");
+  check(vkBindBufferMemory(device, buffer, memory, 0), "vkBindBufferMemory");
+  buffers_.emplace_back(buffer, memory);
+  return buffer;
+}
+
+void HostDevice::fill(VkBuffer buffer, uint32_t word) const {
+  submit([&](VkCommandBuffer cmd) {
+    vkCmdFillBuffer(cmd, buffer, 0, VK_WHOLE_SIZE, word);
+    VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    after.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &after, 0, nullptr,
+                         0, nullptr);
+  });
 }
 
 size_t HostDevice::validationMessages() const { return gMessages; }

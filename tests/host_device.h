@@ -37,6 +37,9 @@ class HostDevice {
   void submit(const std::function<void(VkCommandBuffer)>& record) const;
   // Copies `bytes` of `buffer` from `offset` to the host (a submission of the host's).
   std::vector<uint8_t> read(VkBuffer buffer, VkDeviceSize offset, VkDeviceSize bytes) const;
+  // A device-local buffer of the host's, freed with the device.
+  VkBuffer makeBuffer(VkDeviceSize bytes, VkBufferUsageFlags usage);
+  void fill(VkBuffer buffer, uint32_t word) const;  // every word of it (a submission of the host's)
   size_t validationMessages() const;
   std::string lastValidationMessage() const;
 
@@ -50,6 +53,7 @@ class HostDevice {
  private:
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
   VkCommandPool pool_ = VK_NULL_HANDLE;
+  std::vector<std::pair<VkBuffer, VkDeviceMemory>> buffers_;
 };
 
 // Command buffers of the test's own on a device weft made (weft::Device::create), submitted with

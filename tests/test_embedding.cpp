@@ -114,6 +114,28 @@ TEST_F(Embedding, TheOutputBufferKeepsItsHandleWhateverTheSubstepsAndIterations)
   }
 }
 
+// The positions land in a buffer of the host's, at its offset, and nowhere else of it.
+TEST_F(Embedding, PositionsGoIntoTheHostsOwnBufferAtItsOffset) {
+  Device device(host().desc());
+  const Fabric fabric = hangingFabric();
+  const VkDeviceSize offset = 256, bytes = fabric.particleCount() * sizeof(glm::vec4);
+  const VkBuffer buffer =
+      host().makeBuffer(offset + bytes + 64, VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+  host().fill(buffer, 0x7f7f7f7fu);
+  GpuCloth cloth(device, fabric, StepSettings{}, {.positionBuffer = buffer, .positionOffset = offset});
+  EXPECT_EQ(cloth.positionBuffer(), buffer);
+  EXPECT_EQ(cloth.positionOffset(), offset);
+  cloth.prepare(2);
+  for (int frame = 0; frame < 3; ++frame) host().submit([&](VkCommandBuffer cmd) { cloth.recordStep(cmd, kDt, 2); });
+  std::vector<glm::vec4> x, v;
+  cloth.readState(x, v);
+  const std::vector<uint8_t> all = host().read(buffer, 0, offset + bytes + 64);
+  const std::vector<glm::vec4> out = asVec4({all.begin() + offset, all.begin() + offset + bytes});
+  for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(out[i], x[i]) << "particle " << i;
+  for (VkDeviceSize b = 0; b < offset; ++b) ASSERT_EQ(all[b], 0x7f) << "byte " << b << " before the offset";
+  for (VkDeviceSize b = offset + bytes; b < all.size(); ++b) ASSERT_EQ(all[b], 0x7f) << "byte " << b << " after the positions";
+}
+
 TEST_F(Embedding, RecordStepNeitherSubmitsNorWaitsNorAllocates) {
   Device device(host().desc());
   for (const char* integrator : {"verlet", "implicit-cg", "newton-chebyshev", "imex"}) {
