@@ -113,6 +113,31 @@ void submitOn(VkDevice device, VkQueue queue, VkCommandPool pool, const std::fun
   vkFreeCommandBuffers(device, pool, 1, &cmd);
 }
 
+// A buffer bound to fresh memory of the first type with `flags`.
+std::pair<VkBuffer, VkDeviceMemory> allocateBuffer(VkDevice device, VkPhysicalDevice physical, VkDeviceSize bytes,
+                                                   VkBufferUsageFlags usage, VkMemoryPropertyFlags flags) {
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = bytes;
+  info.usage = usage;
+  VkBuffer buffer;
+  check(vkCreateBuffer(device, &info, nullptr, &buffer), "vkCreateBuffer");
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(device, buffer, &req);
+  VkPhysicalDeviceMemoryProperties props;
+  vkGetPhysicalDeviceMemoryProperties(physical, &props);
+  uint32_t type = 0;
+  while (type < props.memoryTypeCount &&
+         !((req.memoryTypeBits & (1u << type)) && (props.memoryTypes[type].propertyFlags & flags) == flags))
+    ++type;
+  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  alloc.allocationSize = req.size;
+  alloc.memoryTypeIndex = type;
+  VkDeviceMemory memory;
+  check(vkAllocateMemory(device, &alloc, nullptr, &memory), "vkAllocateMemory");
+  check(vkBindBufferMemory(device, buffer, memory, 0), "vkBindBufferMemory");
+  return {buffer, memory};
+}
+
 bool hasLayer(const char* name) {
   uint32_t count = 0;
   vkEnumerateInstanceLayerProperties(&count, nullptr);
@@ -238,26 +263,9 @@ void HostCommands::submit(const std::function<void(VkCommandBuffer)>& record) co
 }
 
 std::vector<uint8_t> HostDevice::read(VkBuffer buffer, VkDeviceSize offset, VkDeviceSize bytes) const {
-  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  info.size = bytes;
-  info.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  VkBuffer staging;
-  check(vkCreateBuffer(device, &info, nullptr, &staging), "vkCreateBuffer");
-  VkMemoryRequirements req;
-  vkGetBufferMemoryRequirements(device, staging, &req);
-  VkPhysicalDeviceMemoryProperties props;
-  vkGetPhysicalDeviceMemoryProperties(physical, &props);
-  const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  uint32_t type = 0;
-  while (type < props.memoryTypeCount &&
-         !((req.memoryTypeBits & (1u << type)) && (props.memoryTypes[type].propertyFlags & want) == want))
-    ++type;
-  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  alloc.allocationSize = req.size;
-  alloc.memoryTypeIndex = type;
-  VkDeviceMemory memory;
-  check(vkAllocateMemory(device, &alloc, nullptr, &memory), "vkAllocateMemory");
-  check(vkBindBufferMemory(device, staging, memory, 0), "vkBindBufferMemory");
+  const auto [staging, memory] =
+      allocateBuffer(device, physical, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
   submit([&](VkCommandBuffer cmd) {
     VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     before.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
@@ -282,25 +290,7 @@ std::vector<uint8_t> HostDevice::read(VkBuffer buffer, VkDeviceSize offset, VkDe
 }
 
 VkBuffer HostDevice::makeBuffer(VkDeviceSize bytes, VkBufferUsageFlags usage) {
-  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  info.size = bytes;
-  info.usage = usage;
-  VkBuffer buffer;
-  check(vkCreateBuffer(device, &info, nullptr, &buffer), "vkCreateBuffer");
-  VkMemoryRequirements req;
-  vkGetBufferMemoryRequirements(device, buffer, &req);
-  VkPhysicalDeviceMemoryProperties props;
-  vkGetPhysicalDeviceMemoryProperties(physical, &props);
-  uint32_t type = 0;
-  while (type < props.memoryTypeCount && !((req.memoryTypeBits & (1u << type)) &&
-                                           (props.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)))
-    ++type;
-  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  alloc.allocationSize = req.size;
-  alloc.memoryTypeIndex = type;
-  VkDeviceMemory memory;
-  check(vkAllocateMemory(device, &alloc, nullptr, &memory), "vkAllocateMemory");
-  check(vkBindBufferMemory(device, buffer, memory, 0), "vkBindBufferMemory");
+  const auto [buffer, memory] = allocateBuffer(device, physical, bytes, usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   buffers_.emplace_back(buffer, memory);
   return buffer;
 }
