@@ -224,7 +224,8 @@ void GpuSolver::submitTimed(const std::function<void(VkCommandBuffer)>& record) 
     record(cmd);
   });
   for (const auto& [name, ms] : timer_.read()) {
-    auto it = std::find_if(passTimes_.begin(), passTimes_.end(), [&](auto& p) { return p.first == name; });
+    const std::string& pass = name;  // a lambda may not capture a structured binding before Clang 16
+    auto it = std::find_if(passTimes_.begin(), passTimes_.end(), [&](auto& p) { return p.first == pass; });
     if (it == passTimes_.end()) passTimes_.emplace_back(name, ms);
     else it->second += ms;
   }
