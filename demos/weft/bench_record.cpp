@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -46,18 +47,25 @@ std::string isoUtcNow() {
   return text;
 }
 
+// A float setting as the digits it was given (0.001, not 0.0010000000474974513).
+double setting(float value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.7g", value);
+  return std::strtod(text, nullptr);
+}
+
 Json optional(const std::optional<double>& value) { return value ? Json(*value) : Json(nullptr); }
 
 Json settingsJson(const BenchOptions& o) {
   return {{"grids", o.grids},
           {"integrators", o.integrators},
           {"iterations", o.iterations},
-          {"tolerance", o.tolerance},
+          {"tolerance", setting(o.tolerance)},
           {"maxIterations", o.maxIterations},
-          {"chebyshevRho", o.chebyshevRho},
-          {"relaxationRho", o.relaxationRho},
+          {"chebyshevRho", setting(o.chebyshevRho)},
+          {"relaxationRho", setting(o.relaxationRho)},
           {"acceleration", o.acceleration},
-          {"momentum", o.momentum},
+          {"momentum", setting(o.momentum)},
           {"substeps", o.substeps},
           {"frames", o.frames},
           {"backends", o.backends},
@@ -167,9 +175,9 @@ std::string benchCsv(const BenchOptions& o, const BenchEnvironment& env, const s
                            csvField(env.cpuModel) + "," + std::to_string(env.cpuThreads) + "," +
                            csvField(env.device ? env.device->name : "") + "," + csvField(joined(o.grids)) + "," +
                            csvField(joined(o.integrators)) + "," + std::to_string(o.iterations) + "," +
-                           number(o.tolerance) + "," + std::to_string(o.maxIterations) + "," +
-                           number(o.chebyshevRho) + "," + number(o.relaxationRho) + "," + csvField(o.acceleration) +
-                           "," + number(o.momentum) + "," + std::to_string(o.substeps) + "," +
+                           number(setting(o.tolerance)) + "," + std::to_string(o.maxIterations) + "," +
+                           number(setting(o.chebyshevRho)) + "," + number(setting(o.relaxationRho)) + "," + csvField(o.acceleration) +
+                           "," + number(setting(o.momentum)) + "," + std::to_string(o.substeps) + "," +
                            std::to_string(o.frames) + "," + csvField(joined(o.backends)) + "," + csvField(o.device) +
                            "," + csvField(o.shaderDir);
   for (const BenchRow& r : rows) {
