@@ -1,6 +1,7 @@
 #include "engine/commands.h"
 
 #include "engine/context.h"
+#include "engine/record_stats.h"
 #include "engine/vk_check.h"
 
 namespace weft::engine {
@@ -42,6 +43,7 @@ void memoryBarrier(const VulkanApi& vk, VkCommandBuffer cmd, VkPipelineStageFlag
   barrier.srcAccessMask = srcAccess;
   barrier.dstAccessMask = dstAccess;
   vk.CmdPipelineBarrier(cmd, src, dst, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+  if (RecordStats* stats = recordStats()) stats->barrier();
 }
 constexpr VkPipelineStageFlags kGraphicsShaders =
     VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "engine/context.h"
+#include "engine/record_stats.h"
 #include "engine/vk_check.h"
 
 namespace weft::engine {
@@ -47,12 +48,14 @@ void GpuTimer::reset(VkCommandBuffer cmd) {
 }
 
 void GpuTimer::begin(VkCommandBuffer cmd, const std::string& pass) {
+  if (RecordStats* stats = recordStats()) stats->enterPass(pass);
   if (!pool_ || used_ >= capacity_) return;
   names_.push_back(pass);
   vk_->CmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool_, 2 * used_);
 }
 
 void GpuTimer::end(VkCommandBuffer cmd) {
+  if (RecordStats* stats = recordStats()) stats->leavePass();
   if (!pool_ || used_ >= capacity_) return;
   vk_->CmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool_, 2 * used_ + 1);
   ++used_;

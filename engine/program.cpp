@@ -6,6 +6,7 @@
 
 #include "engine/buffer.h"
 #include "engine/context.h"
+#include "engine/record_stats.h"
 #include "engine/shader_library.h"
 #include "engine/vk_check.h"
 
@@ -112,12 +113,18 @@ void Program::bind(VkCommandBuffer cmd, std::span<const BufferBinding> buffers, 
   std::array<VkDescriptorBufferInfo, kMaxPushDescriptors> infos{};
   std::array<VkWriteDescriptorSet, kMaxPushDescriptors> writes{};
   uint32_t count = 0;
+  uint64_t boundBytes = 0;
+  RecordStats* stats = recordStats();
   for (uint32_t binding : bindings_) {
     auto it = std::find_if(buffers.begin(), buffers.end(), [&](const BufferBinding& b) { return b.binding == binding; });
     if (it == buffers.end() || !it->buffer || !*it->buffer)
       throw std::logic_error(name_ + ": binding " + std::to_string(binding) + " was not given a buffer");
     if (count == infos.size()) throw std::logic_error(name_ + ": too many bindings");
     infos[count] = {it->buffer->handle(), 0, VK_WHOLE_SIZE};
+    if (stats) {
+      boundBytes += it->buffer->size();
+      stats->bound(it->buffer->handle(), it->buffer->size());
+    }
     writes[count] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     writes[count].dstBinding = binding;
     writes[count].descriptorCount = 1;
@@ -128,6 +135,8 @@ void Program::bind(VkCommandBuffer cmd, std::span<const BufferBinding> buffers, 
   vk_->CmdBindPipeline(cmd, bindPoint_, pipeline_);
   if (count) vk_->CmdPushDescriptorSetKHR(cmd, bindPoint_, layout_, 0, count, writes.data());
   if (pushBytes) vk_->CmdPushConstants(cmd, layout_, stages_, 0, pushBytes, push);
+  // Graphics programs bind for draws, which are not counted.
+  if (stats && bindPoint_ == VK_PIPELINE_BIND_POINT_COMPUTE) stats->dispatch(boundBytes);
 }
 
 ComputeProgram::ComputeProgram(const Context& context, const ShaderLibrary& library, const std::string& shaderName) {

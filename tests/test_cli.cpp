@@ -564,7 +564,7 @@ TEST(Cli, BenchSkipsAGridTheDeviceCannotHoldAndMeasuresTheRest) {
   if (r.output.find("llvmpipe") == std::string::npos)
     GTEST_SKIP() << "a 900 x 900 state fits devices other than lavapipe (128 MB maxStorageBufferRange): " << r.output;
   EXPECT_EQ(r.exitCode, 0) << r.output;
-  const nlohmann::json j = nlohmann::json::parse(std::ifstream(json));
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(json))["rows"];
   ASSERT_EQ(j.size(), 2u) << j.dump();
   EXPECT_EQ(j[0]["particles"], 256);
   EXPECT_FALSE(j[0].contains("notRun"));
@@ -583,7 +583,7 @@ TEST(Cli, BenchMeasuresImexOnBothBackends) {
   Result r = weft("bench --grids 16 --integrators imex,implicit-cg --backends cpu,gpu --frames 2 --substeps 1 --json " +
                   json.string());
   ASSERT_EQ(r.exitCode, 0) << r.output;
-  const nlohmann::json j = nlohmann::json::parse(std::ifstream(json));
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(json))["rows"];
   ASSERT_EQ(j.size(), 4u) << j.dump();
   int imexRows = 0;
   for (const nlohmann::json& row : j) {
@@ -596,6 +596,164 @@ TEST(Cli, BenchMeasuresImexOnBothBackends) {
   EXPECT_EQ(imexRows, 2);
   EXPECT_THAT(r.output, HasSubstr("| 16² | 256 | imex | cpu | "));
   EXPECT_THAT(weft("bench --help").output, HasSubstr("imex"));
+}
+
+// The JSON is a record of what ran: version, commit, date, device, CPU and every setting beside
+// the rows; a CPU-only run has no device.
+TEST(Cli, BenchJsonRecordsWhatRanAndWhere) {
+  const fs::path json = tempDir() / "bench_record.json";
+  Result r = weft("bench --grids 8 --backends gpu,cpu --frames 1 --substeps 1 --iterations 3 --quiet --json " +
+                  json.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(json));
+  EXPECT_EQ(j["weft"], "0.1.0") << j.dump();
+  EXPECT_FALSE(j["commit"].get<std::string>().empty());
+  EXPECT_TRUE(std::regex_match(j["date"].get<std::string>(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")))
+      << j["date"];
+  EXPECT_FALSE(j["device"]["name"].get<std::string>().empty());
+  EXPECT_TRUE(std::regex_match(j["device"]["apiVersion"].get<std::string>(), std::regex(R"(\d+\.\d+\.\d+)")));
+  EXPECT_TRUE(j["device"]["driverVersion"].is_number());
+  EXPECT_FALSE(j["cpu"]["model"].get<std::string>().empty());
+  EXPECT_GT(j["cpu"]["threads"].get<int>(), 0);
+  EXPECT_EQ(j["settings"]["iterations"], 3);
+  EXPECT_EQ(j["settings"]["grids"], nlohmann::json::array({8}));
+  EXPECT_EQ(j["settings"]["backends"], nlohmann::json::array({"gpu", "cpu"}));
+  EXPECT_EQ(j["settings"]["jsonPath"], json.string());
+  ASSERT_EQ(j["rows"].size(), 2u);
+  EXPECT_EQ(j["rows"][0]["backend"], "gpu");
+  EXPECT_TRUE(j["rows"][1]["dispatchesPerStep"].is_null());  // the CPU backend records no commands
+
+  Result cpu = weft("bench --grids 8 --backends cpu --frames 1 --substeps 1 --quiet --json " + json.string());
+  ASSERT_EQ(cpu.exitCode, 0) << cpu.output;
+  EXPECT_TRUE(nlohmann::json::parse(std::ifstream(json))["device"].is_null());
+}
+
+// The CSV: a header, then one line per row with as many fields, the settings on every line.
+TEST(Cli, BenchCsvHasAHeaderAndOneLinePerRowWithTheSettings) {
+  const fs::path csv = tempDir() / "bench.csv";
+  Result r = weft("bench --grids 8,12 --backends gpu,cpu --frames 1 --substeps 1 --iterations 4 --quiet --csv " +
+                  csv.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  std::ifstream in(csv);
+  std::vector<std::vector<std::string>> lines;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> fields(1);  // RFC 4180: commas inside quotes belong to the field
+    bool quoted = false;
+    for (size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') fields.back() += line[++i];
+      else if (line[i] == '"') quoted = !quoted;
+      else if (line[i] == ',' && !quoted) fields.emplace_back();
+      else fields.back() += line[i];
+    }
+    lines.push_back(fields);
+  }
+  ASSERT_EQ(lines.size(), 5u);  // header + 2 grids x 2 backends
+  const auto column = [&](const std::string& name) {
+    auto it = std::find(lines[0].begin(), lines[0].end(), name);
+    return static_cast<size_t>(it - lines[0].begin());
+  };
+  ASSERT_LT(column("iterations"), lines[0].size());
+  ASSERT_LT(column("wallMsPerStep"), lines[0].size());
+  for (size_t i = 1; i < lines.size(); ++i) {
+    ASSERT_EQ(lines[i].size(), lines[0].size()) << i;
+    EXPECT_EQ(lines[i][column("iterations")], "4");
+    EXPECT_EQ(lines[i][column("grids")], "8 12");
+    EXPECT_GT(std::stod(lines[i][column("wallMsPerStep")]), 0.0);
+  }
+  EXPECT_EQ(lines[1][column("particles")], "64");
+  EXPECT_EQ(lines[4][column("backend")], "cpu");
+  EXPECT_FALSE(fs::exists(csv.string() + ".tmp"));
+}
+
+// An output the bench cannot write is refused in one sentence naming it, before any case runs.
+TEST(Cli, BenchRefusesAnUnwritableOutputBeforeMeasuring) {
+  for (const std::string flag : {"--csv", "--json", "--plot"}) {
+    const std::string path = (tempDir() / "no_such_folder" / "out.x").string();
+    Result r = weft("bench --grids 8 --backends cpu --frames 1 " + flag + " " + path);
+    EXPECT_EQ(r.exitCode, 1) << flag << ": " << r.output;
+    EXPECT_THAT(r.output, HasSubstr("weft: cannot write ")) << flag;
+    EXPECT_THAT(r.output, HasSubstr("'" + path + "': its folder does not exist\n")) << flag;
+    EXPECT_THAT(r.output, ::testing::Not(HasSubstr("| 8² |"))) << flag;
+  }
+}
+
+// What a Verlet step records on the GPU (solver/integrators/verlet/verlet.cpp, recordVerletStep):
+// one verlet_predict dispatch, then one verlet_relax dispatch per constraint iteration (the ground
+// collider is handled inside the last relax, and the bench grid has no strain limit or tearing, so
+// no other pass), each dispatch followed by one computeToCompute barrier. So 1 + iterations of
+// each per step; two iteration counts pin the per-iteration dispatch. Each dispatch binds at most
+// every buffer the frame binds.
+TEST(Cli, BenchCountsVerletsDispatchesBarriersAndBoundBytesPerStep) {
+  for (int iterations : {3, 7}) {
+    const fs::path json = tempDir() / ("bench_counts_" + std::to_string(iterations) + ".json");
+    Result r = weft("bench --grids 16 --integrators verlet --backends gpu --frames 2 --substeps 2 --quiet --iterations " +
+                    std::to_string(iterations) + " --json " + json.string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const nlohmann::json row = nlohmann::json::parse(std::ifstream(json))["rows"][0];
+    EXPECT_EQ(row["dispatchesPerStep"].get<double>(), 1.0 + iterations) << row.dump();
+    EXPECT_EQ(row["barriersPerStep"].get<double>(), 1.0 + iterations) << row.dump();
+    const double buffers = row["boundBufferBytes"].get<double>();
+    EXPECT_GE(buffers, 5.0 * 256 * 16) << row.dump();  // at least predict's five vec4[256] buffers
+    ASSERT_EQ(row["passes"].size(), 2u) << row.dump();
+    EXPECT_EQ(row["passes"][0]["name"], "verlet_predict");
+    EXPECT_EQ(row["passes"][0]["dispatchesPerStep"].get<double>(), 1.0);
+    EXPECT_EQ(row["passes"][1]["name"], "verlet_relax");
+    EXPECT_EQ(row["passes"][1]["dispatchesPerStep"].get<double>(), double(iterations));
+    double bytes = 0;
+    for (const nlohmann::json& pass : row["passes"]) {
+      const double perStep = pass["bytesPerStep"].get<double>();
+      EXPECT_GT(perStep, 0.0) << pass.dump();
+      EXPECT_LE(perStep / pass["dispatchesPerStep"].get<double>(), buffers) << pass.dump();
+      EXPECT_GT(pass["msPerStep"].get<double>(), 0.0) << pass.dump();
+      EXPECT_NEAR(pass["GBps"].get<double>(), perStep / (pass["msPerStep"].get<double>() * 1e-3) * 1e-9,
+                  1e-9 * pass["GBps"].get<double>());
+      bytes += perStep;
+    }
+    EXPECT_NEAR(row["boundBytesPerStep"].get<double>(), bytes, 1e-6 * bytes);
+    EXPECT_THAT(r.output, HasSubstr("| pass | ms/step | MB/step | GB/s | of copy |"));
+    EXPECT_THAT(r.output, HasSubstr("| verlet_relax | "));
+  }
+}
+
+// Progress goes to stderr, one line per case, unless --quiet; stdout stays the table.
+TEST(Cli, BenchReportsProgressOnStderrUnlessQuiet) {
+  // stderr into the pipe, stdout dropped (shell() adds its own 2>&1 after the group).
+  Result r = shell("{ " + std::string(WEFT_BINARY) + " bench --grids 8 --backends gpu,cpu --frames 1 --substeps 1 2>&1 >/dev/null; }");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("weft bench: [1/2] 8² verlet gpu ..."));
+  EXPECT_THAT(r.output, HasSubstr("weft bench: [2/2] 8² verlet cpu ..."));
+  EXPECT_THAT(r.output, HasSubstr("s left)"));
+  EXPECT_THAT(r.output, ::testing::Not(HasSubstr("| 8² |")));
+  Result quiet = shell("{ " + std::string(WEFT_BINARY) + " bench --grids 8 --backends cpu --frames 1 --quiet 2>&1 >/dev/null; }");
+  ASSERT_EQ(quiet.exitCode, 0) << quiet.output;
+  EXPECT_EQ(quiet.output, "");
+}
+
+// The plot: one SVG, one polyline per integrator x backend, its points in increasing particles.
+TEST(Cli, BenchPlotsOneLinePerIntegratorAndBackendInIncreasingParticles) {
+  const fs::path svg = tempDir() / "bench.svg";
+  Result r = weft("bench --grids 16,8,12 --integrators verlet,explicit-euler --backends gpu,cpu --frames 1 "
+                  "--substeps 1 --quiet --plot " + svg.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  std::stringstream text;
+  text << std::ifstream(svg).rdbuf();
+  const std::string s = text.str();
+  EXPECT_EQ(s.rfind("<svg", 0), 0u);
+  EXPECT_EQ(s.substr(s.find_last_not_of("\n") - 5, 6), "</svg>");
+  const std::regex polyline("<polyline[^>]* points=\"([^\"]*)\"");
+  int lines = 0;
+  for (auto it = std::sregex_iterator(s.begin(), s.end(), polyline); it != std::sregex_iterator(); ++it) {
+    ++lines;
+    std::stringstream points((*it)[1].str());
+    std::vector<double> xs;
+    for (std::string p; points >> p;) xs.push_back(std::stod(p.substr(0, p.find(','))));
+    ASSERT_EQ(xs.size(), 3u) << (*it)[0];
+    EXPECT_LT(xs[0], xs[1]);
+    EXPECT_LT(xs[1], xs[2]);
+  }
+  EXPECT_EQ(lines, 4);
+  EXPECT_THAT(s, HasSubstr(">explicit-euler cpu</text>"));
+  EXPECT_FALSE(fs::exists(svg.string() + ".tmp"));
 }
 
 // nonlinear-cg halves a diverging step down to a millionth of the requested one; past that the

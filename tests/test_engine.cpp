@@ -3,8 +3,12 @@
 #include <numeric>
 
 #include "engine/buffer.h"
+#include "engine/commands.h"
+#include "engine/context.h"
 #include "engine/error.h"
+#include "engine/gpu_timer.h"
 #include "engine/program.h"
+#include "engine/record_stats.h"
 #include "engine/shader_library.h"
 #include "shaders/shared.h"
 #include "test_support.h"
@@ -30,6 +34,45 @@ TEST_F(EngineTest, ReflectionReadsBindingsAndWorkgroupSize) {
             (std::vector<uint32_t>{WEFT_BIND_POSITIONS, WEFT_BIND_VELOCITIES, WEFT_BIND_POSITIONS_OUT,
                                    WEFT_BIND_VELOCITIES_OUT, WEFT_BIND_PREV_POSITIONS, WEFT_BIND_ELEMENTS,
                                    WEFT_BIND_ELEMENT_ROWS, WEFT_BIND_ELEMENT_REFS}));
+}
+
+// A recording-statistics sink counts each dispatch, with the sizes of the buffers it binds, and
+// each barrier, under the timer pass open when recorded; with no sink installed nothing is counted.
+TEST_F(EngineTest, RecordStatsCountsDispatchesBarriersAndBoundBytesPerPass) {
+  engine::ComputeProgram copy(gpuContext(), embeddedShaders(), "copy.comp");
+  engine::Buffer src(gpuContext(), 1000 * 16, engine::kStorageUsage, engine::MemoryUsage::DeviceLocal, "test.src");
+  engine::Buffer dst(gpuContext(), 2000 * 16, engine::kStorageUsage, engine::MemoryUsage::DeviceLocal, "test.dst");
+  engine::GpuTimer timer(gpuContext(), 4);
+  gpu::StepParams params{};
+  params.particleCount = 1000;
+  auto record = [&](VkCommandBuffer cmd) {
+    timer.reset(cmd);
+    engine::timed(&timer, cmd, "copy", [&] {
+      copy.dispatch(cmd, 1000, {{WEFT_BIND_POSITIONS, &src}, {WEFT_BIND_POSITIONS_OUT, &dst}}, params);
+      copy.dispatch(cmd, 1000, {{WEFT_BIND_POSITIONS, &src}, {WEFT_BIND_POSITIONS_OUT, &dst}}, params);
+    });
+    engine::barrier::computeToCompute(gpuContext().vk(), cmd);
+  };
+  engine::RecordStats stats;
+  {
+    engine::ScopedRecordStats counting(stats);
+    engine::submitAndWait(gpuContext(), record);
+  }
+  engine::submitAndWait(gpuContext(), record);  // not counted: the sink is gone
+  EXPECT_EQ(engine::recordStats(), nullptr);
+  const engine::PassRecordStats total = stats.total();
+  EXPECT_EQ(total.dispatches, 2u);
+  EXPECT_EQ(total.barriers, 1u);
+  EXPECT_EQ(total.boundBytes, 2u * 3000 * 16);
+  EXPECT_EQ(stats.distinctBoundBytes(), 3000u * 16);
+  if (timer.enabled()) {
+    ASSERT_EQ(stats.passes().size(), 2u);
+    EXPECT_EQ(stats.passes()[0].name, "copy");
+    EXPECT_EQ(stats.passes()[0].dispatches, 2u);
+    EXPECT_EQ(stats.passes()[0].barriers, 0u);
+    EXPECT_EQ(stats.passes()[1].name, "");  // the barrier after the pass
+    EXPECT_EQ(stats.passes()[1].barriers, 1u);
+  }
 }
 
 TEST_F(EngineTest, BufferRoundTripIsExact) {

@@ -1,13 +1,14 @@
 #include "demos/weft/bench_command.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <memory>
 
-#include <nlohmann/json.hpp>
-
+#include "demos/weft/bench_plot.h"
+#include "demos/weft/bench_record.h"
+#include "demos/weft/output_paths.h"
 #include "demos/weft/run_report.h"
 #include "engine/buffer.h"
 #include "engine/commands.h"
@@ -15,6 +16,7 @@
 #include "engine/error.h"
 #include "engine/gpu_timer.h"
 #include "engine/program.h"
+#include "engine/record_stats.h"
 #include "engine/shader_library.h"
 #include "shaders/shared.h"
 #include "solver/integrators/integrator_unit.h"
@@ -78,6 +80,46 @@ double cpuCopyBandwidth(uint32_t n) {
   return median(samples);
 }
 
+// Per step, each timed pass: mean GPU ms (timestamps) and what RecordStats counted for it.
+void fillPasses(BenchRow& row, const engine::RecordStats& stats, const PassTimes& gpuTotals, double steps) {
+  const engine::PassRecordStats total = stats.total();
+  row.dispatchesPerStep = double(total.dispatches) / steps;
+  row.barriersPerStep = double(total.barriers) / steps;
+  row.boundBytesPerStep = double(total.boundBytes) / steps;
+  row.boundBufferBytes = stats.distinctBoundBytes();
+  for (const engine::PassRecordStats& p : stats.passes()) {
+    if (p.dispatches == 0) continue;  // barriers between passes: in the row's totals only
+    BenchPass pass;
+    pass.name = p.name.empty() ? "(untimed)" : p.name;
+    auto it = std::find_if(gpuTotals.begin(), gpuTotals.end(), [&](const auto& t) { return t.first == p.name; });
+    pass.msPerStep = it == gpuTotals.end() ? 0.0 : it->second / steps;
+    pass.dispatchesPerStep = double(p.dispatches) / steps;
+    pass.bytesPerStep = double(p.boundBytes) / steps;
+    pass.gbps = pass.msPerStep > 0 ? pass.bytesPerStep / (pass.msPerStep * 1e-3) * 1e-9 : 0.0;
+    pass.ofCopy = row.copyGBps > 0 ? pass.gbps / row.copyGBps : 0.0;
+    row.passes.push_back(pass);
+  }
+}
+
+void printPassTable(const BenchRow& row) {
+  std::printf("\n%d² %s %s: %.0f dispatches, %.0f barriers, %.2f MB bound per step\n\n", row.grid,
+              row.integrator.c_str(), row.backend.c_str(), *row.dispatchesPerStep, *row.barriersPerStep,
+              *row.boundBytesPerStep * 1e-6);
+  std::printf("| pass | ms/step | MB/step | GB/s | of copy |\n|---|---|---|---|---|\n");
+  for (const BenchPass& p : row.passes)
+    std::printf("| %s | %.4f | %.3f | %.2f | %.0f%% |\n", p.name.c_str(), p.msPerStep, p.bytesPerStep * 1e-6, p.gbps,
+                100.0 * p.ofCopy);
+}
+
+// "[k/N] 256² verlet gpu" on stderr, with the time so far and a rough estimate of what is left.
+void progress(size_t k, size_t n, int grid, const char* integrator, const std::string& backend, double elapsed) {
+  char eta[48] = "";
+  if (k > 1) std::snprintf(eta, sizeof eta, ", ~%.0f s left", elapsed / double(k - 1) * double(n - k + 1));
+  std::fprintf(stderr, "weft bench: [%zu/%zu] %d² %s %s ... (%.1f s elapsed%s)\n", k, n, grid, integrator,
+               backend.c_str(), elapsed, eta);
+  std::fflush(stderr);
+}
+
 }  // namespace
 
 int benchCommand(const BenchOptions& options) {
@@ -89,6 +131,10 @@ int benchCommand(const BenchOptions& options) {
                                         ? Acceleration::Chebyshev
                                         : throw InputError("unknown acceleration '" + options.acceleration +
                                                            "' (known: chebyshev, nesterov, none)");
+  // Outputs are tried before the first case: a bad path costs one sentence, not the bench's time.
+  if (!options.jsonPath.empty()) checkOutputFile(options.jsonPath, "JSON");
+  if (!options.csvPath.empty()) checkOutputFile(options.csvPath, "CSV");
+  if (!options.plotPath.empty()) checkOutputFile(options.plotPath, "plot");
   std::unique_ptr<engine::Context> context;
   std::unique_ptr<engine::ShaderLibrary> shaders;
   bool wantGpu = std::find(options.backends.begin(), options.backends.end(), "gpu") != options.backends.end();
@@ -99,14 +145,19 @@ int benchCommand(const BenchOptions& options) {
                                         : std::make_unique<engine::ShaderLibrary>(options.shaderDir);
     std::printf("weft bench: Vulkan device %s (%s)\n", context->deviceName().c_str(), context->deviceType().c_str());
   }
+  const BenchEnvironment environment = benchEnvironment(context.get());
   std::printf("weft bench: %d constraint iterations (verlet), tolerance %g (implicit), %d substeps per frame, "
               "median of %d frames, %s acceleration\n\n",
               options.iterations, options.tolerance, options.substeps, options.frames, options.acceleration.c_str());
   std::printf("| grid | particles | integrator | backend | ms/step (wall) | ms/step (GPU) | M particle-steps/s | "
               "solve iterations | max residual | copy GB/s |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+  std::fflush(stdout);
 
-  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  std::vector<BenchRow> rows;
+  const size_t cases = options.grids.size() * integrators.size() * options.backends.size();
+  size_t caseIndex = 0;
+  const auto benchStart = Clock::now();
   for (int n : options.grids) {
     if (n < 2) throw InputError("bench grid sizes must be at least 2 (got " + std::to_string(n) + ")");
     for (Integrator integrator : integrators) {
@@ -124,7 +175,15 @@ int benchCommand(const BenchOptions& options) {
     params.colliders = {ground};
     const uint32_t particles = static_cast<uint32_t>(model.particleCount());
     for (const std::string& backendName : options.backends) {
+      if (!options.quiet)
+        progress(++caseIndex, cases, n, integratorName(integrator), backendName,
+                 std::chrono::duration<double>(Clock::now() - benchStart).count());
       Backend backend = parseBackend(backendName);
+      BenchRow row;
+      row.grid = n;
+      row.particles = particles;
+      row.integrator = integratorName(integrator);
+      row.backend = backendName;
       std::unique_ptr<Solver> solver;
       try {
         solver = makeSolver(model, params, backend, context.get(), shaders.get());
@@ -134,21 +193,31 @@ int benchCommand(const BenchOptions& options) {
         std::printf("| %d² | %u | %s | %s | not run: %s |\n", n, particles, integratorName(integrator),
                     backendName.c_str(), error.what());
         std::fflush(stdout);
-        results.push_back({{"grid", n}, {"particles", particles}, {"backend", backendName},
-                           {"integrator", integratorName(integrator)}, {"notRun", error.what()}});
+        row.notRun = error.what();
+        rows.push_back(row);
         continue;
       }
       const float frameDt = 1.f / 60.f;
       for (int warm = 0; warm < 2; ++warm) solver->advance(frameDt, options.substeps);  // pipelines, caches
       std::vector<double> wall, gpu, iterations;
       double worstResidual = 0;
+      engine::RecordStats recorded;  // what the measured frames recorded (GPU backend)
+      PassTimes passTotals;          // GPU ms per pass over the measured frames
       for (int f = 0; f < options.frames; ++f) {
         auto start = Clock::now();
-        solver->advance(frameDt, options.substeps);
+        {
+          engine::ScopedRecordStats counting(recorded);
+          solver->advance(frameDt, options.substeps);
+        }
         wall.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count() / options.substeps);
         if (backend == Backend::Gpu) {
           double total = 0;
-          for (const auto& [name, ms] : solver->lastPassTimes()) total += ms;
+          for (const auto& [name, ms] : solver->lastPassTimes()) {
+            total += ms;
+            auto it = std::find_if(passTotals.begin(), passTotals.end(), [&](auto& t) { return t.first == name; });
+            if (it == passTotals.end()) passTotals.emplace_back(name, ms);
+            else it->second += ms;
+          }
           gpu.push_back(total / options.substeps);
         }
         for (const SolveStats& s : solver->lastSolveStats()) {
@@ -168,23 +237,27 @@ int benchCommand(const BenchOptions& options) {
       std::printf("| %d² | %u | %s | %s | %.3f | %s | %.2f | %s | %s | %.1f |\n", n, particles,
                   integratorName(integrator), backendName.c_str(), wallMs, gpuText, rate, iterText, residualText, copy);
       std::fflush(stdout);
-      results.push_back({{"grid", n}, {"particles", particles}, {"backend", backendName},
-                         {"device", solver->deviceName()}, {"integrator", integratorName(integrator)},
-                         {"iterations", options.iterations}, {"wallMsPerStep", wallMs},
-                         {"gpuMsPerStep", backend == Backend::Gpu ? nlohmann::ordered_json(gpuMs) : nullptr},
-                         {"particleStepsPerSecond", rate * 1e6}, {"copyGBps", copy},
-                         {"medianSolveIterations", iterations.empty() ? nlohmann::ordered_json(nullptr)
-                                                                      : nlohmann::ordered_json(median(iterations))},
-                         {"maxResidual", iterations.empty() ? nlohmann::ordered_json(nullptr)
-                                                            : nlohmann::ordered_json(worstResidual)}});
+      row.device = solver->deviceName();
+      row.wallMsPerStep = wallMs;
+      if (backend == Backend::Gpu) row.gpuMsPerStep = gpuMs;
+      row.particleStepsPerSecond = rate * 1e6;
+      row.copyGBps = copy;
+      if (!iterations.empty()) {
+        row.medianSolveIterations = median(iterations);
+        row.maxResidual = worstResidual;
+      }
+      if (backend == Backend::Gpu && options.frames > 0)
+        fillPasses(row, recorded, passTotals, double(options.frames) * options.substeps);
+      rows.push_back(row);
     }
     }
   }
-  if (!options.jsonPath.empty()) {
-    std::ofstream out(options.jsonPath);
-    if (!out) throw InputError("cannot write '" + options.jsonPath + "'");
-    out << results.dump(2) << "\n";
-  }
+  for (const BenchRow& row : rows)
+    if (row.dispatchesPerStep) printPassTable(row);
+  if (!options.jsonPath.empty())
+    writeWholeFile(options.jsonPath, benchJson(options, environment, rows).dump(2) + "\n", "JSON");
+  if (!options.csvPath.empty()) writeWholeFile(options.csvPath, benchCsv(options, environment, rows), "CSV");
+  if (!options.plotPath.empty()) writeWholeFile(options.plotPath, benchPlotSvg(rows), "plot");
   return 0;
 }
 

@@ -21,7 +21,10 @@ struct BenchOptions {
   std::vector<std::string> backends{"gpu", "cpu"};
   std::string device;
   std::string shaderDir;  // benchmark edited kernels without rebuilding
-  std::string jsonPath;   // optional machine-readable results
+  std::string jsonPath;   // optional: the record of the run (demos/weft/bench_record.h)
+  std::string csvPath;    // optional: the rows as CSV, the settings in every line
+  std::string plotPath;   // optional: ms per step against particles, SVG (demos/weft/bench_plot.h)
+  bool quiet = false;     // no progress lines on stderr
 };
 
 int benchCommand(const BenchOptions& options);

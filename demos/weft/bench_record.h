@@ -1,0 +1,71 @@
+#pragma once
+// The record of a `weft bench` run: what ran where (version, commit, date, device, CPU, settings)
+// and its rows, as JSON (--json) and CSV (--csv), each file written whole or not at all.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "demos/weft/bench_command.h"
+
+namespace weft {
+
+namespace engine {
+class Context;
+}
+
+// One timed pass of a GPU row, per step (means over the measured frames).
+struct BenchPass {
+  std::string name;
+  double msPerStep = 0;          // GPU timestamps
+  double dispatchesPerStep = 0;
+  double bytesPerStep = 0;       // bound bytes: the sizes of the buffers each dispatch binds, summed
+  double gbps = 0;               // bytesPerStep / msPerStep
+  double ofCopy = 0;             // gbps / the row's copy bandwidth
+};
+
+struct BenchRow {
+  int grid = 0;
+  uint32_t particles = 0;
+  std::string integrator, backend, device;
+  std::string notRun;  // non-empty: why the row was not measured (the numbers below are unset)
+  double wallMsPerStep = 0;
+  std::optional<double> gpuMsPerStep;
+  double particleStepsPerSecond = 0;
+  double copyGBps = 0;
+  std::optional<double> medianSolveIterations, maxResidual;
+  // GPU rows: what one step records (RecordStats), per step.
+  std::optional<double> dispatchesPerStep, barriersPerStep, boundBytesPerStep;
+  std::optional<uint64_t> boundBufferBytes;  // the distinct buffers the frames bound, their sizes summed
+  std::vector<BenchPass> passes;
+};
+
+struct BenchDevice {
+  std::string name, type;
+  uint32_t driverVersion = 0;
+  std::string apiVersion;  // "1.3.255"
+};
+
+struct BenchEnvironment {
+  std::string weftVersion, commit, date;  // date: ISO-8601 UTC of the run
+  std::optional<BenchDevice> device;      // none without the GPU backend
+  std::string cpuModel;                   // /proc/cpuinfo's "model name", or "unknown"
+  unsigned cpuThreads = 0;
+};
+
+// `context` null: no GPU backend in the run.
+BenchEnvironment benchEnvironment(const engine::Context* context);
+
+nlohmann::ordered_json benchJson(const BenchOptions& options, const BenchEnvironment& env,
+                                 const std::vector<BenchRow>& rows);
+// A header line, then one line per row with the environment and the settings in every line, so
+// that the files of several runs concatenate (less their header lines) into one table.
+std::string benchCsv(const BenchOptions& options, const BenchEnvironment& env, const std::vector<BenchRow>& rows);
+
+// Writes `text` to path.tmp and renames it into place; InputError naming `what` and the path when
+// it cannot.
+void writeWholeFile(const std::string& path, const std::string& text, const std::string& what);
+
+}  // namespace weft
