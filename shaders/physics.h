@@ -217,6 +217,7 @@ WEFT_FN void collide(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, Collider c) { colli
 WEFT_FN vec3 carryCorrection(vec3 v, vec3 after, vec3 before, float dt) { return v + (after - before) / dt; }
 
 #include "elements.h"
+#include "xpbd.h"
 #include "strain_limit.h"
 #include "tearing.h"
 

@@ -49,6 +49,10 @@ using uvec4 = glm::uvec4;
 // which each spring's force follows its length. Bound for every force pass; a one-entry placeholder
 // (shorter than the spring table) when no material bounds its forces: then no spring is bounded.
 #define WEFT_BIND_SPRING_BOUNDS 47
+// XPBD (xpbd_project.comp): the cloth's constraints in colour order, each colour a run no two of
+// whose constraints move the same particle, and each constraint's multipliers.
+#define WEFT_BIND_XPBD_CONSTRAINTS 54  // XpbdConstraint[K]
+#define WEFT_BIND_XPBD_LAMBDAS 55      // vec4[K]: the step's multipliers, one per condition (springs: x)
 
 // ---- Iterative solves (implicit integrators): scalar state and reductions stay on the GPU. ----
 #define WEFT_BIND_SOLVE_SCALARS 11  // SolveScalars: the running solve's scalars (alpha, beta, residuals)
@@ -349,6 +353,30 @@ struct RenderParams {
 #define WEFT_SPHERE_SEGMENTS 48
 #define WEFT_SPHERE_RINGS 24
 
+// One XPBD constraint: a spring (node1 its other end) or an elastic element (node1 ==
+// WEFT_XPBD_ELEMENT, node0 its index in the element table). Stiffness and damping are the spring's
+// (N/m, N s/m); an element's are its own, read from the element table.
+#define WEFT_XPBD_ELEMENT 0xffffffffu
+struct XpbdConstraint {
+  uint node0;
+  uint node1;
+  float restLength;  // m
+  float stiffness;   // N/m; 0: the spring does nothing
+  float damping;     // N s/m, along the spring
+  uint pad0;
+  uint pad1;
+  uint pad2;
+};
+
+// Push constants of xpbd_project.comp: the step's parameters and the colour's run.
+struct XpbdParams {
+  StepParams step;
+  uint first;       // the colour's first constraint
+  uint count;       // constraints in the colour
+  uint iteration;   // 0: the multipliers start from zero (nothing is read)
+  uint pad;
+};
+
 // Push constants of normals.comp.
 struct NormalsParams {
   uint vertexCount;
@@ -365,6 +393,8 @@ static_assert(sizeof(SpringLink) == 8);
 static_assert(sizeof(TearLimit) == 8);
 static_assert(sizeof(StrainLimit) == 8);
 static_assert(sizeof(StepParams) == 64);
+static_assert(sizeof(XpbdConstraint) == 32);
+static_assert(sizeof(XpbdParams) == 80);
 static_assert(sizeof(RenderParams) == 128);
 static_assert(sizeof(SolveScalars) == 32);
 static_assert(sizeof(StepLog) == 16);

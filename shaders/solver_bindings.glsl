@@ -13,6 +13,10 @@ layout(push_constant) uniform NewtonPush { NewtonParams newton; };
 // Passes of an iterative solve push SolveParams; `params` still names the step's parameters.
 layout(push_constant) uniform SolvePush { SolveParams solve; };
 #define params solve.step
+#elif defined(WEFT_XPBD_SOLVE)
+// XPBD's projection passes push XpbdParams; `params` still names the step's parameters.
+layout(push_constant) uniform XpbdPush { XpbdParams xpbd; };
+#define params xpbd.step
 #elif defined(WEFT_NLCG_SOLVE)
 // Passes of the non-linear CG push NonlinearCgParams; `params` still names the step's parameters.
 layout(push_constant) uniform NlcgPush { NonlinearCgParams nlcg; };

@@ -28,6 +28,13 @@ class ThreadPool;
 gpu::StepParams makeStepParams(const SolverParams& params, float dt, uint32_t particleCount, uint32_t colliderCount,
                                uint32_t elementRefs);
 
+// The resources one integrator unit keeps between steps (solver/integrators/*/): on the GPU its
+// kernels and buffers, on the CPU tables it derives from the cloth's. Made on the unit's first use,
+// dropped when the cloth's topology changes.
+struct UnitResources {
+  virtual ~UnitResources() = default;
+};
+
 // ---- CPU ----
 struct CpuState {
   std::vector<glm::vec4> positions, velocities;        // current state
@@ -41,17 +48,20 @@ struct CpuState {
   ElementTable elements;
   std::vector<gpu::Collider> colliders;
   std::vector<float> strainExcessSums;  // strain limiting: each particle's summed |excess| (strain_limit.h)
+  std::array<std::unique_ptr<UnitResources>, kIntegratorCount> units;
 
+  // The resources of unit `id`, of the unit's own type T, made by T(*this) on first use.
+  template <class T>
+  T& unit(Integrator id) {
+    std::unique_ptr<UnitResources>& slot = units[static_cast<size_t>(id)];
+    if (!slot) slot = std::make_unique<T>(*this);
+    return static_cast<T&>(*slot);
+  }
   void swapPositions() { std::swap(positions, positionsOut); }
   void swapVelocities() { std::swap(velocities, velocitiesOut); }
 };
 
 // ---- GPU ----
-// The kernels and buffers one integrator unit owns on the GPU (solver/integrators/*/), made on the
-// unit's first use: a solver builds only the pipelines of the integrators it runs.
-struct UnitResources {
-  virtual ~UnitResources() = default;
-};
 
 // The state every integrator shares. Ping-pong pairs: passes that gather neighbours read one
 // buffer and write the other.
@@ -72,6 +82,10 @@ struct GpuState {
   engine::Buffer tearLimits, tearList;
   std::unique_ptr<engine::ComputeProgram> tearDetectProgram;
   std::vector<engine::Buffer> scratch;  // per-integrator temporaries, vec4[N] each, made on first use
+  // The host's copy of the tables above, for units that derive tables of their own from them
+  // (xpbd's constraint colouring) when first used.
+  std::shared_ptr<const SpringTable> hostSprings;
+  std::shared_ptr<const ElementTable> hostElements;
   uint32_t particleCount = 0, colliderCount = 0;
   const engine::Context* context = nullptr;
   const engine::ShaderLibrary* shaders = nullptr;

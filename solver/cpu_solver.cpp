@@ -42,6 +42,7 @@ void CpuSolver::reloadTopology(const ClothModel& model, const std::vector<glm::v
   state_.blocks.clear();
   state_.springBlocks.clear();
   state_.strainExcessSums.clear();
+  for (auto& unit : state_.units) unit.reset();
 }
 
 void CpuSolver::onParamsChanged() { state_.colliders = packColliders(params_.colliders); }

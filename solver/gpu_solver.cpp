@@ -90,7 +90,7 @@ void GpuSolver::loadTables(const ClothModel& model) {
     state_.springBounds = storage(context, bounds.size() * sizeof(gpu::StrainLimit), "weft.springBounds");
     upload(context, state_.springBounds, bounds);
   }
-  const ElementTable elements = buildElementTable(model);
+  ElementTable elements = buildElementTable(model);
   state_.elements = storage(context, elements.elements.size() * sizeof(gpu::Element), "weft.elements");
   state_.elementRows = storage(context, elements.rows.size() * sizeof(uint32_t), "weft.elementRows");
   state_.elementRefs = storage(context, elements.refs.size() * sizeof(uint32_t), "weft.elementRefs");
@@ -98,6 +98,8 @@ void GpuSolver::loadTables(const ClothModel& model) {
   upload(context, state_.elementRows, elements.rows);
   upload(context, state_.elementRefs, elements.refs);
   state_.elementRefCount = elements.rows.back();
+  state_.hostSprings = std::make_shared<const SpringTable>(std::move(table));
+  state_.hostElements = std::make_shared<const ElementTable>(std::move(elements));
   // Everything sized by the particle or spring count is made again on first use.
   state_.scratch.clear();
   for (auto& unit : state_.units) unit.reset();

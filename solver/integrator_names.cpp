@@ -11,7 +11,7 @@ namespace weft {
 namespace {
 
 constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg",
-                                            "nonlinear-cg", "newton-chebyshev", "imex"};
+                                            "nonlinear-cg", "newton-chebyshev", "imex", "xpbd"};
 static_assert(std::size(kIntegratorNames) == kIntegratorCount, "one name per integrator");
 
 }  // namespace

@@ -38,8 +38,9 @@ enum class Integrator : uint8_t {
   NonlinearCg,
   NewtonChebyshev,
   Imex,
+  Xpbd,
 };
-constexpr size_t kIntegratorCount = static_cast<size_t>(Integrator::Imex) + 1;
+constexpr size_t kIntegratorCount = static_cast<size_t>(Integrator::Xpbd) + 1;
 
 // How the Jacobi iterations of newton-chebyshev's linear solves and Verlet's relaxation are
 // accelerated (docs/integrators.md): Chebyshev's semi-iteration with the rho keys' spectral radius
@@ -49,7 +50,7 @@ enum class Acceleration : uint8_t { Chebyshev, Nesterov, None };
 constexpr float kMomentumSchedule = -1.f;
 
 // Parses "explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg", "nonlinear-cg",
-// "newton-chebyshev", "imex"; unknown name: InputError listing the names.
+// "newton-chebyshev", "imex", "xpbd"; unknown name: InputError listing the names.
 Integrator parseIntegrator(const std::string& name);
 const char* integratorName(Integrator integrator);
 std::vector<std::string> integratorNames();

@@ -662,6 +662,15 @@ TEST(Cli, BenchCsvHasAHeaderAndOneLinePerRowWithTheSettings) {
   }
   EXPECT_EQ(lines[1][column("particles")], "64");
   EXPECT_EQ(lines[4][column("backend")], "cpu");
+  // Each row's stretch is read from its own backend's state: GPU and CPU rows of a grid agree.
+  for (size_t i : {1u, 3u}) {
+    ASSERT_EQ(lines[i][column("backend")], "gpu");
+    ASSERT_EQ(lines[i + 1][column("backend")], "cpu");
+    const double gpuMax = std::stod(lines[i][column("stretchMax")]), cpuMax = std::stod(lines[i + 1][column("stretchMax")]);
+    EXPECT_NEAR(gpuMax, cpuMax, 1e-4 + 1e-3 * cpuMax) << "grid row " << i;
+    EXPECT_NEAR(std::stod(lines[i][column("stretchMean")]), std::stod(lines[i + 1][column("stretchMean")]), 1e-4);
+    EXPECT_GT(cpuMax, 0.0);
+  }
   EXPECT_FALSE(fs::exists(csv.string() + ".tmp"));
 }
 

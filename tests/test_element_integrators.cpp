@@ -157,7 +157,7 @@ TEST_P(ElementBackendsTest, CorotationalMembraneAndQuadraticHingesTooGpuMatchesC
 INSTANTIATE_TEST_SUITE_P(Integrators, ElementBackendsTest,
                          ::testing::Values(Integrator::ExplicitEuler, Integrator::SymplecticEuler, Integrator::Verlet,
                                            Integrator::Rk4, Integrator::ImplicitCg, Integrator::NonlinearCg,
-                                           Integrator::NewtonChebyshev, Integrator::Imex),
+                                           Integrator::NewtonChebyshev, Integrator::Imex, Integrator::Xpbd),
                          integratorParamName);
 
 // Mean and largest relative stretch of the structural springs' edges.

@@ -87,7 +87,7 @@ TEST_P(EmbeddedIntegrator, RecordStepMatchesAdvanceBitForBit) {
 
 INSTANTIATE_TEST_SUITE_P(Recordable, EmbeddedIntegrator,
                          ::testing::Values("explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg",
-                                           "newton-chebyshev", "imex"),
+                                           "newton-chebyshev", "imex", "xpbd"),
                          [](const auto& info) {
                            std::string name = info.param;
                            for (char& c : name)
@@ -138,7 +138,7 @@ TEST_F(Embedding, PositionsGoIntoTheHostsOwnBufferAtItsOffset) {
 
 TEST_F(Embedding, RecordStepNeitherSubmitsNorWaitsNorAllocates) {
   Device device(host().desc());
-  for (const char* integrator : {"verlet", "implicit-cg", "newton-chebyshev", "imex"}) {
+  for (const char* integrator : {"verlet", "implicit-cg", "newton-chebyshev", "imex", "xpbd"}) {
     StepSettings settings;
     settings.integrator = integrator;
     GpuCloth cloth(device, hangingFabric(), settings);

@@ -14,7 +14,7 @@ namespace {
 
 constexpr Integrator kIntegrators[] = {Integrator::ExplicitEuler, Integrator::SymplecticEuler, Integrator::Verlet,
                                        Integrator::Rk4,           Integrator::ImplicitCg,      Integrator::NonlinearCg,
-                                       Integrator::NewtonChebyshev, Integrator::Imex};
+                                       Integrator::NewtonChebyshev, Integrator::Imex, Integrator::Xpbd};
 
 struct InvariantCase {
   Integrator integrator;

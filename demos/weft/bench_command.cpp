@@ -21,6 +21,7 @@
 #include "shaders/shared.h"
 #include "solver/integrators/integrator_unit.h"
 #include "solver/solver.h"
+#include "solver/stretch.h"
 #include "solver/thread_pool.h"
 
 namespace weft {
@@ -150,8 +151,8 @@ int benchCommand(const BenchOptions& options) {
               "median of %d frames, %s acceleration\n\n",
               options.iterations, options.tolerance, options.substeps, options.frames, options.acceleration.c_str());
   std::printf("| grid | particles | integrator | backend | ms/step (wall) | ms/step (GPU) | M particle-steps/s | "
-              "solve iterations | max residual | copy GB/s |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+              "solve iterations | max residual | stretch % mean / max | copy GB/s |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
   std::fflush(stdout);
 
   std::vector<BenchRow> rows;
@@ -228,20 +229,30 @@ int benchCommand(const BenchOptions& options) {
       double wallMs = median(wall), gpuMs = median(gpu);
       double rate = particles / ((backend == Backend::Gpu ? gpuMs : wallMs) * 1e-3) * 1e-6;
       double copy = backend == Backend::Gpu ? gpuCopyBandwidth(*context, *shaders, particles) : cpuCopyBandwidth(particles);
-      char gpuText[32] = "-", iterText[32] = "-", residualText[32] = "-";
+      std::vector<glm::vec4> positions, velocities;
+      solver->readState(positions, velocities);
+      const StretchStats stretch = structuralStretch(model, positions);
+      char gpuText[32] = "-", iterText[32] = "-", residualText[32] = "-", stretchText[48] = "-";
+      if (stretch.springs > 0)
+        std::snprintf(stretchText, sizeof stretchText, "%.2f / %.1f", 100.0 * stretch.mean, 100.0 * stretch.max);
       if (backend == Backend::Gpu) std::snprintf(gpuText, sizeof gpuText, "%.3f", gpuMs);
       if (!iterations.empty()) {
         std::snprintf(iterText, sizeof iterText, "%.0f", median(iterations));
         std::snprintf(residualText, sizeof residualText, "%.2g", worstResidual);
       }
-      std::printf("| %d² | %u | %s | %s | %.3f | %s | %.2f | %s | %s | %.1f |\n", n, particles,
-                  integratorName(integrator), backendName.c_str(), wallMs, gpuText, rate, iterText, residualText, copy);
+      std::printf("| %d² | %u | %s | %s | %.3f | %s | %.2f | %s | %s | %s | %.1f |\n", n, particles,
+                  integratorName(integrator), backendName.c_str(), wallMs, gpuText, rate, iterText, residualText,
+                  stretchText, copy);
       std::fflush(stdout);
       row.device = solver->deviceName();
       row.wallMsPerStep = wallMs;
       if (backend == Backend::Gpu) row.gpuMsPerStep = gpuMs;
       row.particleStepsPerSecond = rate * 1e6;
       row.copyGBps = copy;
+      if (stretch.springs > 0) {
+        row.stretchMean = stretch.mean;
+        row.stretchMax = stretch.max;
+      }
       if (!iterations.empty()) {
         row.medianSolveIterations = median(iterations);
         row.maxResidual = worstResidual;

@@ -92,6 +92,8 @@ Json rowJson(const BenchRow& row) {
   j["copyGBps"] = row.copyGBps;
   j["medianSolveIterations"] = optional(row.medianSolveIterations);
   j["maxResidual"] = optional(row.maxResidual);
+  j["stretchMean"] = optional(row.stretchMean);
+  j["stretchMax"] = optional(row.stretchMax);
   j["dispatchesPerStep"] = optional(row.dispatchesPerStep);
   j["barriersPerStep"] = optional(row.barriersPerStep);
   j["boundBytesPerStep"] = optional(row.boundBytesPerStep);
@@ -169,7 +171,7 @@ std::string benchCsv(const BenchOptions& o, const BenchEnvironment& env, const s
          "grids,integrators,iterations,tolerance,maxIterations,chebyshevRho,relaxationRho,acceleration,momentum,"
          "substeps,frames,backends,deviceFilter,shaderDir,"
          "grid,particles,integrator,backend,device,notRun,wallMsPerStep,gpuMsPerStep,particleStepsPerSecond,copyGBps,"
-         "medianSolveIterations,maxResidual,dispatchesPerStep,barriersPerStep,boundBytesPerStep,boundBufferBytes,"
+         "medianSolveIterations,maxResidual,stretchMean,stretchMax,dispatchesPerStep,barriersPerStep,boundBytesPerStep,boundBufferBytes,"
          "passes(name:msPerStep:dispatchesPerStep:bytesPerStep:GBps:ofCopy;...)\n";
   const std::string head = csvField(env.weftVersion) + "," + csvField(env.commit) + "," + csvField(env.date) + "," +
                            csvField(env.cpuModel) + "," + std::to_string(env.cpuThreads) + "," +
@@ -191,11 +193,11 @@ std::string benchCsv(const BenchOptions& o, const BenchEnvironment& env, const s
                   number(p.ofCopy);
       out << number(r.wallMsPerStep) << "," << number(r.gpuMsPerStep) << "," << number(r.particleStepsPerSecond)
           << "," << number(r.copyGBps) << "," << number(r.medianSolveIterations) << "," << number(r.maxResidual)
-          << "," << number(r.dispatchesPerStep) << "," << number(r.barriersPerStep) << ","
+          << "," << number(r.stretchMean) << "," << number(r.stretchMax) << "," << number(r.dispatchesPerStep) << "," << number(r.barriersPerStep) << ","
           << number(r.boundBytesPerStep) << "," << (r.boundBufferBytes ? std::to_string(*r.boundBufferBytes) : "")
           << "," << csvField(passes);
     } else {
-      out << ",,,,,,,,,,";
+      out << ",,,,,,,,,,,,";
     }
     out << "\n";
   }

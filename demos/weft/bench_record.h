@@ -36,6 +36,8 @@ struct BenchRow {
   double particleStepsPerSecond = 0;
   double copyGBps = 0;
   std::optional<double> medianSolveIterations, maxResidual;
+  // The structural springs' stretch after the last measured frame (solver/stretch.h): what the budget holds.
+  std::optional<double> stretchMean, stretchMax;
   // GPU rows: what one step records (RecordStats), per step.
   std::optional<double> dispatchesPerStep, barriersPerStep, boundBytesPerStep;
   std::optional<uint64_t> boundBufferBytes;  // the distinct buffers the frames bound, their sizes summed

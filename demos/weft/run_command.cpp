@@ -296,6 +296,7 @@ int runCommand(const RunOptions& options) {
     progress.update(frame);
   }
   report.final = summarizeState(positions, velocities, masses());
+  report.stretch = structuralStretch(solver->tears() ? *solver->tornModel() : scene.cloth, positions);
   if (const ClothModel* torn = solver->tornModel()) {
     report.tears = static_cast<int64_t>(solver->tornCount());
     report.finalParticles = torn->particleCount();

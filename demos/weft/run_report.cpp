@@ -39,11 +39,16 @@ double median(std::vector<double> values) {
 std::string summaryLine(const RunReport& r) {
   char buffer[512];
   std::string gpu = r.gpuMsPerStep.empty() ? "" : ", GPU " + std::to_string(median(r.gpuMsPerStep)).substr(0, 6) + " ms";
+  char stretchText[64] = "";
+  if (r.stretch.springs > 0 && r.final.finite)
+    std::snprintf(stretchText, sizeof stretchText, " | stretch %.2f %% mean, %.1f %% max", 100.0 * r.stretch.mean,
+                  100.0 * r.stretch.max);
+  const std::string stretch = stretchText;
   std::snprintf(buffer, sizeof buffer,
                 "weft: %s | %s | %s %s | %zu particles, %zu springs | %d frames x %d substeps | %.4f ms/step%s | "
-                "KE %.4g J%s%s",
+                "KE %.4g J%s%s%s",
                 r.scene.c_str(), r.device.c_str(), r.backend.c_str(), r.integrator.c_str(), r.particles, r.springs,
-                r.frames, r.substeps, median(r.wallMsPerStep), gpu.c_str(), r.final.kineticEnergy,
+                r.frames, r.substeps, median(r.wallMsPerStep), gpu.c_str(), r.final.kineticEnergy, stretch.c_str(),
                 r.nonFinite ? " | NON-FINITE" : (r.explosionStep >= 0 ? " | EXPLODED" : ""),
                 r.failure.empty() ? "" : " | STEP FAILED");
   return buffer;
@@ -117,6 +122,9 @@ void writeStatsJson(const RunReport& r, const std::string& path) {
   }
   if (!r.solves.empty()) j["solve"] = solveJson(r.solves);
   j["finalKineticEnergy"] = r.final.finite ? nlohmann::ordered_json(r.final.kineticEnergy) : nullptr;
+  j["finalStretch"] = r.final.finite && r.stretch.springs > 0
+                          ? nlohmann::ordered_json{{"mean", r.stretch.mean}, {"max", r.stretch.max}, {"springs", r.stretch.springs}}
+                          : nlohmann::ordered_json(nullptr);
   auto vec = [](glm::vec3 v) {
     return std::isfinite(v.x + v.y + v.z) ? nlohmann::ordered_json{v.x, v.y, v.z} : nlohmann::ordered_json(nullptr);
   };

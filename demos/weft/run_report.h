@@ -9,6 +9,7 @@
 
 #include "demos/weft/solve_log.h"
 #include "solver/solver.h"
+#include "solver/stretch.h"
 
 namespace weft {
 
@@ -35,6 +36,7 @@ struct RunReport {
   std::vector<std::pair<std::string, std::vector<double>>> passMsPerStep;  // per pass, per frame
   SolveLog solves;  // implicit integrators: one per step the solver took
   StateSummary final;
+  StretchStats stretch;  // the structural springs' at the end (solver/stretch.h)
   bool nonFinite = false;
   int64_t nonFiniteStep = -1;
   int64_t explosionStep = -1;  // the step whose energy passed what the scene can supply (EnergyBound)

@@ -29,9 +29,9 @@ struct Collider {
 
 struct StepSettings {
   // One of integratorNames(): "explicit-euler", "symplectic-euler", "verlet", "rk4",
-  // "implicit-cg", "nonlinear-cg", "newton-chebyshev", "imex".
+  // "implicit-cg", "nonlinear-cg", "newton-chebyshev", "imex", "xpbd".
   std::string integrator = "verlet";
-  int iterations = 10;        // verlet: constraint relaxation iterations per step
+  int iterations = 10;        // verlet: constraint relaxation iterations per step; xpbd: Gauss-Seidel sweeps
   float tolerance = 1e-3f;    // implicit solves: relative residual to reach
   int maxIterations = 200;    // implicit solves: cap per step
   glm::vec3 gravity{0.f, -9.81f, 0.f};  // m/s^2

@@ -11,6 +11,7 @@
 #include "solver/integrators/nonlinear_cg/nonlinear_cg.h"
 #include "solver/integrators/rk4/rk4.h"
 #include "solver/integrators/verlet/verlet.h"
+#include "solver/integrators/xpbd/xpbd.h"
 
 namespace weft::integrators {
 
@@ -20,6 +21,7 @@ const IntegratorUnit& integratorUnit(Integrator integrator) {
       &verletUnit(),                         &rk4Unit(),
       &implicitCgUnit(),                     &nonlinearCgUnit(),
       &newtonChebyshevUnit(),                &imexUnit(),
+      &xpbdUnit(),
   };
   const auto i = static_cast<size_t>(integrator);
   if (i >= kIntegratorCount || units[i]->id() != integrator)

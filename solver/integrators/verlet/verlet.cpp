@@ -10,7 +10,7 @@ namespace weft::integrators {
 using gpu::xyz;
 
 // CPU twin of verlet_predict.comp.
-static void verletPredictParticle(uint32_t i, CpuState& s, const gpu::StepParams& p) {
+void verletPredictParticle(uint32_t i, CpuState& s, const gpu::StepParams& p) {
   glm::vec4 xi = s.positions[i];
   glm::vec3 v = xyz(s.velocities[i]);
   s.prevPositions[i] = xi;

@@ -25,5 +25,8 @@ namespace weft::integrators {
 // gpu::nesterovMomentum(); its last un-extrapolated iterates live in the first scratch buffer).
 const IntegratorUnit& verletUnit();
 float chebyshevOmega(int pass, float rho);
+// The prediction pass (verlet_predict.comp) for particle i, which xpbd shares: prevPositions = x,
+// positionsOut = x + dt (v + a_ext dt), velocitiesOut = v + a_ext dt.
+void verletPredictParticle(uint32_t i, CpuState& s, const gpu::StepParams& p);
 
 }  // namespace weft::integrators

@@ -1,0 +1,77 @@
+// XPBD (Macklin, Mueller & Chentanez 2016), as Macklin et al. 2019 ("small steps") run it: each
+// condition C of a constraint with stiffness k (energy k/2 C^2) has compliance alpha = 1/k in
+// physical units, so how stiff the cloth is does not depend on the iteration count, the step or
+// the resolution (a square grid of springs k has a 2D modulus of k whatever its spacing). One
+// multiplier step, from the multiplier lambda the step has accumulated so far:
+//   dlambda = (-C - at lambda - gamma dC) / ((1 + gamma) sum_n w_n |grad_n C|^2 + at),
+//   at = 1 / (k h^2),  dC = sum_n grad_n C . (x_n - x_n,start),  gamma = d / h,
+// and each node moves by w_n dlambda grad_n C. d (s) is the condition's stiffness-proportional
+// damping, as the force-based integrators read it (damping force d k dC/dt): a spring's damping
+// coefficient over its stiffness, an element's own damping. Included inside shaders/physics.h.
+#ifndef WEFT_XPBD_H
+#define WEFT_XPBD_H
+
+WEFT_FN float xpbdMultiplierStep(float value, float change, float weight, float stiffness, float dampingTime, float h,
+                                 float lambda) {
+  if (stiffness <= 0.0f) return 0.0f;
+  float compliance = 1.0f / (stiffness * h * h);
+  float gamma = dampingTime / h;
+  float denominator = (1.0f + gamma) * weight + compliance;
+  if (denominator <= 1e-30f) return 0.0f;
+  return (-value - compliance * lambda - gamma * change) / denominator;
+}
+
+// A spring's two moves and its multiplier's change; x.w is the inverse mass, start the positions
+// at the step's start.
+struct XpbdSpringMove {
+  vec3 dx0;
+  vec3 dx1;
+  float dlambda;
+};
+
+WEFT_FN XpbdSpringMove xpbdSpring(vec4 x0, vec4 x1, vec3 start0, vec3 start1, float restLength, float stiffness,
+                                  float damping, float h, float lambda) {
+  XpbdSpringMove m;
+  m.dx0 = vec3(0.0f);
+  m.dx1 = vec3(0.0f);
+  m.dlambda = 0.0f;
+  vec3 d = xyz(x0) - xyz(x1);
+  float len = length(d);
+  float weight = x0.w + x1.w;
+  if (len < 1e-9f || weight <= 0.0f || stiffness <= 0.0f) return m;
+  vec3 n = d / len;
+  float change = dot(n, (xyz(x0) - start0) - (xyz(x1) - start1));
+  m.dlambda = xpbdMultiplierStep(len - restLength, change, weight, stiffness, damping / stiffness, h, lambda);
+  m.dx0 = (x0.w * m.dlambda) * n;
+  m.dx1 = -(x1.w * m.dlambda) * n;
+  return m;
+}
+
+// An elastic element's moves of its four nodes (unused ones move by zero) and its conditions'
+// multiplier changes (dlambda[c]), all conditions evaluated at the same positions.
+struct XpbdElementMove {
+  vec3 dx[4];
+  vec4 dlambda;
+};
+
+WEFT_FN XpbdElementMove xpbdElement(Element e, vec4 x0, vec4 x1, vec4 x2, vec4 x3, vec3 start0, vec3 start1,
+                                    vec3 start2, vec3 start3, float h, vec4 lambda) {
+  XpbdElementMove m;
+  for (int n = 0; n < 4; ++n) m.dx[n] = vec3(0.0f);
+  m.dlambda = vec4(0.0f);
+  Conditions c = elementConditions(e, xyz(x0), xyz(x1), xyz(x2), xyz(x3));
+  for (uint k = 0u; k < c.count; ++k) {
+    vec3 g0 = c.gradient[4u * k], g1 = c.gradient[4u * k + 1u], g2 = c.gradient[4u * k + 2u], g3 = c.gradient[4u * k + 3u];
+    float weight = x0.w * dot(g0, g0) + x1.w * dot(g1, g1) + x2.w * dot(g2, g2) + x3.w * dot(g3, g3);
+    float change = conditionRate(c, k, xyz(x0) - start0, xyz(x1) - start1, xyz(x2) - start2, xyz(x3) - start3);
+    float dlambda = xpbdMultiplierStep(c.value[k], change, weight, c.stiffness[k], e.damping, h, lambda[k]);
+    m.dlambda[k] = dlambda;
+    m.dx[0] += (x0.w * dlambda) * g0;
+    m.dx[1] += (x1.w * dlambda) * g1;
+    m.dx[2] += (x2.w * dlambda) * g2;
+    m.dx[3] += (x3.w * dlambda) * g3;
+  }
+  return m;
+}
+
+#endif  // WEFT_XPBD_H

@@ -1,0 +1,193 @@
+#include "solver/integrators/xpbd/xpbd.h"
+
+#include <algorithm>
+
+#include "engine/buffer.h"
+#include "engine/commands.h"
+#include "shaders/physics.h"
+#include "solver/integrators/verlet/verlet.h"
+#include "solver/integrators/xpbd/xpbd_colouring.h"
+#include "solver/thread_pool.h"
+
+namespace weft::integrators {
+
+using gpu::xyz;
+
+namespace {
+
+// The CPU's constraint set and multipliers, kept while the topology holds.
+struct XpbdCpuResources : UnitResources {
+  explicit XpbdCpuResources(const CpuState& s)
+      : set(buildXpbdConstraints(s.springs, s.elements)), lambdas(set.constraints.size(), glm::vec4(0.f)) {}
+  XpbdConstraintSet set;
+  std::vector<glm::vec4> lambdas;
+};
+
+// CPU twin of xpbd_project.comp: constraint k projected in place in positionsOut.
+void projectConstraint(uint32_t k, CpuState& s, XpbdCpuResources& r, float h, bool first) {
+  const gpu::XpbdConstraint& c = r.set.constraints[k];
+  glm::vec4 lambda = first ? glm::vec4(0.f) : r.lambdas[k];
+  std::vector<glm::vec4>& x = s.positionsOut;
+  const std::vector<glm::vec4>& start = s.prevPositions;
+  if (c.node1 != WEFT_XPBD_ELEMENT) {
+    const gpu::XpbdSpringMove m = gpu::xpbdSpring(x[c.node0], x[c.node1], xyz(start[c.node0]), xyz(start[c.node1]),
+                                                  c.restLength, c.stiffness, c.damping, h, lambda.x);
+    x[c.node0] += glm::vec4(m.dx0, 0.f);
+    x[c.node1] += glm::vec4(m.dx1, 0.f);
+    lambda.x += m.dlambda;
+  } else {
+    const gpu::Element& e = s.elements.elements[c.node0];
+    const glm::uvec4 n = e.nodes;
+    const gpu::XpbdElementMove m =
+        gpu::xpbdElement(e, x[n.x], x[n.y], x[n.z], x[n.w], xyz(start[n.x]), xyz(start[n.y]), xyz(start[n.z]),
+                         xyz(start[n.w]), h, lambda);
+    for (int slot = 0; slot < 4; ++slot) {
+      const uint32_t node = n[slot];
+      if (x[node].w > 0.f) x[node] += glm::vec4(m.dx[slot], 0.f);
+    }
+    lambda += m.dlambda;
+  }
+  r.lambdas[k] = lambda;
+}
+
+// CPU twin of xpbd_finish.comp; `predicted` holds x*.
+void finishParticle(uint32_t i, CpuState& s, const std::vector<glm::vec4>& predicted, const gpu::StepParams& p) {
+  glm::vec4 xi = s.positionsOut[i];
+  if (xi.w == 0.f) return;
+  glm::vec3 x = xyz(xi);
+  glm::vec3 v = gpu::carryCorrection(xyz(s.velocitiesOut[i]), x, xyz(predicted[i]), p.dt);
+  for (const gpu::Collider& c : s.colliders) gpu::collideStep(x, v, c, p.dt);
+  s.positionsOut[i] = glm::vec4(x, xi.w);
+  s.velocitiesOut[i] = glm::vec4(v, 0.f);
+}
+
+void xpbdStepCpu(CpuState& s, const gpu::StepParams& params, const SolverParams& solver, ThreadPool& pool) {
+  const size_t n = s.positions.size();
+  XpbdCpuResources& r = s.unit<XpbdCpuResources>(Integrator::Xpbd);
+  pool.parallelFor(n, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) verletPredictParticle(static_cast<uint32_t>(i), s, params);
+  });
+  // x* stays in `positions` (the GPU's copy pass) while the sweeps move positionsOut in place.
+  s.positions = s.positionsOut;
+  for (int iteration = 0; iteration < solver.iterations; ++iteration) {
+    for (uint32_t colour = 0; colour < r.set.colours(); ++colour) {
+      const uint32_t first = r.set.colourStarts[colour];
+      pool.parallelFor(r.set.colourStarts[colour + 1] - first, [&](size_t begin, size_t end) {
+        for (size_t k = begin; k < end; ++k)
+          projectConstraint(first + static_cast<uint32_t>(k), s, r, params.dt, iteration == 0);
+      });
+    }
+  }
+  pool.parallelFor(n, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) finishParticle(static_cast<uint32_t>(i), s, s.positions, params);
+  });
+  s.swapPositions();
+  s.swapVelocities();
+}
+
+// The GPU's kernels, constraint set and multipliers.
+struct XpbdGpuResources : UnitResources {
+  explicit XpbdGpuResources(const GpuState& s)
+      : predict(*s.context, *s.shaders, s.kernel("verlet_predict.comp")),
+        copy(*s.context, *s.shaders, "copy.comp"),
+        project(*s.context, *s.shaders, s.kernel("xpbd_project.comp")),
+        finish(*s.context, *s.shaders, "xpbd_finish.comp"),
+        set(buildXpbdConstraints(*s.hostSprings, *s.hostElements)) {
+    // A one-entry buffer where the cloth has no constraint: bindings may not be empty.
+    const size_t count = std::max<size_t>(set.constraints.size(), 1);
+    constraints = engine::Buffer(*s.context, count * sizeof(gpu::XpbdConstraint), engine::kStorageUsage,
+                                 engine::MemoryUsage::DeviceLocal, "weft.xpbdConstraints");
+    if (!set.constraints.empty())
+      engine::uploadBuffer(*s.context, constraints, set.constraints.data(),
+                           set.constraints.size() * sizeof(gpu::XpbdConstraint));
+    lambdas = engine::Buffer(*s.context, count * sizeof(glm::vec4), engine::kStorageUsage,
+                             engine::MemoryUsage::DeviceLocal, "weft.xpbdLambdas");
+  }
+  engine::ComputeProgram predict, copy, project, finish;
+  XpbdConstraintSet set;
+  engine::Buffer constraints, lambdas;
+};
+
+void recordXpbdStep(GpuRecorder& r, const gpu::StepParams& params, const SolverParams& solver) {
+  GpuState& s = r.state;
+  const XpbdGpuResources& u = s.unit<XpbdGpuResources>(Integrator::Xpbd);
+  engine::timed(r.timer, r.cmd, "xpbd_predict", [&] {
+    u.predict.dispatch(r.cmd, s.particleCount,
+                       s.withTables({{WEFT_BIND_POSITIONS, &s.positionsIn()},
+                                     {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
+                                     {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
+                                     {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
+                                     {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()}}),
+                       params);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    // x* into the other buffer too: the sweeps move positionsOut, finish reads x* from positionsIn.
+    u.copy.dispatch(r.cmd, s.particleCount, {{WEFT_BIND_POSITIONS, &s.positionsOut()}, {WEFT_BIND_POSITIONS_OUT, &s.positionsIn()}},
+                    params);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
+  });
+  for (int iteration = 0; iteration < solver.iterations; ++iteration) {
+    engine::timed(r.timer, r.cmd, "xpbd_project", [&] {
+      for (uint32_t colour = 0; colour < u.set.colours(); ++colour) {
+        gpu::XpbdParams p{};
+        p.step = params;
+        p.first = u.set.colourStarts[colour];
+        p.count = u.set.colourStarts[colour + 1] - p.first;
+        p.iteration = static_cast<uint32_t>(iteration);
+        u.project.dispatch(r.cmd, p.count,
+                           s.withTables({{WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
+                                         {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
+                                         {WEFT_BIND_XPBD_CONSTRAINTS, &u.constraints},
+                                         {WEFT_BIND_XPBD_LAMBDAS, &u.lambdas}}),
+                           p);
+        engine::barrier::computeToCompute(r.vk(), r.cmd);
+      }
+    });
+  }
+  engine::timed(r.timer, r.cmd, "xpbd_finish", [&] {
+    u.finish.dispatch(r.cmd, s.particleCount,
+                      s.withTables({{WEFT_BIND_POSITIONS, &s.positionsIn()},
+                                    {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
+                                    {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()}}),
+                      params);
+  });
+  engine::barrier::computeToCompute(r.vk(), r.cmd);
+  s.swapPositions();
+  s.swapVelocities();
+}
+
+class XpbdUnit final : public IntegratorUnit {
+ public:
+  Integrator id() const override { return Integrator::Xpbd; }
+  UnitMemory memory(const StateSize& size) const override {
+    // Each spring once and each element once (an upper bound: the aerodynamic ones are left out),
+    // a constraint and a multiplier vector each, on both backends (xpbd_colouring.h, the resources here).
+    const uint64_t constraints = std::max<uint64_t>(size.springEntries / 2 + size.elements, 1);
+    UnitMemory m;
+    m.gpuOwn.add(constraints * sizeof(gpu::XpbdConstraint));
+    m.gpuOwn.add(constraints * sizeof(glm::vec4));
+    m.cpu.add(constraints * sizeof(gpu::XpbdConstraint));
+    m.cpu.add(constraints * sizeof(glm::vec4));
+    return m;
+  }
+  std::vector<SolveStats> advanceCpu(CpuState& state, const SolverParams& params, const gpu::StepParams& step, float,
+                                     int substeps, ThreadPool& pool) const override {
+    for (int k = 0; k < substeps; ++k) xpbdStepCpu(state, step, params, pool);
+    return {};
+  }
+  uint32_t timedPassesPerStep(const SolverParams& params) const override {
+    return 2 + static_cast<uint32_t>(std::max(params.iterations, 0));
+  }
+  void prepareGpu(GpuState& state, const SolverParams&, int) const override { state.unit<XpbdGpuResources>(Integrator::Xpbd); }
+  void recordStep(GpuRecorder& r, const SolverParams& params, const gpu::StepParams& step, uint32_t) const override {
+    recordXpbdStep(r, step, params);
+  }
+};
+
+}  // namespace
+
+const IntegratorUnit& xpbdUnit() {
+  static const XpbdUnit unit;
+  return unit;
+}
+
+}  // namespace weft::integrators

@@ -1,0 +1,78 @@
+#include "solver/integrators/xpbd/xpbd_colouring.h"
+
+#include <array>
+#include <bit>
+#include <string>
+
+#include "engine/error.h"
+#include "shaders/physics.h"
+
+namespace weft::integrators {
+namespace {
+
+// The colours each particle's constraints already hold, one bit each.
+using ColourMask = std::array<uint64_t, kMaxXpbdColours / 64>;
+
+// The lowest colour none of `nodes` holds.
+uint32_t firstFreeColour(const std::vector<ColourMask>& used, const uint32_t* nodes, uint32_t count) {
+  for (uint32_t word = 0; word < kMaxXpbdColours / 64; ++word) {
+    uint64_t taken = 0;
+    for (uint32_t n = 0; n < count; ++n) taken |= used[nodes[n]][word];
+    if (taken != ~uint64_t(0)) return word * 64 + static_cast<uint32_t>(std::countr_one(taken));
+  }
+  return kMaxXpbdColours;
+}
+
+}  // namespace
+
+XpbdConstraintSet buildXpbdConstraints(const SpringTable& springs, const ElementTable& elements) {
+  const size_t n = springs.rows.empty() ? 0 : springs.rows.size() - 1;
+  struct Pending {
+    gpu::XpbdConstraint constraint;
+    uint32_t colour;
+  };
+  std::vector<Pending> pending;
+  std::vector<ColourMask> used(n, ColourMask{});
+  uint32_t colours = 0;
+  auto place = [&](const gpu::XpbdConstraint& c, const uint32_t* nodes, uint32_t count) {
+    const uint32_t colour = firstFreeColour(used, nodes, count);
+    if (colour >= kMaxXpbdColours)
+      throw InputError("xpbd: particle " + std::to_string(nodes[0]) + " belongs to constraints that need more than " +
+                       std::to_string(kMaxXpbdColours) + " colours (a vertex of very high valence)");
+    for (uint32_t k = 0; k < count; ++k) used[nodes[k]][colour / 64] |= uint64_t(1) << (colour % 64);
+    pending.push_back({c, colour});
+    colours = std::max(colours, colour + 1);
+  };
+  for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t k = springs.rows[i]; k < springs.rows[i + 1]; ++k) {
+      const gpu::SpringEntry& e = springs.entries[k];
+      if (e.other <= i) continue;  // the spring's other end lists it first
+      const uint32_t nodes[2] = {i, e.other};
+      place({i, e.other, e.restLength, e.stiffness, e.damping, 0, 0, 0}, nodes, 2);
+    }
+  }
+  if (elements.rows.back() > 0) {
+    for (uint32_t k = 0; k < elements.elements.size(); ++k) {
+      const gpu::Element& e = elements.elements[k];
+      if (!gpu::elementIsElastic(e.kind)) continue;
+      uint32_t nodes[4];
+      uint32_t count = 0;
+      for (uint32_t slot = 0; slot < elementNodeCount(e.kind); ++slot) {
+        if (e.kind == WEFT_ELEMENT_TETHER && slot == 1) continue;  // the pinned anchor
+        nodes[count++] = e.nodes[static_cast<int>(slot)];
+      }
+      place({k, WEFT_XPBD_ELEMENT, 0.f, 0.f, 0.f, 0, 0, 0}, nodes, count);
+    }
+  }
+  // Counting sort by colour, springs before elements within one (the order they were placed in).
+  XpbdConstraintSet set;
+  set.colourStarts.assign(colours + 1, 0);
+  for (const Pending& p : pending) ++set.colourStarts[p.colour + 1];
+  for (uint32_t c = 0; c < colours; ++c) set.colourStarts[c + 1] += set.colourStarts[c];
+  std::vector<uint32_t> fill(set.colourStarts.begin(), set.colourStarts.end() - 1);
+  set.constraints.resize(pending.size());
+  for (const Pending& p : pending) set.constraints[fill[p.colour]++] = p.constraint;
+  return set;
+}
+
+}  // namespace weft::integrators

@@ -1,0 +1,29 @@
+#pragma once
+// XPBD's constraints in colour order: every spring once and every elastic element, coloured
+// greedily so that no two constraints of a colour move the same particle. Gauss-Seidel then runs a
+// colour at a time, each colour one parallel pass (a dispatch, a parallelFor) whose writes never
+// overlap. A grid colours in its own structure; a mesh takes as many colours as its busiest vertex
+// needs (about twice its constraints), which the greedy order bounds by 2 x degree - 1.
+#include <cstdint>
+#include <vector>
+
+#include "shaders/shared.h"
+#include "solver/elements.h"
+#include "solver/spring_table.h"
+
+namespace weft::integrators {
+
+inline constexpr uint32_t kMaxXpbdColours = 256;
+
+struct XpbdConstraintSet {
+  std::vector<gpu::XpbdConstraint> constraints;  // colour by colour; within a colour springs first
+  std::vector<uint32_t> colourStarts;            // colours + 1 starts into `constraints`
+  uint32_t colours() const { return colourStarts.empty() ? 0u : static_cast<uint32_t>(colourStarts.size() - 1); }
+};
+
+// Springs from the table's rows (each once, from its lower end), then the elastic elements (a
+// tether's anchor is pinned and never moves, so it does not count as shared). Throws InputError if
+// some particle would need more than kMaxXpbdColours colours.
+XpbdConstraintSet buildXpbdConstraints(const SpringTable& springs, const ElementTable& elements);
+
+}  // namespace weft::integrators
