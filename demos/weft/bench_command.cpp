@@ -151,7 +151,7 @@ int benchCommand(const BenchOptions& options) {
               "median of %d frames, %s acceleration\n\n",
               options.iterations, options.tolerance, options.substeps, options.frames, options.acceleration.c_str());
   std::printf("| grid | particles | integrator | backend | ms/step (wall) | ms/step (GPU) | M particle-steps/s | "
-              "solve iterations | max residual | stretch % mean / max | copy GB/s |\n");
+              "solve iterations | max residual | stretch %% mean / max | copy GB/s |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
   std::fflush(stdout);
 
