@@ -575,6 +575,70 @@ TEST(Cli, BenchSkipsAGridTheDeviceCannotHoldAndMeasuresTheRest) {
   EXPECT_THAT(r.output, HasSubstr("| 900² | 810000 | verlet | gpu | not run: "));
 }
 
+// `bench --suite targets --quick` runs every target row on quarter-size grids. Each row's verdict
+// follows from its own numbers and its target; the holding rows measure the shipped
+// hanging_xpbd.json cloth (the same stretch as `weft run` of that scene at that size); and a CPU
+// device does not pretend to be the real-GPU row.
+TEST(Cli, BenchTargetsSuiteJudgesEachRowByItsOwnNumbers) {
+  const fs::path json = tempDir() / "targets.json";
+  Result r = weft("bench --suite targets --quick --quiet --json " + json.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(json));
+  EXPECT_EQ(j["suite"], "targets");
+  EXPECT_EQ(j["quick"], true);
+  const nlohmann::json& rows = j["rows"];
+  ASSERT_EQ(rows.size(), 14u) << rows.dump();
+  int holding = 0;
+  for (const nlohmann::json& row : rows) {
+    const std::string work = row["work"];
+    const nlohmann::json& v = row["values"];
+    EXPECT_THAT(r.output, HasSubstr("| " + work + " | " + row["backend"].get<std::string>() + " | "));
+    if (work.find("M particle-substeps/s") != std::string::npos && row["backend"] == "gpu") {
+      EXPECT_EQ(row["met"], v["mParticleSubstepsPerSecond"].get<double>() >= 75.0) << row.dump();
+    }
+    if (work.find("ms/substep") != std::string::npos && row["backend"] == "gpu") {
+      EXPECT_EQ(row["met"], v["msPerSubstep"].get<double>() <= 0.07) << row.dump();
+    }
+    if (work.find("two corners") != std::string::npos) {
+      const bool holds = v["stretchMean"].get<double>() <= 0.01 && v["stretchMax"].get<double>() <= 0.10;
+      if (row["target"].get<std::string>().find("ms,") != std::string::npos) {
+        const double budget = row["backend"] == "cpu" ? 5.0 : 15.0;
+        EXPECT_EQ(row["met"], holds && v["msPerFrame"].get<double>() <= budget) << row.dump();
+      } else {
+        EXPECT_EQ(row["met"], holds) << row.dump();
+      }
+      if (v["grid"] == 32 && row["backend"] == "cpu") {
+        ++holding;
+        const fs::path stats = tempDir() / "hanging_xpbd_32.json";
+        Result run = weft("run " + scene("hanging_xpbd.json") +
+                          " --grid 32 --frames 6 --dt 0.016666668 --backend cpu --quiet --stats " + stats.string());
+        ASSERT_EQ(run.exitCode, 0) << run.output;
+        const nlohmann::json stretch = nlohmann::json::parse(std::ifstream(stats))["finalStretch"];
+        EXPECT_NEAR(v["stretchMean"].get<double>(), stretch["mean"].get<double>(), 1e-9) << row.dump();
+        EXPECT_NEAR(v["stretchMax"].get<double>(), stretch["max"].get<double>(), 1e-9) << row.dump();
+      }
+    }
+    if (work.find("implicit-cg") != std::string::npos) {
+      EXPECT_EQ(row["met"], v["msPerFrame"].get<double>() <= 14.0) << row.dump();
+    }
+    if (work.find("against the copy") != std::string::npos) {
+      EXPECT_EQ(row["met"], v["ofCopy"].get<double>() >= 0.5) << row.dump();
+    }
+    if (work.find("device ms / CPU ms") != std::string::npos) {
+      EXPECT_NEAR(v["ratio"].get<double>(), v["gpuMsPerStep"].get<double>() / v["cpuMsPerStep"].get<double>(), 1e-9);
+      EXPECT_EQ(row["met"], v["ratio"].get<double>() <= 1.0) << row.dump();
+    }
+    if (work.find("1024") != std::string::npos && j["device"]["type"] == "CPU") {
+      EXPECT_TRUE(row["met"].is_null()) << row.dump();
+      EXPECT_THAT(row["measured"].get<std::string>(), HasSubstr("not run"));
+    }
+  }
+  EXPECT_EQ(holding, 1);
+  Result refused = weft("bench --suite targets --csv " + (tempDir() / "t.csv").string());
+  EXPECT_NE(refused.exitCode, 0);
+  EXPECT_THAT(refused.output, HasSubstr("--csv and --plot record the sweep"));
+}
+
 // imex is a bench integrator like the others, on both backends: one row each, with a positive
 // time, its solve's iterations and the grid's particle count (the names come from the scene
 // format's one table).

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 
+#include "demos/weft/bench_measure.h"
 #include "demos/weft/bench_plot.h"
 #include "demos/weft/bench_record.h"
 #include "demos/weft/output_paths.h"
@@ -28,79 +29,6 @@ namespace weft {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// A square grid of 1 cm cells and 0.1 g particles whatever its size, so that every size is the
-// same physical problem (a finer grid is not a stiffer one). The force-based explicit integrators
-// get springs soft enough to stay stable at the benchmark's step (omega h < 0.5); the others keep
-// the default cloth material.
-ClothModel benchGrid(int n, Integrator integrator) {
-  GridSpec grid;
-  grid.width = grid.height = static_cast<uint32_t>(n);
-  grid.sizeX = grid.sizeY = 0.01f * static_cast<float>(n - 1);
-  grid.origin = glm::vec3(-0.5f * grid.sizeX, 1.5f, 0.f);
-  grid.totalMass = 1e-4f * static_cast<float>(n) * static_cast<float>(n);
-  Material material = integrators::integratorUnit(integrator).explicitForces() ? Material{0.1f, 0.025f, 0.005f, 1e-4f} : Material{};
-  ClothModel model = buildGrid(grid, material);
-  pinParticles(model, gridCorners(model, CornerPreset::Two));
-  return model;
-}
-
-// GB/s of a vec4 copy of n elements on the device (GPU timestamps, median of 9).
-double gpuCopyBandwidth(engine::Context& context, const engine::ShaderLibrary& shaders, uint32_t n) {
-  engine::ComputeProgram copy(context, shaders, "copy.comp");
-  engine::Buffer src(context, n * 16ull, engine::kStorageUsage, engine::MemoryUsage::DeviceLocal, "bench.src");
-  engine::Buffer dst(context, n * 16ull, engine::kStorageUsage, engine::MemoryUsage::DeviceLocal, "bench.dst");
-  engine::GpuTimer timer(context, 16);
-  gpu::StepParams params{};
-  params.particleCount = n;
-  std::vector<double> samples;
-  for (int k = 0; k < 10; ++k) {
-    engine::submitAndWait(context, [&](VkCommandBuffer cmd) {
-      timer.reset(cmd);
-      engine::timed(&timer, cmd, "copy", [&] {
-        copy.dispatch(cmd, n, {{WEFT_BIND_POSITIONS, &src}, {WEFT_BIND_POSITIONS_OUT, &dst}}, params);
-      });
-    });
-    auto times = timer.read();
-    if (k > 0 && !times.empty()) samples.push_back(2.0 * 16.0 * n / (times[0].second * 1e-3) * 1e-9);
-  }
-  return median(samples);
-}
-
-// GB/s of the same copy by the CPU backend's thread pool (wall clock, median of 9).
-double cpuCopyBandwidth(uint32_t n) {
-  ThreadPool pool;
-  std::vector<glm::vec4> src(n, glm::vec4(1.f)), dst(n);
-  std::vector<double> samples;
-  for (int k = 0; k < 10; ++k) {
-    auto start = Clock::now();
-    pool.parallelFor(n, [&](size_t b, size_t e) { std::memcpy(&dst[b], &src[b], (e - b) * sizeof(glm::vec4)); });
-    double s = std::chrono::duration<double>(Clock::now() - start).count();
-    if (k > 0) samples.push_back(2.0 * 16.0 * n / s * 1e-9);
-  }
-  return median(samples);
-}
-
-// Per step, each timed pass: mean GPU ms (timestamps) and what RecordStats counted for it.
-void fillPasses(BenchRow& row, const engine::RecordStats& stats, const PassTimes& gpuTotals, double steps) {
-  const engine::PassRecordStats total = stats.total();
-  row.dispatchesPerStep = double(total.dispatches) / steps;
-  row.barriersPerStep = double(total.barriers) / steps;
-  row.boundBytesPerStep = double(total.boundBytes) / steps;
-  row.boundBufferBytes = stats.distinctBoundBytes();
-  for (const engine::PassRecordStats& p : stats.passes()) {
-    if (p.dispatches == 0) continue;  // barriers between passes: in the row's totals only
-    BenchPass pass;
-    pass.name = p.name.empty() ? "(untimed)" : p.name;
-    auto it = std::find_if(gpuTotals.begin(), gpuTotals.end(), [&](const auto& t) { return t.first == p.name; });
-    pass.msPerStep = it == gpuTotals.end() ? 0.0 : it->second / steps;
-    pass.dispatchesPerStep = double(p.dispatches) / steps;
-    pass.bytesPerStep = double(p.boundBytes) / steps;
-    pass.gbps = pass.msPerStep > 0 ? pass.bytesPerStep / (pass.msPerStep * 1e-3) * 1e-9 : 0.0;
-    pass.ofCopy = row.copyGBps > 0 ? pass.gbps / row.copyGBps : 0.0;
-    row.passes.push_back(pass);
-  }
-}
 
 void printPassTable(const BenchRow& row) {
   std::printf("\n%d² %s %s: %.0f dispatches, %.0f barriers, %.2f MB bound per step\n\n", row.grid,
@@ -198,40 +126,13 @@ int benchCommand(const BenchOptions& options) {
         rows.push_back(row);
         continue;
       }
-      const float frameDt = 1.f / 60.f;
-      for (int warm = 0; warm < 2; ++warm) solver->advance(frameDt, options.substeps);  // pipelines, caches
-      std::vector<double> wall, gpu, iterations;
-      double worstResidual = 0;
-      engine::RecordStats recorded;  // what the measured frames recorded (GPU backend)
-      PassTimes passTotals;          // GPU ms per pass over the measured frames
-      for (int f = 0; f < options.frames; ++f) {
-        auto start = Clock::now();
-        {
-          engine::ScopedRecordStats counting(recorded);
-          solver->advance(frameDt, options.substeps);
-        }
-        wall.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count() / options.substeps);
-        if (backend == Backend::Gpu) {
-          double total = 0;
-          for (const auto& [name, ms] : solver->lastPassTimes()) {
-            total += ms;
-            auto it = std::find_if(passTotals.begin(), passTotals.end(), [&](auto& t) { return t.first == name; });
-            if (it == passTotals.end()) passTotals.emplace_back(name, ms);
-            else it->second += ms;
-          }
-          gpu.push_back(total / options.substeps);
-        }
-        for (const SolveStats& s : solver->lastSolveStats()) {
-          iterations.push_back(s.iterations);
-          worstResidual = std::max(worstResidual, double(s.residual));
-        }
-      }
-      double wallMs = median(wall), gpuMs = median(gpu);
+      const FrameTimes timed = timeFrames(*solver, 1.f / 60.f, options.substeps, options.frames, 2);
+      const std::vector<double>& iterations = timed.solveIterations;
+      const double worstResidual = timed.worstResidual;
+      const double wallMs = timed.wallMsPerFrame / options.substeps, gpuMs = timed.gpuMsPerFrame / options.substeps;
       double rate = particles / ((backend == Backend::Gpu ? gpuMs : wallMs) * 1e-3) * 1e-6;
       double copy = backend == Backend::Gpu ? gpuCopyBandwidth(*context, *shaders, particles) : cpuCopyBandwidth(particles);
-      std::vector<glm::vec4> positions, velocities;
-      solver->readState(positions, velocities);
-      const StretchStats stretch = structuralStretch(model, positions);
+      const StretchStats stretch = structuralStretch(model, timed.positions);
       char gpuText[32] = "-", iterText[32] = "-", residualText[32] = "-", stretchText[48] = "-";
       if (stretch.springs > 0)
         std::snprintf(stretchText, sizeof stretchText, "%.2f / %.1f", 100.0 * stretch.mean, 100.0 * stretch.max);
@@ -258,7 +159,7 @@ int benchCommand(const BenchOptions& options) {
         row.maxResidual = worstResidual;
       }
       if (backend == Backend::Gpu && options.frames > 0)
-        fillPasses(row, recorded, passTotals, double(options.frames) * options.substeps);
+        fillPasses(row, timed.recorded, timed.passTotals, double(options.frames) * options.substeps);
       rows.push_back(row);
     }
     }

@@ -25,6 +25,10 @@ struct BenchOptions {
   std::string csvPath;    // optional: the rows as CSV, the settings in every line
   std::string plotPath;   // optional: ms per step against particles, SVG (demos/weft/bench_plot.h)
   bool quiet = false;     // no progress lines on stderr
+  // "targets": the performance targets' rows instead of the sweep (demos/weft/bench_targets.h);
+  // grids, integrators and the solver settings above are then the suite's own.
+  std::string suite;
+  bool quick = false;     // the suite on quarter-size grids for a few frames: a check, not its figures
 };
 
 int benchCommand(const BenchOptions& options);

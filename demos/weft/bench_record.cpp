@@ -147,7 +147,7 @@ BenchEnvironment benchEnvironment(const engine::Context* context) {
   return env;
 }
 
-Json benchJson(const BenchOptions& options, const BenchEnvironment& env, const std::vector<BenchRow>& rows) {
+Json environmentJson(const BenchEnvironment& env) {
   Json j;
   j["weft"] = env.weftVersion;
   j["commit"] = env.commit;
@@ -158,6 +158,11 @@ Json benchJson(const BenchOptions& options, const BenchEnvironment& env, const s
   else
     j["device"] = nullptr;
   j["cpu"] = {{"model", env.cpuModel}, {"threads", env.cpuThreads}};
+  return j;
+}
+
+Json benchJson(const BenchOptions& options, const BenchEnvironment& env, const std::vector<BenchRow>& rows) {
+  Json j = environmentJson(env);
   j["settings"] = settingsJson(options);
   Json list = Json::array();
   for (const BenchRow& row : rows) list.push_back(rowJson(row));

@@ -60,6 +60,8 @@ struct BenchEnvironment {
 // `context` null: no GPU backend in the run.
 BenchEnvironment benchEnvironment(const engine::Context* context);
 
+// weft, commit, date, device (null without one) and cpu: the head of every record the bench writes.
+nlohmann::ordered_json environmentJson(const BenchEnvironment& env);
 nlohmann::ordered_json benchJson(const BenchOptions& options, const BenchEnvironment& env,
                                  const std::vector<BenchRow>& rows);
 // A header line, then one line per row with the environment and the settings in every line, so

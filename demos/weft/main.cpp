@@ -5,6 +5,7 @@
 
 #include "demos/view/view_command.h"
 #include "demos/weft/bench_command.h"
+#include "demos/weft/bench_targets.h"
 #include "demos/weft/replay_command.h"
 #include "demos/weft/run_command.h"
 #include "engine/context.h"
@@ -70,6 +71,9 @@ int main(int argc, char** argv) {
   benchCmd->add_option("--csv", bench.csvPath, "also write the rows as CSV, the settings on every line");
   benchCmd->add_option("--plot", bench.plotPath, "also plot ms per step against particles to this SVG");
   benchCmd->add_flag("--quiet", bench.quiet, "no progress lines on stderr");
+  benchCmd->add_option("--suite", bench.suite,
+                       "targets: the performance targets' rows, each beside its target (docs/benchmarks.md)");
+  benchCmd->add_flag("--quick", bench.quick, "with --suite: quarter-size grids and a few frames (a check, not the figures)");
 
   weft::ReplayOptions replay;
   CLI::App* replayCmd = app.add_subcommand("replay", "describe a recording and render one of its frames, no solver");
@@ -110,7 +114,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (runCmd->parsed()) return weft::runCommand(run);
-    if (benchCmd->parsed()) return weft::benchCommand(bench);
+    if (benchCmd->parsed()) return bench.suite.empty() ? weft::benchCommand(bench) : weft::benchTargetsSuite(bench);
     if (replayCmd->parsed()) return weft::replayCommand(replay);
     if (viewCmd->parsed()) return weft::viewCommand(view);
     if (devicesCmd->parsed()) {
