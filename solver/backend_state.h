@@ -33,6 +33,8 @@ gpu::StepParams makeStepParams(const SolverParams& params, float dt, uint32_t pa
 // dropped when the cloth's topology changes.
 struct UnitResources {
   virtual ~UnitResources() = default;
+  // Host memory the resources hold that grows with the cloth (CpuSolver::stateBytes counts it).
+  virtual uint64_t hostBytes() const { return 0; }
 };
 
 // ---- CPU ----

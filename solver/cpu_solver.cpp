@@ -117,6 +117,8 @@ uint64_t CpuSolver::stateBytes() const {
   total += bytes(state_.springs.rows) + bytes(state_.springs.entries) + bytes(state_.springs.links);
   total += bytes(state_.springs.strainLimits) + bytes(state_.strainExcessSums) + bytes(state_.springs.forceBounds);
   total += bytes(state_.elements.elements) + bytes(state_.elements.rows) + bytes(state_.elements.refs);
+  for (const auto& unit : state_.units)
+    if (unit) total += unit->hostBytes();
   return total;
 }
 

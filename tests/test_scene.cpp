@@ -26,7 +26,7 @@ using test::pinnedCount;
 
 TEST(Integrators, NamesRoundTrip) {
   const std::vector<std::string> names = integratorNames();
-  ASSERT_EQ(names.size(), 8u);
+  ASSERT_EQ(names.size(), 9u);
   EXPECT_EQ(names[0], "explicit-euler");
   for (const std::string& name : names) EXPECT_EQ(integratorName(parseIntegrator(name)), name);
   EXPECT_EQ(parseIntegrator("symplectic-euler"), Integrator::SymplecticEuler);
@@ -36,10 +36,11 @@ TEST(Integrators, NamesRoundTrip) {
   EXPECT_EQ(parseIntegrator("nonlinear-cg"), Integrator::NonlinearCg);
   EXPECT_EQ(parseIntegrator("newton-chebyshev"), Integrator::NewtonChebyshev);
   EXPECT_EQ(parseIntegrator("imex"), Integrator::Imex);
+  EXPECT_EQ(parseIntegrator("xpbd"), Integrator::Xpbd);
   EXPECT_THAT(inputErrorOf([] { parseIntegrator("leapfrog"); }),
               AllOf(HasSubstr("unknown integrator 'leapfrog'"),
                     HasSubstr("(known: explicit-euler, symplectic-euler, verlet, rk4, implicit-cg, "
-                              "nonlinear-cg, newton-chebyshev, imex)")));
+                              "nonlinear-cg, newton-chebyshev, imex, xpbd)")));
 }
 
 TEST(SceneParse, MinimalSceneTakesTheHeaderDefaults) {

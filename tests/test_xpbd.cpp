@@ -131,8 +131,10 @@ TEST(Xpbd, NoColourMovesAParticleTwiceAndEveryConstraintIsListedOnce) {
         std::sort(nodes.begin(), nodes.end());
         nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
       }
-      for (uint32_t node : nodes)
-        if (!model.pinned[node]) EXPECT_TRUE(moved.insert(node).second) << "colour " << c << " moves particle " << node << " twice";
+      for (uint32_t node : nodes) {
+        if (model.pinned[node]) continue;
+        EXPECT_TRUE(moved.insert(node).second) << "colour " << c << " moves particle " << node << " twice";
+      }
     }
   }
   std::multiset<std::pair<uint32_t, uint32_t>> expectedPairs;

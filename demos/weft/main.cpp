@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   runCmd->add_option("--frames", run.frames, "frames to simulate");
   runCmd->add_option("--dt", run.dt, "seconds per frame");
   runCmd->add_option("--substeps", run.substeps, "steps per frame");
-  runCmd->add_option("--iterations", run.iterations, "constraint iterations per step (verlet)");
+  runCmd->add_option("--iterations", run.iterations, "constraint iterations per step (verlet: Jacobi, xpbd: Gauss-Seidel sweeps)");
   runCmd->add_option("--tolerance", run.tolerance, "implicit solves: relative residual to reach");
   runCmd->add_option("--max-iterations", run.maxIterations, "implicit solves: iteration cap per step");
   runCmd->add_option("--grid", run.grid, "rebuild the scene's grid cloth with N x N particles, same size and mass");
@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
   benchCmd->add_option("--relaxation-rho", bench.relaxationRho, "verlet: Chebyshev spectral radius estimate (0: off)");
   benchCmd->add_option("--acceleration", bench.acceleration, "of the Jacobi solves: chebyshev, nesterov or none");
   benchCmd->add_option("--momentum", bench.momentum, "nesterov: fixed momentum in [0, 1) (default: the (k-1)/(k+2) schedule)");
-  benchCmd->add_option("--iterations", bench.iterations, "constraint iterations per step (verlet)");
+  benchCmd->add_option("--iterations", bench.iterations, "constraint iterations per step (verlet: Jacobi, xpbd: Gauss-Seidel sweeps)");
   benchCmd->add_option("--substeps", bench.substeps, "steps per measured frame");
   benchCmd->add_option("--frames", bench.frames, "measured frames per case");
   benchCmd->add_option("--backends", bench.backends, "gpu,cpu")->delimiter(',');

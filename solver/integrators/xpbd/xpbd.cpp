@@ -18,8 +18,13 @@ namespace {
 // The CPU's constraint set and multipliers, kept while the topology holds.
 struct XpbdCpuResources : UnitResources {
   explicit XpbdCpuResources(const CpuState& s)
-      : set(buildXpbdConstraints(s.springs, s.elements)), lambdas(set.constraints.size(), glm::vec4(0.f)) {}
+      : set(buildXpbdConstraints(s.springs, s.elements)),
+        capacity(xpbdConstraintCapacity(s.springs.entries.size(), s.elements.elements.size())),
+        lambdas(capacity, glm::vec4(0.f)) {}
+  // The constraints and their multipliers at the tables' capacity, as memory() states them.
+  uint64_t hostBytes() const override { return capacity * (sizeof(gpu::XpbdConstraint) + sizeof(glm::vec4)); }
   XpbdConstraintSet set;
+  uint64_t capacity;
   std::vector<glm::vec4> lambdas;
 };
 
@@ -93,8 +98,8 @@ struct XpbdGpuResources : UnitResources {
         project(*s.context, *s.shaders, s.kernel("xpbd_project.comp")),
         finish(*s.context, *s.shaders, "xpbd_finish.comp"),
         set(buildXpbdConstraints(*s.hostSprings, *s.hostElements)) {
-    // A one-entry buffer where the cloth has no constraint: bindings may not be empty.
-    const size_t count = std::max<size_t>(set.constraints.size(), 1);
+    // Sized to the tables' capacity (at least one entry: bindings may not be empty), as memory() states it.
+    const uint64_t count = xpbdConstraintCapacity(s.hostSprings->entries.size(), s.hostElements->elements.size());
     constraints = engine::Buffer(*s.context, count * sizeof(gpu::XpbdConstraint), engine::kStorageUsage,
                                  engine::MemoryUsage::DeviceLocal, "weft.xpbdConstraints");
     if (!set.constraints.empty())
@@ -161,7 +166,7 @@ class XpbdUnit final : public IntegratorUnit {
   UnitMemory memory(const StateSize& size) const override {
     // Each spring once and each element once (an upper bound: the aerodynamic ones are left out),
     // a constraint and a multiplier vector each, on both backends (xpbd_colouring.h, the resources here).
-    const uint64_t constraints = std::max<uint64_t>(size.springEntries / 2 + size.elements, 1);
+    const uint64_t constraints = xpbdConstraintCapacity(size.springEntries, size.elements);
     UnitMemory m;
     m.gpuOwn.add(constraints * sizeof(gpu::XpbdConstraint));
     m.gpuOwn.add(constraints * sizeof(glm::vec4));

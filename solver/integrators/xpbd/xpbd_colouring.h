@@ -4,6 +4,7 @@
 // colour at a time, each colour one parallel pass (a dispatch, a parallelFor) whose writes never
 // overlap. A grid colours in its own structure; a mesh takes as many colours as its busiest vertex
 // needs (about twice its constraints), which the greedy order bounds by 2 x degree - 1.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -20,6 +21,13 @@ struct XpbdConstraintSet {
   std::vector<uint32_t> colourStarts;            // colours + 1 starts into `constraints`
   uint32_t colours() const { return colourStarts.empty() ? 0u : static_cast<uint32_t>(colourStarts.size() - 1); }
 };
+
+// The constraints a cloth's tables can hold, what the unit's buffers and vectors are sized for (and
+// what solver/memory_budget.h counts): each spring once and each element of the table, the
+// aerodynamic ones and the inert placeholder of a cloth without elements included; at least one.
+inline uint64_t xpbdConstraintCapacity(uint64_t springEntries, uint64_t elements) {
+  return std::max<uint64_t>(springEntries / 2 + elements, 1);
+}
 
 // Springs from the table's rows (each once, from its lower end), then the elastic elements (a
 // tether's anchor is pinned and never moves, so it does not count as shared). Throws InputError if
