@@ -97,6 +97,18 @@ static gpu::StepParams relaxParams(gpu::StepParams params, int pass, const Solve
 // Nesterov's last Jacobi iterates live in the first scratch buffer; the other accelerators keep none.
 static bool keepsLastJacobi(const SolverParams& solver) { return solver.acceleration == Acceleration::Nesterov; }
 
+void recordVerletPredict(GpuRecorder& r, const engine::ComputeProgram& predict, const gpu::StepParams& params) {
+  GpuState& s = r.state;
+  predict.dispatch(r.cmd, s.particleCount,
+                   s.withTables({{WEFT_BIND_POSITIONS, &s.positionsIn()},
+                                 {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
+                                 {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
+                                 {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
+                                 {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()}}),
+                   params);
+  engine::barrier::computeToCompute(r.vk(), r.cmd);
+}
+
 namespace {
 
 void verletStepCpu(CpuState& state, const gpu::StepParams& params, const SolverParams& solver, ThreadPool& pool) {
@@ -130,16 +142,7 @@ void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, const Solve
   // Without Nesterov the relaxation never touches WEFT_BIND_LAST_JACOBI (its mode says so): any
   // particle-sized buffer fills the binding.
   const engine::Buffer& lastJacobi = keepsLastJacobi(solver) ? s.scratch[0] : s.prevPositions;
-  engine::timed(r.timer, r.cmd, "verlet_predict", [&] {
-    programs.predict.dispatch(r.cmd, s.particleCount,
-                                      s.withTables({{WEFT_BIND_POSITIONS, &s.positionsIn()},
-                                       {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
-                                       {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
-                                       {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
-                                       {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()}}),
-                                      params);
-  });
-  engine::barrier::computeToCompute(r.vk(), r.cmd);
+  engine::timed(r.timer, r.cmd, "verlet_predict", [&] { recordVerletPredict(r, programs.predict, params); });
   s.swapPositions();
   for (int pass = 0; pass < relaxPasses(solver.iterations); ++pass) {
     gpu::StepParams p = relaxParams(params, pass, solver);

@@ -28,5 +28,8 @@ float chebyshevOmega(int pass, float rho);
 // The prediction pass (verlet_predict.comp) for particle i, which xpbd shares: prevPositions = x,
 // positionsOut = x + dt (v + a_ext dt), velocitiesOut = v + a_ext dt.
 void verletPredictParticle(uint32_t i, CpuState& s, const gpu::StepParams& p);
+// Its GPU twin: records verlet_predict.comp (`predict`, the state's variant of it) over the state's
+// buffers, then a barrier.
+void recordVerletPredict(GpuRecorder& r, const engine::ComputeProgram& predict, const gpu::StepParams& params);
 
 }  // namespace weft::integrators

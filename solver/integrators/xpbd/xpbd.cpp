@@ -117,14 +117,7 @@ void recordXpbdStep(GpuRecorder& r, const gpu::StepParams& params, const SolverP
   GpuState& s = r.state;
   const XpbdGpuResources& u = s.unit<XpbdGpuResources>(Integrator::Xpbd);
   engine::timed(r.timer, r.cmd, "xpbd_predict", [&] {
-    u.predict.dispatch(r.cmd, s.particleCount,
-                       s.withTables({{WEFT_BIND_POSITIONS, &s.positionsIn()},
-                                     {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
-                                     {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
-                                     {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
-                                     {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()}}),
-                       params);
-    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    recordVerletPredict(r, u.predict, params);
     // x* into the other buffer too: the sweeps move positionsOut, finish reads x* from positionsIn.
     u.copy.dispatch(r.cmd, s.particleCount, {{WEFT_BIND_POSITIONS, &s.positionsOut()}, {WEFT_BIND_POSITIONS_OUT, &s.positionsIn()}},
                     params);
