@@ -374,7 +374,7 @@ struct XpbdParams {
   uint first;       // the colour's first constraint
   uint count;       // constraints in the colour
   uint iteration;   // 0: the multipliers start from zero (nothing is read)
-  uint pad;
+  uint keepMultipliers;  // 1: another sweep follows and reads them; 0: the last sweep writes none
 };
 
 // Push constants of normals.comp.

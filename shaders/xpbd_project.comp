@@ -43,5 +43,5 @@ void main() {
     lambda += m.dlambda;
 #endif
   }
-  lambdas[k] = lambda;
+  if (xpbd.keepMultipliers != 0u) lambdas[k] = lambda;
 }

@@ -28,8 +28,9 @@ struct XpbdCpuResources : UnitResources {
   std::vector<glm::vec4> lambdas;
 };
 
-// CPU twin of xpbd_project.comp: constraint k projected in place in positionsOut.
-void projectConstraint(uint32_t k, CpuState& s, XpbdCpuResources& r, float h, bool first) {
+// CPU twin of xpbd_project.comp: constraint k projected in place in positionsOut, its multipliers
+// read unless `first` and kept only if another sweep follows (`keep`).
+void projectConstraint(uint32_t k, CpuState& s, XpbdCpuResources& r, float h, bool first, bool keep) {
   const gpu::XpbdConstraint& c = r.set.constraints[k];
   glm::vec4 lambda = first ? glm::vec4(0.f) : r.lambdas[k];
   std::vector<glm::vec4>& x = s.positionsOut;
@@ -52,7 +53,7 @@ void projectConstraint(uint32_t k, CpuState& s, XpbdCpuResources& r, float h, bo
     }
     lambda += m.dlambda;
   }
-  r.lambdas[k] = lambda;
+  if (keep) r.lambdas[k] = lambda;
 }
 
 // CPU twin of xpbd_finish.comp; `predicted` holds x*.
@@ -79,7 +80,8 @@ void xpbdStepCpu(CpuState& s, const gpu::StepParams& params, const SolverParams&
       const uint32_t first = r.set.colourStarts[colour];
       pool.parallelFor(r.set.colourStarts[colour + 1] - first, [&](size_t begin, size_t end) {
         for (size_t k = begin; k < end; ++k)
-          projectConstraint(first + static_cast<uint32_t>(k), s, r, params.dt, iteration == 0);
+          projectConstraint(first + static_cast<uint32_t>(k), s, r, params.dt, iteration == 0,
+                            iteration + 1 < solver.iterations);
       });
     }
   }
@@ -131,6 +133,7 @@ void recordXpbdStep(GpuRecorder& r, const gpu::StepParams& params, const SolverP
         p.first = u.set.colourStarts[colour];
         p.count = u.set.colourStarts[colour + 1] - p.first;
         p.iteration = static_cast<uint32_t>(iteration);
+        p.keepMultipliers = iteration + 1 < solver.iterations ? 1u : 0u;
         u.project.dispatch(r.cmd, p.count,
                            s.withTables({{WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
                                          {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
