@@ -220,6 +220,7 @@ WEFT_FN vec3 carryCorrection(vec3 v, vec3 after, vec3 before, float dt) { return
 #include "xpbd.h"
 #include "strain_limit.h"
 #include "tearing.h"
+#include "contact.h"
 
 #ifdef __cplusplus
 #undef WEFT_FN

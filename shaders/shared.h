@@ -53,6 +53,12 @@ using uvec4 = glm::uvec4;
 // whose constraints move the same particle, and each constraint's multipliers.
 #define WEFT_BIND_XPBD_CONSTRAINTS 54  // XpbdConstraint[K]
 #define WEFT_BIND_XPBD_LAMBDAS 55      // vec4[K]: the step's multipliers, one per condition (springs: x)
+// Self- and cloth-cloth contact (contact_*.comp, solver/contact.h), bound only when contact is on.
+#define WEFT_BIND_CONTACT_START 56     // vec4[N]: positions at the step's start, crossing-free
+#define WEFT_BIND_CONTACT_TOPOLOGY 57  // uint[]: triangles, edges and their per-vertex rows (ContactParams' offsets)
+#define WEFT_BIND_CONTACT_CELLS 58     // uint[H]: per hash bucket, a count, then after the scatter its end
+#define WEFT_BIND_CONTACT_ENTRIES 59   // uint[N]: particle indices sorted by hash bucket
+#define WEFT_BIND_CONTACT_SCALARS 60   // ContactScalars
 
 // ---- Iterative solves (implicit integrators): scalar state and reductions stay on the GPU. ----
 #define WEFT_BIND_SOLVE_SCALARS 11  // SolveScalars: the running solve's scalars (alpha, beta, residuals)
@@ -155,6 +161,9 @@ using uvec4 = glm::uvec4;
 #define WEFT_STRAIN_MEASURE 0         // strain_limit: sum each particle's springs' excess over their limits
 #define WEFT_STRAIN_CORRECT 1         // strain_limit: one Jacobi iteration of the corrections
 #define WEFT_STRAIN_CORRECT_FINAL 2   // strain_limit: the last iteration, which also collides
+#define WEFT_CONTACT_MEASURE 0        // contact_hash: the longest edge at the step's start
+#define WEFT_CONTACT_COUNT 1          // contact_hash: particles per hash bucket
+#define WEFT_CONTACT_SCATTER 2        // contact_hash: each particle into its bucket's run
 // rk4_stage: StepParams.mode is the stage, 0..3; the last one combines the slopes and collides.
 
 // Element kinds (Element.kind). Each is written once in shaders/elements/ and registered in
@@ -377,6 +386,43 @@ struct XpbdParams {
   uint keepMultipliers;  // 1: another sweep follows and reads them; 0: the last sweep writes none
 };
 
+// Push constants of the contact passes (contact_hash.comp, contact_scan.comp, contact_resolve.comp).
+// The topology buffer holds, at these offsets (in uints): triangles (3 per, sorted by their smallest
+// corner), edges (2 per, smaller index first, sorted), and four CSR rows of N + 1 starts each: the
+// triangles around each vertex, the edges around each vertex, and the runs of triangles and edges
+// whose smallest corner is that vertex (each pair of primitives is visited once per vertex).
+struct ContactParams {
+  float radius;         // m: pairs nearer than this limit how far their corners may move
+  float thickness;      // m: pairs nearer than this are pushed apart
+  float dt;             // s: the step, for the velocity that goes with a move
+  uint particleCount;
+  uint tableSize;       // hash buckets, a power of two
+  uint mode;            // WEFT_CONTACT_*
+  uint triangleCount;
+  uint edgeCount;
+  uint trianglesAt;     // offsets into the topology buffer, in uints
+  uint edgesAt;
+  uint triangleRowsAt;  // N + 1 starts into the triangle lists that follow
+  uint triangleListAt;  // 3T triangle indices
+  uint edgeRowsAt;      // N + 1 starts into the edge lists that follow
+  uint edgeListAt;      // 2E edge indices
+  uint ownedTriangleRowsAt;  // N + 1 starts into the sorted triangles
+  uint ownedEdgeRowsAt;      // N + 1 starts into the sorted edges
+  float staticFriction;      // Coulomb coefficients between cloth and cloth
+  float kineticFriction;
+  uint pad0;
+  uint pad1;
+};
+
+// What the contact passes keep on the device: the step's measure, and the frame's statistics.
+// Distances are non-negative floats kept as their bits, so atomicMin/atomicMax order them.
+struct ContactScalars {
+  uint maxEdgeBits;       // the step's longest edge at its start (m), which sizes the hash cells
+  uint minDistanceBits;   // the frame's smallest distance between primitives sharing no vertex (m)
+  uint contactVertices;   // the frame's sum over steps of the vertices pushed apart
+  uint limitedVertices;   // the frame's sum over steps of the vertices whose move was cut short
+};
+
 // Push constants of normals.comp.
 struct NormalsParams {
   uint vertexCount;
@@ -395,6 +441,8 @@ static_assert(sizeof(StrainLimit) == 8);
 static_assert(sizeof(StepParams) == 64);
 static_assert(sizeof(XpbdConstraint) == 32);
 static_assert(sizeof(XpbdParams) == 80);
+static_assert(sizeof(ContactParams) == 80);
+static_assert(sizeof(ContactScalars) == 16);
 static_assert(sizeof(RenderParams) == 128);
 static_assert(sizeof(SolveScalars) == 32);
 static_assert(sizeof(StepLog) == 16);

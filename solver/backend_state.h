@@ -51,6 +51,7 @@ struct CpuState {
   std::vector<gpu::Collider> colliders;
   std::vector<float> strainExcessSums;  // strain limiting: each particle's summed |excess| (strain_limit.h)
   std::array<std::unique_ptr<UnitResources>, kIntegratorCount> units;
+  std::unique_ptr<UnitResources> contact;  // solver/contact.h: its tables and hash grid, when contact is on
 
   // The resources of unit `id`, of the unit's own type T, made by T(*this) on first use.
   template <class T>
@@ -88,6 +89,7 @@ struct GpuState {
   // (xpbd's constraint colouring) when first used.
   std::shared_ptr<const SpringTable> hostSprings;
   std::shared_ptr<const ElementTable> hostElements;
+  std::unique_ptr<UnitResources> contact;  // solver/contact.h: its tables, hash grid and kernels, when contact is on
   uint32_t particleCount = 0, colliderCount = 0;
   const engine::Context* context = nullptr;
   const engine::ShaderLibrary* shaders = nullptr;

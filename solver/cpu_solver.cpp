@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "solver/contact.h"
 #include "solver/host_memory.h"
 #include "solver/integrators/integrator_unit.h"
 #include "solver/memory_budget.h"
@@ -15,7 +16,9 @@ namespace weft {
 
 CpuSolver::CpuSolver(const ClothModel& model, const SolverParams& params, unsigned threads) : pool_(threads) {
   // Before any allocation: past the host's memory the state would page the machine to a halt.
-  checkHostFits(cpuStateNeed(stateSize(model)), hostMemoryAvailable(), describeCloth(model));
+  MemoryNeed need = cpuStateNeed(stateSize(model));
+  if (params.contact.enabled) need.add(contactMemoryNeed(model.particleCount(), model.triangles.size()));
+  checkHostFits(need, hostMemoryAvailable(), describeCloth(model));
   params_ = params;
   particleCount_ = model.particleCount();
   state_.positions = packPositions(model);
@@ -26,6 +29,7 @@ CpuSolver::CpuSolver(const ClothModel& model, const SolverParams& params, unsign
   state_.springs = buildSpringTable(model);
   state_.elements = buildElementTable(model);
   keepModelForTearing(model);
+  prepareContactCpu(state_, model, params_.contact);
   onParamsChanged();
 }
 
@@ -43,9 +47,15 @@ void CpuSolver::reloadTopology(const ClothModel& model, const std::vector<glm::v
   state_.springBlocks.clear();
   state_.strainExcessSums.clear();
   for (auto& unit : state_.units) unit.reset();
+  prepareContactCpu(state_, model, params_.contact);
 }
 
-void CpuSolver::onParamsChanged() { state_.colliders = packColliders(params_.colliders); }
+void CpuSolver::onParamsChanged() {
+  state_.colliders = packColliders(params_.colliders);
+  applyContactSettings(state_.contact, params_.contact);
+}
+
+ContactStats CpuSolver::lastContactStats() const { return contactStatsCpu(state_); }
 
 void CpuSolver::advance(float frameDt, int substeps) {
   advanceSteps(frameDt, substeps);
@@ -60,25 +70,34 @@ void CpuSolver::advanceSteps(float frameDt, int substeps) {
   using Clock = std::chrono::steady_clock;
   auto ms = [](Clock::time_point from) { return std::chrono::duration<double, std::milli>(Clock::now() - from).count(); };
   auto start = Clock::now();
-  if (!hasStrainLimit(state_)) {
+  const bool limited = hasStrainLimit(state_), contact = hasContact(state_);
+  if (contact) startContactFrameCpu(state_);
+  if (!limited && !contact) {
     solveStats_ = unit.advanceCpu(state_, params_, step, frameDt, substeps, pool_);
     passTimes_ = {{std::string(integratorName(params_.integrator)), ms(start)}};
     return;
   }
-  // The strain limit follows every step: the unit is asked for one step at a time (an adaptive
-  // unit still lands each on its own sub-steps), then the limit projects the result.
-  double integratorMs = 0.0, limitMs = 0.0;
+  // The strain limit and contact follow every step: the unit is asked for one step at a time (an
+  // adaptive unit still lands each on its own sub-steps), then the limit projects the result and
+  // contact keeps it from crossing itself.
+  double integratorMs = 0.0, limitMs = 0.0, contactMs = 0.0;
   solveStats_.clear();
   for (int s = 0; s < substeps; ++s) {
     start = Clock::now();
+    if (contact) startContactStepCpu(state_);
     const std::vector<SolveStats> stats = unit.advanceCpu(state_, params_, step, dt, 1, pool_);
     solveStats_.insert(solveStats_.end(), stats.begin(), stats.end());
     integratorMs += ms(start);
     start = Clock::now();
-    limitStrainCpu(state_, step, params_.strainLimitIterations, pool_);
+    if (limited) limitStrainCpu(state_, step, params_.strainLimitIterations, pool_);
     limitMs += ms(start);
+    start = Clock::now();
+    if (contact) resolveContactCpu(state_, dt, pool_);
+    contactMs += ms(start);
   }
-  passTimes_ = {{std::string(integratorName(params_.integrator)), integratorMs}, {"strain_limit", limitMs}};
+  passTimes_ = {{std::string(integratorName(params_.integrator)), integratorMs}};
+  if (limited) passTimes_.emplace_back("strain_limit", limitMs);
+  if (contact) passTimes_.emplace_back("contact", contactMs);
 }
 
 void CpuSolver::readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const {
@@ -117,6 +136,7 @@ uint64_t CpuSolver::stateBytes() const {
   total += bytes(state_.springs.rows) + bytes(state_.springs.entries) + bytes(state_.springs.links);
   total += bytes(state_.springs.strainLimits) + bytes(state_.strainExcessSums) + bytes(state_.springs.forceBounds);
   total += bytes(state_.elements.elements) + bytes(state_.elements.rows) + bytes(state_.elements.refs);
+  if (state_.contact) total += state_.contact->hostBytes();
   for (const auto& unit : state_.units)
     if (unit) total += unit->hostBytes();
   return total;

@@ -17,6 +17,7 @@ class CpuSolver : public Solver {
   void readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const override;
   void writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) override;
   PassTimes lastPassTimes() const override { return passTimes_; }
+  ContactStats lastContactStats() const override;
   Backend backend() const override { return Backend::Cpu; }
   std::string deviceName() const override;
   void setHandle(uint32_t index, glm::vec3 target) override;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/commands.h"
+#include "solver/contact.h"
 #include "solver/integrators/integrator_unit.h"
 #include "solver/memory_budget.h"
 #include "solver/strain_limit.h"
@@ -51,7 +52,9 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
 
 void GpuSolver::loadTables(const ClothModel& model) {
   // Before any allocation: a driver out of memory may crash rather than return an error.
-  checkGpuFits(gpuStateNeed(stateSize(model)), model.particleCount(), deviceLimits(context_), describeCloth(model));
+  MemoryNeed need = gpuStateNeed(stateSize(model));
+  if (params_.contact.enabled) need.add(contactMemoryNeed(model.particleCount(), model.triangles.size()));
+  checkGpuFits(need, model.particleCount(), deviceLimits(context_), describeCloth(model));
   const engine::Context& context = context_;
   particleCount_ = model.particleCount();
   const size_t n = model.particleCount();
@@ -100,6 +103,7 @@ void GpuSolver::loadTables(const ClothModel& model) {
   state_.elementRefCount = elements.rows.back();
   state_.hostSprings = std::make_shared<const SpringTable>(std::move(table));
   state_.hostElements = std::make_shared<const ElementTable>(std::move(elements));
+  prepareContactGpu(state_, model, params_.contact);
   // Everything sized by the particle or spring count is made again on first use.
   state_.scratch.clear();
   for (auto& unit : state_.units) unit.reset();
@@ -150,7 +154,10 @@ void GpuSolver::onParamsChanged() {
   }
   upload(context_, state_.colliders, colliders);
   state_.colliderCount = static_cast<uint32_t>(colliders.size());
+  applyContactSettings(state_.contact, params_.contact);
 }
+
+ContactStats GpuSolver::lastContactStats() const { return readContactStatsGpu(state_); }
 
 void GpuSolver::setHandle(uint32_t index, glm::vec3 target) {
   if (index >= particleCount_) throw std::out_of_range("setHandle: no particle " + std::to_string(index));
@@ -200,11 +207,14 @@ void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, 
   recordHandle(cmd);
   prepare(substeps);  // nothing to do when the caller prepared
   const gpu::StepParams step = stepParams(frameDt, substeps);
-  const bool limited = hasStrainLimit(state_);
+  const bool limited = hasStrainLimit(state_), contact = hasContact(state_);
   GpuRecorder recorder{cmd, state_, timer};
-  for (int s = 0; s < substeps; ++s) {
+  if (contact) recordContactFrameStart(recorder);
+  for (int s = 0; s < substeps; ++s) {  // the strain limit and contact after every step
+    if (contact) recordContactStepStart(recorder);
     unit.recordStep(recorder, params_, step, static_cast<uint32_t>(s));
-    if (limited) recordStrainLimit(recorder, step, params_.strainLimitIterations);  // after every step
+    if (limited) recordStrainLimit(recorder, step, params_.strainLimitIterations);
+    if (contact) recordContactResolve(recorder, step.dt);
   }
   if (hasTearing(state_)) recordTearDetection(recorder, step);
 }
@@ -238,9 +248,9 @@ void GpuSolver::submitTimed(const std::function<void(VkCommandBuffer)>& record) 
 void GpuSolver::advance(float frameDt, int substeps) {
   const integrators::IntegratorUnit& unit = integrators::integratorUnit(params_.integrator);
   const uint32_t submittedSteps = unit.submitsOwnFrames() ? 1u : static_cast<uint32_t>(substeps);
-  const bool limited = hasStrainLimit(state_);
-  const uint32_t passes =
-      (unit.timedPassesPerStep(params_) + (limited ? 1u : 0u)) * submittedSteps + (hasTearing(state_) ? 1u : 0u);
+  const bool limited = hasStrainLimit(state_), contact = hasContact(state_);
+  const uint32_t passes = (unit.timedPassesPerStep(params_) + (limited ? 1u : 0u) + (contact ? 1u : 0u)) * submittedSteps +
+                          (hasTearing(state_) ? 1u : 0u);
   if (passes > timerCapacity_) {
     timer_ = engine::GpuTimer(context_, passes);
     timerCapacity_ = passes;
@@ -251,19 +261,26 @@ void GpuSolver::advance(float frameDt, int substeps) {
     unit.prepareGpu(state_, params_, substeps);
     integrators::GpuFrame frame{state_, &timer_, [this](const auto& record) { submitTimed(record); }};
     const gpu::StepParams step = stepParams(frameDt, substeps);
-    if (!limited) {
+    if (!limited && !contact) {
       solveStats_ = unit.advanceGpu(frame, params_, step, frameDt, substeps);
     } else {
-      // As on the CPU: one step of the unit at a time (its own submissions), then the strain limit in
-      // a submission of its own.
-      prepareStrainLimitGpu(state_);
+      // As on the CPU: one step of the unit at a time (its own submissions), then the strain limit and
+      // contact in a submission of their own.
+      if (limited) prepareStrainLimitGpu(state_);
       solveStats_.clear();
       for (int s = 0; s < substeps; ++s) {
+        if (contact)
+          submitTimed([&](VkCommandBuffer cmd) {
+            GpuRecorder recorder{cmd, state_, &timer_};
+            if (s == 0) recordContactFrameStart(recorder);
+            recordContactStepStart(recorder);
+          });
         const std::vector<SolveStats> stats = unit.advanceGpu(frame, params_, step, step.dt, 1);
         solveStats_.insert(solveStats_.end(), stats.begin(), stats.end());
         submitTimed([&](VkCommandBuffer cmd) {
           GpuRecorder recorder{cmd, state_, &timer_};
-          recordStrainLimit(recorder, step, params_.strainLimitIterations);
+          if (limited) recordStrainLimit(recorder, step, params_.strainLimitIterations);
+          if (contact) recordContactResolve(recorder, step.dt);
         });
       }
     }

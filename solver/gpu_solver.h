@@ -21,6 +21,7 @@ class GpuSolver : public Solver {
   void readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const override;
   void writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) override;
   PassTimes lastPassTimes() const override { return passTimes_; }
+  ContactStats lastContactStats() const override;
   Backend backend() const override { return Backend::Gpu; }
   std::string deviceName() const override { return context_.deviceName(); }
 

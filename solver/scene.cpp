@@ -246,6 +246,23 @@ Environment parseEnvironment(const JsonSection& s, ForceModels& forces) {
   return env;
 }
 
+ContactSettings parseContact(const JsonSection& s) {
+  s.allowKeys({"thickness", "radius", "friction", "staticFriction"});
+  ContactSettings contact;
+  contact.enabled = true;
+  contact.thickness = s.number("thickness", contact.thickness, Bound::Positive);
+  contact.radius = s.number("radius", contact.radius, Bound::Positive);
+  contact.friction = s.number("friction", contact.friction, Bound::NonNegative);
+  contact.staticFriction = s.number("staticFriction", contact.friction, Bound::NonNegative);
+  if (contact.staticFriction < contact.friction)
+    s.fail("staticFriction", "must be at least 'friction' (" + std::to_string(contact.friction) +
+                                 "): a cloth that slides at a force holds below it");
+  if (s.has("radius") && contact.radius <= contact.thickness)
+    s.fail("radius", "must exceed the thickness (" + std::to_string(contact.thickness) +
+                         " m): pairs are pushed apart to the thickness and must be seen before they get there");
+  return contact;
+}
+
 ColliderDesc parseCollider(const JsonSection& s) {
   if (!s.has("type")) s.fail("type", "is required (\"plane\", \"sphere\" or \"capsule\")");
   const std::string type = s.string("type", "");
@@ -355,7 +372,7 @@ Scene readScene(const SceneDocument& document, const ForeignKeys& foreign) {
   const std::string& baseDir = document.baseDir;
   const JsonSection top = document.top();
   top.allowKeys({"name", "cloth", "cloths", "material", "membrane", "bending", "tethers", "pins", "environment",
-                 "colliders", "solver"},
+                 "colliders", "contact", "solver"},
                 foreign.topLevel);
   if (!top.has("cloth") && !top.has("cloths")) top.fail("cloth", "is required (or 'cloths', a list of several)");
   if (top.has("cloth") && top.has("cloths")) top.fail("cloths", "cannot be given with 'cloth': put every cloth in 'cloths'");
@@ -437,6 +454,7 @@ Scene readScene(const SceneDocument& document, const ForeignKeys& foreign) {
       scene.colliders.push_back(parseCollider(JsonSection(source, list[i], path)));
     }
   }
+  if (top.has("contact")) scene.contact = parseContact(top.child("contact"));
   if (top.has("solver")) scene.solver = parseSolver(top.child("solver"), foreign.solver);
   return scene;
 }

@@ -29,6 +29,16 @@ struct Environment {
   float airDrag = 0.f;                  // kg/s per particle: f = -airDrag (v - wind)
 };
 
+// Contact between primitives of the cloths that share no corner: within one cloth and between
+// cloths (solver/contact.h, docs/contact.md). Off unless the scene has a "contact" section.
+struct ContactSettings {
+  bool enabled = false;
+  float thickness = 0.002f;  // m: pairs nearer than this are pushed apart
+  float radius = 0.f;        // m: pairs nearer than this limit each other's moves; 0: half the mean edge length, at least twice the thickness
+  float friction = 0.3f;        // Coulomb coefficient of sliding between cloth and cloth
+  float staticFriction = 0.3f;  // Coulomb coefficient of sticking, >= friction
+};
+
 enum class Integrator : uint8_t {
   ExplicitEuler,
   SymplecticEuler,
@@ -110,6 +120,7 @@ struct Scene {
   glm::vec3 initialVelocity{0.f};  // m/s, every particle
   Environment environment;
   std::vector<ColliderDesc> colliders;
+  ContactSettings contact;
   SolverSettings solver;
 };
 

@@ -34,6 +34,7 @@ SolverParams solverParams(const Scene& scene) {
   p.strainLimitIterations = scene.solver.strainLimitIterations;
   p.environment = scene.environment;
   p.colliders = scene.colliders;
+  p.contact = scene.contact;
   return p;
 }
 

@@ -49,6 +49,7 @@ struct SolverParams {
                                   // themselves are the model's (per spring), none: no pass at all
   Environment environment;
   std::vector<ColliderDesc> colliders;
+  ContactSettings contact;
 };
 SolverParams solverParams(const Scene& scene);
 
@@ -58,6 +59,14 @@ struct SolveStats {
   float residual = 0.f;  // implicit-cg: relative to the step's initial one; nonlinear-cg: max |r_i| / k (m/s)
   bool converged = false;
   float dt = 0.f;        // s, the step actually taken
+};
+
+// What contact did in the last advance() (solver/contact.h), summed over its steps.
+struct ContactStats {
+  uint64_t contactVertices = 0;  // vertices pushed apart, summed over the steps
+  uint64_t limitedVertices = 0;  // vertices whose move the bound cut short, summed over the steps
+  float minDistance = 0.f;       // m: the smallest distance between primitives sharing no corner,
+                                 // at a step's start (the radius when none came nearer)
 };
 
 // Per-pass timings of the last advance(): GPU timestamps on the GPU backend, wall-clock on the CPU.
@@ -75,6 +84,9 @@ class Solver {
   virtual PassTimes lastPassTimes() const = 0;
   // One entry per step of the last advance() for implicit integrators, else empty.
   virtual std::vector<SolveStats> lastSolveStats() const { return solveStats_; }
+  // What contact did in the last advance() (zeros when the scene has no contact). The GPU backend
+  // reads it from the device when asked.
+  virtual ContactStats lastContactStats() const { return {}; }
   virtual Backend backend() const = 0;
   virtual std::string deviceName() const = 0;
 

@@ -33,8 +33,8 @@ ThreadPool::~ThreadPool() {
   for (auto& w : workers_) w.join();
 }
 
-void ThreadPool::parallelFor(size_t n, const std::function<void(size_t, size_t)>& body) {
-  run(n, [&](size_t begin, size_t end, unsigned) { body(begin, end); });
+void ThreadPool::parallelFor(size_t n, const std::function<void(size_t, size_t)>& body, size_t serialBelow) {
+  run(n, [&](size_t begin, size_t end, unsigned) { body(begin, end); }, serialBelow);
 }
 
 double ThreadPool::parallelSum(size_t n, const std::function<double(size_t, size_t)>& body) {
@@ -45,10 +45,9 @@ double ThreadPool::parallelSum(size_t n, const std::function<double(size_t, size
   return total;
 }
 
-void ThreadPool::run(size_t n, const std::function<void(size_t, size_t, unsigned)>& body) {
+void ThreadPool::run(size_t n, const std::function<void(size_t, size_t, unsigned)>& body, size_t serialBelow) {
   const unsigned parts = size();
-  // Small problems are not worth waking the workers for.
-  if (parts == 1 || n < 2048) {
+  if (parts == 1 || n < serialBelow) {
     body(0, n, 0);
     return;
   }

@@ -20,13 +20,15 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
-  void parallelFor(size_t n, const std::function<void(size_t begin, size_t end)>& body);
+  // Below `serialBelow` items the calling thread does it all: cheap per-particle passes are not
+  // worth waking the workers for; a pass with a lot of work per item (contact) asks for less.
+  void parallelFor(size_t n, const std::function<void(size_t begin, size_t end)>& body, size_t serialBelow = 2048);
   // Sum of body(begin, end) over the chunks, added in chunk order: deterministic for a given
   // thread count (the CPU side of a GPU reduction).
   double parallelSum(size_t n, const std::function<double(size_t begin, size_t end)>& body);
 
  private:
-  void run(size_t n, const std::function<void(size_t begin, size_t end, unsigned chunk)>& body);
+  void run(size_t n, const std::function<void(size_t begin, size_t end, unsigned chunk)>& body, size_t serialBelow = 2048);
   void workerLoop(unsigned index);
   std::vector<std::thread> workers_;
   std::mutex mutex_;

@@ -144,6 +144,29 @@ TEST(Cli, RunWritesStatsPngAndObjFramesWithTheRightNumbers) {
   EXPECT_EQ(faces, 2 * 7 * 5);
 }
 
+// A contact scene's run reports its contact: the stats JSON's nearest distance (above zero, at most the
+// radius), the vertices pushed apart once the strip lands on the floor, and the pass's time; the
+// summary line shows the nearest in mm. A scene without contact writes null.
+TEST(Cli, RunReportsContactInTheStatsAndTheSummary) {
+  fs::path dir = tempDir();
+  fs::path stats = dir / "contact.json";
+  Result r = weft("run " + std::string(WEFT_SOURCE_DIR) + "/demos/scenes/drop_pile.json --backend cpu --frames 30 --quiet --stats " +
+                  stats.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("mm nearest"));
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(stats));
+  ASSERT_TRUE(j["contact"].is_object()) << j.dump();
+  EXPECT_GT(j["contact"]["minDistance"].get<double>(), 0.0);
+  EXPECT_LE(j["contact"]["minDistance"].get<double>(), 0.013);  // the radius: half the mean edge, 1.2 cm
+  EXPECT_GT(j["contact"]["contactVertices"].get<double>(), 0.0) << "the strip lands at 0.2 s";
+  EXPECT_GT(j["contact"]["medianMsPerStep"].get<double>(), 0.0);
+  fs::path small = writeFile("small.json", kSmallScene);
+  r = weft("run " + small.string() + " --backend cpu --quiet --stats " + stats.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(nlohmann::json::parse(std::ifstream(stats))["contact"].is_null());
+  EXPECT_THAT(r.output, Not(HasSubstr("nearest")));
+}
+
 // An implicit run's stats summarise its solves: the count, median, histogram and the two ends of
 // the run; --stats-steps all adds every step, as the stats listed them before.
 TEST(Cli, StatsSummariseTheSolvesAndListEveryStepOnlyWhenAsked) {
@@ -579,6 +602,25 @@ TEST(Cli, BenchSkipsAGridTheDeviceCannotHoldAndMeasuresTheRest) {
 // follows from its own numbers and its target; the holding rows measure the shipped
 // hanging_xpbd.json cloth (the same stretch as `weft run` of that scene at that size); and a CPU
 // device does not pretend to be the real-GPU row.
+// The contact suite times each cloth with contact on and off on both backends; its ratio column is
+// its own two numbers' ratio, and contact's pass is part of the frame with contact.
+TEST(Cli, BenchContactSuiteTimesEachClothWithContactOnAndOff) {
+  fs::path json = tempDir() / "contact_suite.json";
+  Result r = weft("bench --suite contact --quick --quiet --json " + json.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("| cloth | backend | ms/frame, contact on"));
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(json));
+  EXPECT_EQ(j["suite"], "contact");
+  ASSERT_EQ(j["rows"].size(), 4u);  // the pile and one sheet, CPU and device
+  for (const auto& row : j["rows"]) {
+    const double on = row["msPerFrameContact"], off = row["msPerFrameNoContact"], pass = row["msPerFrameContactPass"];
+    EXPECT_GT(off, 0.0) << row.dump();
+    EXPECT_NEAR(row["ratio"].get<double>(), on / off, 1e-9 * on / off) << row.dump();
+    EXPECT_GT(pass, 0.0) << row.dump();
+    EXPECT_LT(pass, 1.05 * on) << "the contact pass is part of the frame: " << row.dump();
+  }
+}
+
 TEST(Cli, BenchTargetsSuiteJudgesEachRowByItsOwnNumbers) {
   const fs::path json = tempDir() / "targets.json";
   Result r = weft("bench --suite targets --quick --quiet --json " + json.string());

@@ -118,6 +118,21 @@ TEST(SceneParse, LoopCountsUpToTheirBoundsAreAccepted) {
   EXPECT_EQ(kMaxNewtonIterations, 100);
 }
 
+TEST(SceneParse, ContactIsOffWithoutItsSectionAndReadWithIt) {
+  EXPECT_FALSE(parse(R"({"cloth": {"grid": {"width": 4, "height": 4}}})").contact.enabled);
+  const Scene s = parse(R"({"cloth": {"grid": {"width": 4, "height": 4}},
+                            "contact": {"thickness": 0.003, "radius": 0.01, "friction": 0.2}})");
+  EXPECT_TRUE(s.contact.enabled);
+  EXPECT_FLOAT_EQ(s.contact.thickness, 0.003f);
+  EXPECT_FLOAT_EQ(s.contact.radius, 0.01f);
+  EXPECT_FLOAT_EQ(s.contact.friction, 0.2f);
+  EXPECT_FLOAT_EQ(s.contact.staticFriction, 0.2f);  // sticking defaults to sliding's coefficient
+  const Scene defaults = parse(R"({"cloth": {"grid": {"width": 4, "height": 4}}, "contact": {}})");
+  EXPECT_TRUE(defaults.contact.enabled);
+  EXPECT_FLOAT_EQ(defaults.contact.thickness, 0.002f);
+  EXPECT_FLOAT_EQ(defaults.contact.radius, 0.f);  // half the mean edge, chosen by the solver
+}
+
 TEST(SceneParse, AccelerationAndMomentumAreRead) {
   const Scene defaults = parse(R"({"cloth": {"grid": {"width": 4, "height": 4}}})");
   EXPECT_EQ(defaults.solver.acceleration, Acceleration::Chebyshev);
@@ -144,7 +159,7 @@ TEST(SceneParse, ForeignKeysAreAcceptedUnreadOnlyWhenTheCallerNamesThem) {
                 readScene(parseSceneDocument(R"({"cloth": {"grid": {}}, "veiw": {}})", "", "test.json"), {{"view"}, {}});
               }),
               HasSubstr("test.json: unknown key 'veiw' (known: name, cloth, cloths, material, membrane, bending, "
-                        "tethers, pins, environment, colliders, solver, view)"));
+                        "tethers, pins, environment, colliders, contact, solver, view)"));
 }
 
 TEST(SceneParse, MeshPathResolvesAgainstTheSceneFolder) {
@@ -186,6 +201,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{R"({)" GRID R"(, "colour": 1})", {"unknown key 'colour'"}},
         BadScene{R"({)" GRID R"(, "solver": {"substep": 2}})", {"unknown key 'solver.substep'"}},
         BadScene{R"({"solver": {}})", {"cloth is required"}},
+        BadScene{R"({)" GRID R"(, "contact": {"thicknes": 0.01}})", {"unknown key 'contact.thicknes'", "thickness"}},
+        BadScene{R"({)" GRID R"(, "contact": {"thickness": 0}})", {"contact.thickness"}},
+        BadScene{R"({)" GRID R"(, "contact": {"thickness": 0.004, "radius": 0.003}})", {"contact.radius", "must exceed the thickness"}},
+        BadScene{R"({)" GRID R"(, "contact": {"friction": 0.5, "staticFriction": 0.2}})", {"contact.staticFriction", "at least 'friction'"}},
+        BadScene{R"({)" GRID R"(, "contact": {"friction": -1}})", {"contact.friction", "got -1"}},
         BadScene{R"({)" GRID R"(, "cloths": [{"grid": {}}]})", {"cloths cannot be given with 'cloth'"}},
         BadScene{R"({"cloths": []})", {"cloths must be a non-empty array"}},
         BadScene{R"({"cloths": [{"grid": {}}], "membrane": {"warp": 10}})", {"membrane belongs inside each entry"}},

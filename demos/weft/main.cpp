@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
   benchCmd->add_option("--plot", bench.plotPath, "also plot ms per step against particles to this SVG");
   benchCmd->add_flag("--quiet", bench.quiet, "no progress lines on stderr");
   benchCmd->add_option("--suite", bench.suite,
-                       "targets: the performance targets' rows, each beside its target (docs/benchmarks.md)");
+                       "targets: the performance targets' rows, each beside its target (docs/benchmarks.md); "
+                       "contact: what contact costs, on and off (docs/contact.md)");
   benchCmd->add_flag("--quick", bench.quick, "with --suite: quarter-size grids and a few frames (a check, not the figures)");
 
   weft::ReplayOptions replay;

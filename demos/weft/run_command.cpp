@@ -153,6 +153,7 @@ int runCommand(const RunOptions& options) {
   report.device = solver->deviceName();
   report.backend = backendName(backend);
   report.integrator = integratorName(settings.integrator);
+  report.contact.on = scene.contact.enabled;
   report.particles = scene.cloth.particleCount();
   report.gridWidth = scene.cloth.gridWidth;
   report.gridHeight = scene.cloth.gridHeight;
@@ -242,6 +243,12 @@ int runCommand(const RunOptions& options) {
     report.substeps = substeps;
     report.stepDt = settings.dt / substeps;
     for (const SolveStats& s : solver->lastSolveStats()) report.solves.add(s);
+    if (report.contact.on) {
+      double contactMs = 0;
+      for (const auto& [name, ms] : solver->lastPassTimes())
+        if (name == "contact") contactMs += ms;
+      report.contact.add(solver->lastContactStats(), contactMs, substeps);
+    }
     report.frames = frame;
     const int64_t stepsBefore = report.steps;
     report.steps += substeps;  // up to 10^10: past int

@@ -36,6 +36,14 @@ double median(std::vector<double> values) {
   return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
 }
 
+void ContactReport::add(const ContactStats& stats, double ms, int substeps) {
+  contactVertices += stats.contactVertices;
+  limitedVertices += stats.limitedVertices;
+  minDistance = framesAdded == 0 ? stats.minDistance : std::min<double>(minDistance, stats.minDistance);
+  ++framesAdded;
+  msPerStep.push_back(ms / substeps);
+}
+
 std::string summaryLine(const RunReport& r) {
   char buffer[512];
   std::string gpu = r.gpuMsPerStep.empty() ? "" : ", GPU " + std::to_string(median(r.gpuMsPerStep)).substr(0, 6) + " ms";
@@ -43,7 +51,13 @@ std::string summaryLine(const RunReport& r) {
   if (r.stretch.springs > 0 && r.final.finite)
     std::snprintf(stretchText, sizeof stretchText, " | stretch %.2f %% mean, %.1f %% max", 100.0 * r.stretch.mean,
                   100.0 * r.stretch.max);
-  const std::string stretch = stretchText;
+  std::string stretch = stretchText;
+  if (r.contact.on && r.contact.framesAdded > 0) {
+    char contactText[96];
+    std::snprintf(contactText, sizeof contactText, " | contact %.2f mm nearest, %.3f ms/step", 1e3 * r.contact.minDistance,
+                  median(r.contact.msPerStep));
+    stretch += contactText;
+  }
   std::snprintf(buffer, sizeof buffer,
                 "weft: %s | %s | %s %s | %zu particles, %zu springs | %d frames x %d substeps | %.4f ms/step%s | "
                 "KE %.4g J%s%s%s",
@@ -125,6 +139,13 @@ void writeStatsJson(const RunReport& r, const std::string& path) {
   j["finalStretch"] = r.final.finite && r.stretch.springs > 0
                           ? nlohmann::ordered_json{{"mean", r.stretch.mean}, {"max", r.stretch.max}, {"springs", r.stretch.springs}}
                           : nlohmann::ordered_json(nullptr);
+  if (r.contact.on && r.contact.framesAdded > 0)
+    j["contact"] = {{"minDistance", r.contact.minDistance},
+                    {"contactVertices", r.contact.contactVertices},
+                    {"limitedVertices", r.contact.limitedVertices},
+                    {"medianMsPerStep", median(r.contact.msPerStep)}};
+  else
+    j["contact"] = nullptr;
   auto vec = [](glm::vec3 v) {
     return std::isfinite(v.x + v.y + v.z) ? nlohmann::ordered_json{v.x, v.y, v.z} : nlohmann::ordered_json(nullptr);
   };

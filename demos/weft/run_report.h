@@ -23,6 +23,17 @@ struct StateSummary {
 StateSummary summarizeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities,
                             const std::vector<float>& masses, size_t first = 0, size_t count = 0);
 
+// Contact over a run (solver/contact.h): summed over its steps, the smallest distance over them,
+// and the contact pass's time per step, one sample per frame.
+struct ContactReport {
+  bool on = false;
+  uint64_t contactVertices = 0, limitedVertices = 0;
+  double minDistance = 0;  // m; meaningful once a frame was added
+  int framesAdded = 0;
+  std::vector<double> msPerStep;
+  void add(const ContactStats& stats, double ms, int substeps);
+};
+
 struct RunReport {
   std::string scene, device, backend, integrator;
   std::vector<std::pair<std::string, StateSummary>> cloths;  // each cloth's final state, when several
@@ -37,6 +48,7 @@ struct RunReport {
   SolveLog solves;  // implicit integrators: one per step the solver took
   StateSummary final;
   StretchStats stretch;  // the structural springs' at the end (solver/stretch.h)
+  ContactReport contact;
   bool nonFinite = false;
   int64_t nonFiniteStep = -1;
   int64_t explosionStep = -1;  // the step whose energy passed what the scene can supply (EnergyBound)

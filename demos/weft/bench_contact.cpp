@@ -1,0 +1,176 @@
+#include "demos/weft/bench_contact.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "demos/weft/bench_measure.h"
+#include "demos/weft/bench_record.h"
+#include "demos/weft/output_paths.h"
+#include "engine/context.h"
+#include "engine/error.h"
+#include "engine/shader_library.h"
+#include "solver/solver.h"
+
+namespace weft {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// A contact workload: the cloth, its solver settings and the frames it is timed over.
+struct ContactCase {
+  std::string name;
+  ClothModel model;
+  SolverParams params;
+  int substeps = 16;
+  int warmFrames = 0;
+  int frames = 60;
+};
+
+Material stripMaterial() { return Material{2000.f, 500.f, 5.f, 0.f}; }
+
+SolverParams contactSolver() {
+  SolverParams params;
+  params.integrator = Integrator::Xpbd;
+  params.iterations = 1;
+  params.environment.airDrag = 2e-5f;
+  ColliderDesc floor;
+  floor.friction = 0.5f;
+  params.colliders = {floor};
+  params.contact.enabled = true;
+  params.contact.thickness = 0.004f;
+  return params;
+}
+
+// demos/scenes/drop_pile.json's strip (10 x 100 particles, 0.2 x 2 m, dropped upright beside a small
+// sphere), its first second: the fall, the landing and the pile. `quick`: the first quarter second.
+ContactCase pile(bool quick) {
+  ContactCase c;
+  c.name = "pile (drop_pile.json), 1,000 particles";
+  GridSpec grid;
+  grid.width = 10;
+  grid.height = 100;
+  grid.sizeX = 0.2f;
+  grid.sizeY = 2.f;
+  grid.origin = glm::vec3(-0.1f, 2.2f, 0.f);
+  grid.plane = GridPlane::Vertical;
+  c.model = buildGrid(grid, stripMaterial());
+  c.params = contactSolver();
+  ColliderDesc sphere;
+  sphere.kind = ColliderDesc::Kind::Sphere;
+  sphere.center = glm::vec3(0.f, 0.04f, 0.03f);
+  sphere.radius = 0.05f;
+  c.params.colliders.push_back(sphere);
+  c.frames = quick ? 15 : 60;
+  return c;
+}
+
+// A square sheet n^2, 1 m, dropped flat from 0.6 m onto a sphere of 0.2 m: its flaps swing down and
+// meet under it (the second contact scene). Timed after it has landed (warm frames), where
+// self-contact has the most pairs.
+ContactCase sheet(int n, bool quick) {
+  ContactCase c;
+  c.name = std::to_string(n) + "² sheet onto a sphere";
+  GridSpec grid;
+  grid.width = grid.height = static_cast<uint32_t>(n);
+  grid.origin = glm::vec3(-0.5f, 0.6f, -0.5f);
+  grid.arealDensity = 0.2f;
+  c.model = buildGrid(grid, stripMaterial());
+  c.params = contactSolver();
+  ColliderDesc sphere;
+  sphere.kind = ColliderDesc::Kind::Sphere;
+  sphere.center = glm::vec3(0.05f, 0.2f, 0.03f);
+  sphere.radius = 0.2f;
+  c.params.colliders.push_back(sphere);
+  c.warmFrames = quick ? 2 : 30;
+  c.frames = quick ? 3 : 10;
+  return c;
+}
+}  // namespace
+
+int benchContactSuite(const BenchOptions& options) {
+  if (!options.csvPath.empty() || !options.plotPath.empty())
+    throw InputError("--csv and --plot record the sweep; the contact suite writes --json only");
+  if (!options.jsonPath.empty()) checkOutputFile(options.jsonPath, "JSON");
+  auto context = std::make_unique<engine::Context>(engine::ContextOptions{.deviceName = options.device});
+  auto shaders = options.shaderDir.empty() ? std::make_unique<engine::ShaderLibrary>()
+                                           : std::make_unique<engine::ShaderLibrary>(options.shaderDir);
+  const BenchEnvironment environment = benchEnvironment(context.get());
+  std::printf("weft bench --suite contact%s: Vulkan device %s (%s), CPU backend %u threads\n\n",
+              options.quick ? " --quick (smaller cloths, a few frames: not the figures)" : "",
+              context->deviceName().c_str(), context->deviceType().c_str(), environment.cpuThreads);
+  std::vector<ContactCase> cases;
+  cases.push_back(pile(options.quick));
+  for (int n : options.quick ? std::vector<int>{16} : std::vector<int>{32, 64})
+    cases.push_back(sheet(n, options.quick));
+
+  const auto start = std::chrono::steady_clock::now();
+  const int total = static_cast<int>(cases.size()) * 4;
+  int done = 0;
+  Json rows = Json::array();
+  std::printf("| cloth | backend | ms/frame, contact on | of which contact | ms/frame, off | on / off |\n"
+              "|---|---|---|---|---|---|\n");
+  for (const ContactCase& c : cases) {
+    for (Backend backend : {Backend::Cpu, Backend::Gpu}) {
+      double ms[2] = {0, 0}, contactMs = 0;
+      for (bool on : {true, false}) {
+        ++done;
+        if (!options.quiet) {
+          std::fprintf(stderr, "weft bench: [%d/%d] %s, %s, contact %s ... (%.1f s elapsed)\n", done, total, c.name.c_str(),
+                       backendName(backend), on ? "on" : "off",
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+          std::fflush(stderr);
+        }
+        SolverParams params = c.params;
+        params.contact.enabled = on;
+        auto solver = makeSolver(c.model, params, backend, context.get(), shaders.get());
+        const FrameTimes t = timeFrames(*solver, 1.f / 60.f, c.substeps, c.frames, c.warmFrames);
+        ms[on ? 0 : 1] = t.wallMsPerFrame;
+        if (on) {
+          // The contact pass: its GPU time per frame on the device; on the CPU backend, the median
+          // frame times the pass's share of the last frame's wall time.
+          if (backend == Backend::Gpu) {
+            for (const auto& [name, passMs] : t.passTotals)
+              if (name == "contact") contactMs += passMs / c.frames;
+          } else {
+            double share = 0, all = 0;
+            for (const auto& [name, passMs] : solver->lastPassTimes()) {
+              all += passMs;
+              if (name == "contact") share += passMs;
+            }
+            contactMs = all > 0 ? t.wallMsPerFrame * share / all : 0;
+          }
+        }
+      }
+      const double ratio = ms[1] > 0 ? ms[0] / ms[1] : 0;
+      std::printf("| %s | %s | %.1f | %.1f | %.2f | %.1f |\n", c.name.c_str(), backendName(backend), ms[0], contactMs, ms[1],
+                  ratio);
+      std::fflush(stdout);
+      rows.push_back({{"cloth", c.name},
+                      {"particles", c.model.particleCount()},
+                      {"backend", backendName(backend)},
+                      {"substeps", c.substeps},
+                      {"frames", c.frames},
+                      {"warmFrames", c.warmFrames},
+                      {"msPerFrameContact", ms[0]},
+                      {"msPerFrameContactPass", contactMs},
+                      {"msPerFrameNoContact", ms[1]},
+                      {"ratio", ratio}});
+    }
+  }
+  if (!options.jsonPath.empty()) {
+    Json j = environmentJson(environment);
+    j["suite"] = "contact";
+    j["quick"] = options.quick;
+    j["rows"] = rows;
+    writeWholeFile(options.jsonPath, j.dump(2) + "\n", "JSON");
+  }
+  return 0;
+}
+
+}  // namespace weft

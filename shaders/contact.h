@@ -1,0 +1,221 @@
+// Contact between primitives of the cloth that share no corner (self-contact, and cloth against
+// cloth, since several cloths are one model), written once for contact_*.comp and solver/contact.cpp.
+// Pure functions of values. docs/contact.md gives the argument; in short:
+//  - the guarantee: at the step's start no edge crosses a triangle. A corner moves by at most
+//    WEFT_CONTACT_BOUND_FRACTION times the smallest distance between primitives it belongs to (or the
+//    radius, for primitives farther apart than that). Every point of a primitive moves by a convex
+//    combination of its corners' moves, so two primitives d apart close by less than d all along the
+//    straight moves: no vertex ever reaches a triangle, no edge an edge, so no edge crosses a triangle.
+//  - the offset: pairs within the radius whose targets come nearer than the thickness are pushed
+//    apart (a Jacobi average of the pushes that would bring each back to the thickness), so the
+//    distances the bound divides stay near the thickness rather than shrinking step by step.
+// Included by physics.h.
+#ifndef WEFT_CONTACT_H
+#define WEFT_CONTACT_H
+
+#ifdef __cplusplus
+using glm::clamp;
+using glm::ivec3;
+using std::floor;
+#endif
+
+// A corner may move this fraction of its nearest foreign primitive's distance in a step: below
+// 1/2, with the rest kept as a margin for float rounding in the distances.
+#define WEFT_CONTACT_BOUND_FRACTION 0.45f
+// Hash cells past this many cells from the origin are folded onto the last one (no int overflow;
+// only more candidates in one bucket, never fewer).
+#define WEFT_CONTACT_MAX_CELL 1.0e8f
+
+// Barycentric weights of the point of triangle abc nearest p, by the region tests of Ericson's
+// Real-Time Collision Detection, section 5.1.5. A degenerate triangle falls back on its corners.
+WEFT_FN vec3 closestTriangleWeights(vec3 p, vec3 a, vec3 b, vec3 c) {
+  vec3 ab = b - a;
+  vec3 ac = c - a;
+  vec3 ap = p - a;
+  float d1 = dot(ab, ap);
+  float d2 = dot(ac, ap);
+  if (d1 <= 0.0f && d2 <= 0.0f) return vec3(1.0f, 0.0f, 0.0f);
+  vec3 bp = p - b;
+  float d3 = dot(ab, bp);
+  float d4 = dot(ac, bp);
+  if (d3 >= 0.0f && d4 <= d3) return vec3(0.0f, 1.0f, 0.0f);
+  float vc = d1 * d4 - d3 * d2;
+  if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {
+    float v = d1 / (d1 - d3);
+    return vec3(1.0f - v, v, 0.0f);
+  }
+  vec3 cp = p - c;
+  float d5 = dot(ab, cp);
+  float d6 = dot(ac, cp);
+  if (d6 >= 0.0f && d5 <= d6) return vec3(0.0f, 0.0f, 1.0f);
+  float vb = d5 * d2 - d1 * d6;
+  if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {
+    float w = d2 / (d2 - d6);
+    return vec3(1.0f - w, 0.0f, w);
+  }
+  float va = d3 * d6 - d5 * d4;
+  if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f) {
+    float w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+    return vec3(0.0f, 1.0f - w, w);
+  }
+  float sum = va + vb + vc;
+  if (!(sum > 0.0f)) {  // no area: the nearest corner (its edges are checked as edges too)
+    float la = dot(ap, ap);
+    float lb = dot(bp, bp);
+    float lc = dot(cp, cp);
+    if (la <= lb && la <= lc) return vec3(1.0f, 0.0f, 0.0f);
+    return lb <= lc ? vec3(0.0f, 1.0f, 0.0f) : vec3(0.0f, 0.0f, 1.0f);
+  }
+  float v = vb / sum;
+  float w = vc / sum;
+  return vec3(1.0f - v - w, v, w);
+}
+
+// Parameters (s, t) of the nearest points p0 + s (p1 - p0) and q0 + t (q1 - q0) of two segments,
+// clamped to [0, 1] (Ericson, section 5.1.9). Parallel segments get s = 0 and the t nearest it.
+WEFT_FN vec2 closestSegmentParameters(vec3 p0, vec3 p1, vec3 q0, vec3 q1) {
+  vec3 d1 = p1 - p0;
+  vec3 d2 = q1 - q0;
+  vec3 r = p0 - q0;
+  float a = dot(d1, d1);
+  float e = dot(d2, d2);
+  float f = dot(d2, r);
+  if (a <= 1e-30f && e <= 1e-30f) return vec2(0.0f, 0.0f);
+  if (a <= 1e-30f) return vec2(0.0f, clamp(f / e, 0.0f, 1.0f));
+  float c = dot(d1, r);
+  if (e <= 1e-30f) return vec2(clamp(-c / a, 0.0f, 1.0f), 0.0f);
+  float b = dot(d1, d2);
+  float denom = a * e - b * b;
+  float s = denom > 0.0f ? clamp((b * f - c * e) / denom, 0.0f, 1.0f) : 0.0f;
+  float t = (b * s + f) / e;
+  if (t < 0.0f) {
+    t = 0.0f;
+    s = clamp(-c / a, 0.0f, 1.0f);
+  } else if (t > 1.0f) {
+    t = 1.0f;
+    s = clamp((b - c) / a, 0.0f, 1.0f);
+  }
+  return vec2(s, t);
+}
+
+// The distance from p to the segment ab: a cheap lower bound for the edges around p, each at most
+// the longest edge from p (|dist(e, ab)| >= |dist(p, ab)| - L), before their exact test.
+WEFT_FN float pointSegmentDistance(vec3 p, vec3 a, vec3 b) {
+  vec3 ab = b - a;
+  float len2 = dot(ab, ab);
+  float t = len2 > 0.0f ? clamp(dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
+  return length(p - (a + t * ab));
+}
+
+// A lower bound on the distance from p to triangle abc: from the sphere about its centroid that
+// holds it. Cheaper than the exact test, and enough to pass over the triangles a cloth's own
+// neighbours are (about an edge away where the radius is half an edge).
+WEFT_FN float triangleDistanceFloor(vec3 p, vec3 a, vec3 b, vec3 c) {
+  vec3 g = (a + b + c) / 3.0f;
+  vec3 ga = a - g;
+  vec3 gb = b - g;
+  vec3 gc = c - g;
+  float r2 = dot(ga, ga);
+  float rb = dot(gb, gb);
+  float rc = dot(gc, gc);
+  r2 = rb > r2 ? rb : r2;
+  r2 = rc > r2 ? rc : r2;
+  return length(p - g) - sqrt(r2);
+}
+
+// One corner's share of a pair: x the pair's distance at the step's start, yzw the push that
+// corner takes. The pair is a distance condition along n, the unit direction from side B's nearest
+// point to side A's at the start: C = n . (A - B) - thickness, taken at the step's targets with the
+// start's nearest points, so a target that came nearer than the thickness, or went through, is
+// pushed back out along the side it started on (as PBD projects a collision at the predicted
+// positions). `along` is n . (A - B) at the targets, `slip` the pair's relative move over the step,
+// (A - B) at the targets less at the start; the corner's weight g is its share of its side's nearest
+// point (positive on side A, negative on side B), w its inverse mass, and `denom` the pair's sum of
+// g^2 w: the pushes of all corners together satisfy C with momentum kept.
+// Coulomb friction (friction.x static, .y kinetic coefficient) acts on the slip's tangential part,
+// against the normal move this step's approach needed (the approach -n . slip, not C, which also
+// holds the offset kept from earlier steps): a tangential slip within mu_s times it is undone
+// (sticking), a larger one shortened by mu_k times it (sliding), as in Macklin et al. 2014.
+// `weight` receives |g| when the corner is pushed (0 otherwise): a vertex averages its pushes by
+// their weights, so a pair it is a corner of only in name (a triangle's far corner) does not dilute
+// the pushes of the pairs it is at the heart of.
+WEFT_FN vec4 contactShare(float d, vec3 n, float along, vec3 slip, float g, float w, float denom, float thickness,
+                          vec2 friction, WEFT_INOUT(float) weight) {
+  float c = along - thickness;
+  weight = 0.0f;
+  if (c >= 0.0f || d < 1e-12f || denom <= 0.0f || w <= 0.0f || g == 0.0f) return vec4(d, 0.0f, 0.0f, 0.0f);
+  weight = g < 0.0f ? -g : g;
+  float approach = -dot(n, slip);
+  float normal = approach < -c ? approach : -c;
+  normal = normal > 0.0f ? normal : 0.0f;
+  vec3 tangent = slip - n * dot(n, slip);
+  float slide = length(tangent);
+  float keep = 0.0f;  // the fraction of the tangential slip that friction undoes
+  if (slide > 0.0f) keep = slide <= friction.x * normal ? 1.0f : friction.y * normal / slide;
+  keep = keep < 1.0f ? keep : 1.0f;
+  vec3 push = (n * (-c) - tangent * keep) * (g * w / denom);
+  return vec4(d, push.x, push.y, push.z);
+}
+
+// Vertex p against triangle abc (xyz position, w inverse mass) at the step's start, and the same
+// corners' targets (pt, at, bt, ct): the distance at the start and the push of `corner`, 0 for p
+// and 1..3 for a, b, c.
+WEFT_FN vec4 contactVertexTriangle(vec4 p, vec4 a, vec4 b, vec4 c, vec3 pt, vec3 at, vec3 bt, vec3 ct, uint corner,
+                                   float thickness, vec2 friction, WEFT_INOUT(float) weight) {
+  vec3 l = closestTriangleWeights(xyz(p), xyz(a), xyz(b), xyz(c));
+  vec3 delta = xyz(p) - (l.x * xyz(a) + l.y * xyz(b) + l.z * xyz(c));
+  float d = length(delta);
+  vec3 n = d > 0.0f ? delta / d : vec3(0.0f);
+  vec3 gapTarget = pt - (l.x * at + l.y * bt + l.z * ct);
+  float along = dot(n, gapTarget);
+  float denom = p.w + l.x * l.x * a.w + l.y * l.y * b.w + l.z * l.z * c.w;
+  float g = corner == 0u ? 1.0f : -(corner == 1u ? l.x : (corner == 2u ? l.y : l.z));
+  float w = corner == 0u ? p.w : (corner == 1u ? a.w : (corner == 2u ? b.w : c.w));
+  return contactShare(d, n, along, gapTarget - delta, g, w, denom, thickness, friction, weight);
+}
+
+// Edge e0 e1 against edge f0 f1 at the step's start, and their targets: the distance at the start
+// and the push of `corner`, 0..3 for e0, e1, f0, f1.
+WEFT_FN vec4 contactEdgeEdge(vec4 e0, vec4 e1, vec4 f0, vec4 f1, vec3 e0t, vec3 e1t, vec3 f0t, vec3 f1t, uint corner,
+                             float thickness, vec2 friction, WEFT_INOUT(float) weight) {
+  vec2 st = closestSegmentParameters(xyz(e0), xyz(e1), xyz(f0), xyz(f1));
+  float s = st.x;
+  float t = st.y;
+  vec3 delta = (xyz(e0) + s * (xyz(e1) - xyz(e0))) - (xyz(f0) + t * (xyz(f1) - xyz(f0)));
+  float d = length(delta);
+  vec3 n = d > 0.0f ? delta / d : vec3(0.0f);
+  vec3 gapTarget = (e0t + s * (e1t - e0t)) - (f0t + t * (f1t - f0t));
+  float along = dot(n, gapTarget);
+  float denom = (1.0f - s) * (1.0f - s) * e0.w + s * s * e1.w + (1.0f - t) * (1.0f - t) * f0.w + t * t * f1.w;
+  float g = corner == 0u ? 1.0f - s : (corner == 1u ? s : (corner == 2u ? t - 1.0f : -t));
+  float w = corner == 0u ? e0.w : (corner == 1u ? e1.w : (corner == 2u ? f0.w : f1.w));
+  return contactShare(d, n, along, gapTarget - delta, g, w, denom, thickness, friction, weight);
+}
+
+// The hash grid: cells of a size that no pair within the radius can straddle more than one
+// neighbouring cell of (contactCellSize), and a bucket per cell.
+WEFT_FN ivec3 contactCell(vec3 p, float cellSize) {
+  vec3 c = p / cellSize;
+  c = clamp(c, vec3(-WEFT_CONTACT_MAX_CELL), vec3(WEFT_CONTACT_MAX_CELL));
+  return ivec3(floor(c.x), floor(c.y), floor(c.z));
+}
+WEFT_FN uint contactBucket(ivec3 c, uint tableSize) {
+  return ((uint(c.x) * 73856093u) ^ (uint(c.y) * 19349663u) ^ (uint(c.z) * 83492791u)) & (tableSize - 1u);
+}
+// A vertex within `radius` of a triangle is within radius + L of its smallest corner, and an edge
+// within radius of another has a corner within radius + 2L of the other's smallest corner, L the
+// longest edge: cells this size hold every candidate in the 27 around a vertex.
+WEFT_FN float contactCellSize(float radius, float longestEdge) { return radius + 2.0f * longestEdge; }
+
+// The longest a corner may move this step, from the smallest distance to a primitive it does not
+// belong to (the radius when none is nearer).
+WEFT_FN float contactBound(float nearest) { return WEFT_CONTACT_BOUND_FRACTION * nearest; }
+
+// The move from `start` towards `target` cut to at most `bound`.
+WEFT_FN vec3 limitMove(vec3 start, vec3 target, float bound) {
+  vec3 move = target - start;
+  float len = length(move);
+  return len > bound ? start + move * (bound / len) : target;
+}
+
+#endif  // WEFT_CONTACT_H

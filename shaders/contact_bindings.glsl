@@ -1,0 +1,22 @@
+// Buffer declarations shared by the contact kernels (contact_hash, contact_scan, contact_resolve).
+// A kernel uses what it needs; bindings it never touches are dropped by the compiler.
+#ifndef WEFT_CONTACT_BINDINGS_GLSL
+#define WEFT_CONTACT_BINDINGS_GLSL
+
+#include "shared.h"
+
+layout(push_constant) uniform ContactPush { ContactParams contact; };
+
+layout(std430, binding = WEFT_BIND_POSITIONS) readonly buffer Positions { vec4 positions[]; };
+layout(std430, binding = WEFT_BIND_VELOCITIES) readonly buffer Velocities { vec4 velocities[]; };
+layout(std430, binding = WEFT_BIND_POSITIONS_OUT) writeonly buffer PositionsOut { vec4 positionsOut[]; };
+layout(std430, binding = WEFT_BIND_VELOCITIES_OUT) writeonly buffer VelocitiesOut { vec4 velocitiesOut[]; };
+layout(std430, binding = WEFT_BIND_CONTACT_START) readonly buffer Start { vec4 start[]; };
+layout(std430, binding = WEFT_BIND_CONTACT_TOPOLOGY) readonly buffer Topology { uint topology[]; };
+layout(std430, binding = WEFT_BIND_CONTACT_CELLS) buffer Cells { uint cells[]; };
+layout(std430, binding = WEFT_BIND_CONTACT_ENTRIES) buffer Entries { uint entries[]; };
+layout(std430, binding = WEFT_BIND_CONTACT_SCALARS) buffer Scalars { ContactScalars scalars; };
+
+float contactLongestEdge() { return uintBitsToFloat(scalars.maxEdgeBits); }
+
+#endif

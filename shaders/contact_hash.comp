@@ -1,0 +1,36 @@
+#version 450
+// The contact hash grid, built on the device from the positions at the step's start
+// (contact.mode):
+//  WEFT_CONTACT_MEASURE: each vertex's longest edge, folded into the step's longest (atomicMax on
+//    the bits of a non-negative float), which sizes the cells (contactCellSize);
+//  WEFT_CONTACT_COUNT: each vertex counts itself into its cell's bucket;
+//  WEFT_CONTACT_SCATTER: after contact_scan turned the counts into starts, each vertex takes the
+//    next slot of its bucket, which leaves every bucket's entry holding its run's end.
+// Mirrors the hash part of solver/contact.cpp.
+#include "shared.h"
+#include "physics.h"
+#include "common.glsl"
+#include "contact_bindings.glsl"
+
+layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
+
+void main() {
+  uint i = globalIndex();
+  if (i >= contact.particleCount) return;
+  vec3 x = start[i].xyz;
+  if (contact.mode == WEFT_CONTACT_MEASURE) {
+    float longest = 0.0;
+    for (uint k = topology[contact.edgeRowsAt + i]; k < topology[contact.edgeRowsAt + i + 1u]; ++k) {
+      uint e = topology[contact.edgeListAt + k];
+      uint a = topology[contact.edgesAt + 2u * e];
+      uint b = topology[contact.edgesAt + 2u * e + 1u];
+      longest = max(longest, length(start[a].xyz - start[b].xyz));
+    }
+    if (longest > 0.0) atomicMax(scalars.maxEdgeBits, floatBitsToUint(longest));
+    return;
+  }
+  float cellSize = contactCellSize(contact.radius, contactLongestEdge());
+  uint h = contactBucket(contactCell(x, cellSize), contact.tableSize);
+  uint slot = atomicAdd(cells[h], 1u);
+  if (contact.mode == WEFT_CONTACT_SCATTER) entries[slot] = i;
+}

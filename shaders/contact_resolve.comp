@@ -1,0 +1,121 @@
+#version 450
+// Contact after a step: each vertex gathers, from the hash grid of the step's start positions, every
+// pair of primitives sharing no corner that it is a corner of and that lies within the radius:
+//  1. itself against the triangles whose smallest corner is a neighbour u;
+//  2. a neighbour u against the triangles around itself;
+//  3. the edges around itself against the edges whose smaller end is u.
+// Each such pair is met exactly once per corner. The nearest limits how far the vertex may move
+// (contactBound); those nearer than the thickness push it (the Jacobi average of its shares, weighted by its part in each pair). The
+// vertex then moves from its start towards its pushed target, cut to the bound, and its velocity
+// takes the same change of move / dt. Only the vertex's own entries are written.
+// Mirrors contactResolveVertex() in solver/contact.cpp, line for line.
+#include "shared.h"
+#include "physics.h"
+#include "common.glsl"
+#include "contact_bindings.glsl"
+
+layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
+
+uvec3 contactTriangle(uint t) {
+  uint at = contact.trianglesAt + 3u * t;
+  return uvec3(topology[at], topology[at + 1u], topology[at + 2u]);
+}
+uvec2 contactEdge(uint e) { return uvec2(topology[contact.edgesAt + 2u * e], topology[contact.edgesAt + 2u * e + 1u]); }
+
+void main() {
+  uint i = globalIndex();
+  if (i >= contact.particleCount) return;
+  vec4 si = start[i];
+  vec4 xi = positions[i];
+  vec4 vi = velocities[i];
+  float longest = contactLongestEdge();
+  float cellSize = contactCellSize(contact.radius, longest);
+  float thickness = contact.thickness;
+  vec2 friction = vec2(contact.staticFriction, contact.kineticFriction);
+  float nearest = contact.radius;
+  vec3 push = vec3(0.0);
+  float weights = 0.0;
+  float weight = 0.0;
+  ivec3 home = contactCell(si.xyz, cellSize);
+  uint trisBegin = topology[contact.triangleRowsAt + i];
+  uint trisEnd = topology[contact.triangleRowsAt + i + 1u];
+  uint edgesBegin = topology[contact.edgeRowsAt + i];
+  uint edgesEnd = topology[contact.edgeRowsAt + i + 1u];
+  float ownLongest = 0.0;  // this vertex's longest edge: a tighter cull than the step's
+  for (uint k3 = edgesBegin; k3 < edgesEnd; ++k3) {
+    uvec2 p = contactEdge(topology[contact.edgeListAt + k3]);
+    ownLongest = max(ownLongest, length(start[p.x].xyz - start[p.y].xyz));
+  }
+  float reach2 = cellSize * cellSize;
+  float nearReach2 = (contact.radius + longest) * (contact.radius + longest);
+  float ownReach2 = (contact.radius + ownLongest) * (contact.radius + ownLongest);
+  uint seen[27];
+  uint seenCount = 0u;
+  for (int dz = -1; dz <= 1; ++dz)
+  for (int dy = -1; dy <= 1; ++dy)
+  for (int dx = -1; dx <= 1; ++dx) {
+    uint h = contactBucket(home + ivec3(dx, dy, dz), contact.tableSize);
+    bool again = false;  // two of the 27 cells in one bucket: its vertices are visited once
+    for (uint b = 0u; b < seenCount; ++b) again = again || seen[b] == h;
+    if (again) continue;
+    seen[seenCount++] = h;
+    uint first = h > 0u ? cells[h - 1u] : 0u;
+    for (uint k = first; k < cells[h]; ++k) {
+      uint u = entries[k];
+      vec4 su = start[u];
+      vec3 gap = su.xyz - si.xyz;
+      float apart2 = dot(gap, gap);
+      if (u == i || apart2 >= reach2) continue;
+      if (apart2 < nearReach2) {  // this vertex within the radius of a triangle of u's
+        for (uint t = topology[contact.ownedTriangleRowsAt + u]; t < topology[contact.ownedTriangleRowsAt + u + 1u]; ++t) {
+          uvec3 c = contactTriangle(t);
+          if (c.x == i || c.y == i || c.z == i) continue;
+          vec4 a = start[c.x], b = start[c.y], d = start[c.z];
+          if (triangleDistanceFloor(si.xyz, a.xyz, b.xyz, d.xyz) >= contact.radius) continue;
+          vec4 r = contactVertexTriangle(si, a, b, d, xi.xyz, positions[c.x].xyz, positions[c.y].xyz, positions[c.z].xyz, 0u, thickness, friction, weight);
+          nearest = min(nearest, r.x);
+          push += r.yzw;
+          weights += weight;
+        }
+      }
+      if (apart2 < ownReach2) {  // u within the radius of a triangle around this vertex
+        for (uint k2 = trisBegin; k2 < trisEnd; ++k2) {
+          uvec3 c = contactTriangle(topology[contact.triangleListAt + k2]);
+          if (c.x == u || c.y == u || c.z == u) continue;
+          vec4 a = start[c.x], b = start[c.y], d = start[c.z];
+          if (triangleDistanceFloor(su.xyz, a.xyz, b.xyz, d.xyz) >= contact.radius) continue;
+          uint corner = c.x == i ? 1u : (c.y == i ? 2u : 3u);
+          vec4 r = contactVertexTriangle(su, a, b, d, positions[u].xyz, positions[c.x].xyz, positions[c.y].xyz, positions[c.z].xyz, corner, thickness, friction, weight);
+          nearest = min(nearest, r.x);
+          push += r.yzw;
+          weights += weight;
+        }
+      }
+      for (uint f = topology[contact.ownedEdgeRowsAt + u]; f < topology[contact.ownedEdgeRowsAt + u + 1u]; ++f) {
+        uvec2 q = contactEdge(f);
+        vec4 q0 = start[q.x], q1 = start[q.y];
+        if (pointSegmentDistance(si.xyz, q0.xyz, q1.xyz) >= contact.radius + ownLongest) continue;
+        for (uint k3 = edgesBegin; k3 < edgesEnd; ++k3) {
+          uvec2 p = contactEdge(topology[contact.edgeListAt + k3]);
+          if (p.x == q.x || p.x == q.y || p.y == q.x || p.y == q.y) continue;
+          vec4 p0 = start[p.x], p1 = start[p.y];
+          vec3 middle = 0.5 * (p0.xyz + p1.xyz);
+          if (pointSegmentDistance(middle, q0.xyz, q1.xyz) >= contact.radius + 0.5 * length(p1.xyz - p0.xyz)) continue;
+          vec4 r = contactEdgeEdge(p0, p1, q0, q1, positions[p.x].xyz, positions[p.y].xyz, positions[q.x].xyz, positions[q.y].xyz,
+                                 p.x == i ? 0u : 1u, thickness, friction, weight);
+          nearest = min(nearest, r.x);
+          push += r.yzw;
+          weights += weight;
+        }
+      }
+    }
+  }
+  vec3 target = xi.xyz + push / max(1.0, weights);
+  float bound = contactBound(nearest);
+  vec3 x = limitMove(si.xyz, target, bound);
+  positionsOut[i] = vec4(x, xi.w);
+  velocitiesOut[i] = vec4(carryCorrection(vi.xyz, x, xi.xyz, contact.dt), vi.w);
+  if (nearest < contact.radius) atomicMin(scalars.minDistanceBits, floatBitsToUint(nearest));
+  if (weights > 0.0) atomicAdd(scalars.contactVertices, 1u);
+  if (x != target) atomicAdd(scalars.limitedVertices, 1u);
+}

@@ -1,0 +1,467 @@
+#include "solver/contact.h"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cfloat>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include <weft/errors.h>
+
+#include "engine/commands.h"
+#include "shaders/physics.h"
+#include "solver/thread_pool.h"
+
+namespace weft {
+
+using gpu::xyz;
+
+namespace {
+
+uint32_t floatBits(float f) { return std::bit_cast<uint32_t>(f); }
+float bitsFloat(uint32_t u) { return std::bit_cast<float>(u); }
+
+// Both backends' statistics start from this: no distance yet, no vertex counted.
+gpu::ContactScalars frameStartScalars() { return {0u, floatBits(FLT_MAX), 0u, 0u}; }
+
+// The step's parameters on top of the topology's layout.
+struct ContactCommon;
+gpu::ContactParams stepParams(const ContactCommon& k, float dt, uint32_t particles, uint32_t mode);
+
+float resolvedRadius(const ContactSettings& settings, const ContactTopology& topology) {
+  if (settings.radius > 0.f) return settings.radius;
+  return std::max(2.f * settings.thickness, 0.5f * topology.meanEdge);
+}
+
+// What the host keeps on either backend: the tables and the settings.
+struct ContactCommon : UnitResources {
+  ContactTopology topology;
+  float radius = 0.f, thickness = 0.f, staticFriction = 0.f, kineticFriction = 0.f;
+  void set(const ContactSettings& settings) {
+    radius = resolvedRadius(settings, topology);
+    thickness = settings.thickness;
+    staticFriction = settings.staticFriction;
+    kineticFriction = settings.friction;
+  }
+};
+
+// The step's parameters on top of the topology's layout.
+gpu::ContactParams stepParams(const ContactCommon& k, float dt, uint32_t particles, uint32_t mode) {
+  gpu::ContactParams p = k.topology.layout;
+  p.radius = k.radius;
+  p.thickness = k.thickness;
+  p.staticFriction = k.staticFriction;
+  p.kineticFriction = k.kineticFriction;
+  p.dt = dt;
+  p.particleCount = particles;
+  p.tableSize = contactTableSize(particles);
+  p.mode = mode;
+  return p;
+}
+
+struct CpuContact : ContactCommon {
+  std::vector<glm::vec4> start;
+  std::vector<uint32_t> cells, entries;
+  std::vector<uint32_t> buckets;  // each vertex's bucket, this step
+  gpu::ContactScalars scalars = frameStartScalars();
+  uint64_t hostBytes() const override {
+    return (topology.data.size() + cells.size() + entries.size() + buckets.size()) * sizeof(uint32_t) +
+           start.size() * sizeof(glm::vec4);
+  }
+};
+
+struct GpuContact : ContactCommon {
+  engine::Buffer start, topologyBuffer, cells, entries, scalars;
+  std::unique_ptr<engine::ComputeProgram> hash, scan, resolve;
+};
+
+CpuContact& cpuContact(CpuState& s) { return static_cast<CpuContact&>(*s.contact); }
+const CpuContact& cpuContact(const CpuState& s) { return static_cast<const CpuContact&>(*s.contact); }
+GpuContact& gpuContact(GpuState& s) { return static_cast<GpuContact&>(*s.contact); }
+const GpuContact& gpuContact(const GpuState& s) { return static_cast<const GpuContact&>(*s.contact); }
+
+// ---- The CPU twins of the kernels, line for line ----
+
+glm::uvec3 contactTriangle(const std::vector<uint32_t>& topo, const gpu::ContactParams& c, uint32_t t) {
+  const uint32_t at = c.trianglesAt + 3u * t;
+  return {topo[at], topo[at + 1u], topo[at + 2u]};
+}
+glm::uvec2 contactEdge(const std::vector<uint32_t>& topo, const gpu::ContactParams& c, uint32_t e) {
+  return {topo[c.edgesAt + 2u * e], topo[c.edgesAt + 2u * e + 1u]};
+}
+
+// contact_hash.comp, WEFT_CONTACT_MEASURE: vertex i's longest edge.
+float contactMeasure(uint32_t i, const CpuContact& k, const gpu::ContactParams& c) {
+  const std::vector<uint32_t>& topology = k.topology.data;
+  float longest = 0.f;
+  for (uint32_t e = topology[c.edgeRowsAt + i]; e < topology[c.edgeRowsAt + i + 1u]; ++e) {
+    const glm::uvec2 q = contactEdge(topology, c, topology[c.edgeListAt + e]);
+    longest = std::max(longest, glm::length(xyz(k.start[q.x]) - xyz(k.start[q.y])));
+  }
+  return longest;
+}
+
+struct VertexOutcome {
+  float nearest;
+  bool pushed, limited;
+};
+
+// contact_resolve.comp for vertex i.
+VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k, const gpu::ContactParams& contact,
+                                   float longest) {
+  const std::vector<uint32_t>& topology = k.topology.data;
+  const std::vector<glm::vec4>& start = k.start;
+  const glm::vec4 si = start[i];
+  const glm::vec4 xi = s.positions[i];
+  const glm::vec4 vi = s.velocities[i];
+  const float cellSize = gpu::contactCellSize(contact.radius, longest);
+  const float thickness = contact.thickness;
+  const glm::vec2 friction(contact.staticFriction, contact.kineticFriction);
+  float nearest = contact.radius;
+  glm::vec3 push(0.f);
+  float weights = 0.f;
+  float weight = 0.f;
+  auto gather = [&](glm::vec4 r) {
+    nearest = std::min(nearest, r.x);
+    push += glm::vec3(r.y, r.z, r.w);
+    weights += weight;
+  };
+  const glm::ivec3 home = gpu::contactCell(xyz(si), cellSize);
+  const uint32_t trisBegin = topology[contact.triangleRowsAt + i];
+  const uint32_t trisEnd = topology[contact.triangleRowsAt + i + 1u];
+  const uint32_t edgesBegin = topology[contact.edgeRowsAt + i];
+  const uint32_t edgesEnd = topology[contact.edgeRowsAt + i + 1u];
+  float ownLongest = 0.f;  // this vertex's longest edge: a tighter cull than the step's
+  for (uint32_t k3 = edgesBegin; k3 < edgesEnd; ++k3) {
+    const glm::uvec2 p = contactEdge(topology, contact, topology[contact.edgeListAt + k3]);
+    ownLongest = std::max(ownLongest, glm::length(xyz(start[p.x]) - xyz(start[p.y])));
+  }
+  const float reach2 = cellSize * cellSize;
+  const float nearReach2 = (contact.radius + longest) * (contact.radius + longest);
+  const float ownReach2 = (contact.radius + ownLongest) * (contact.radius + ownLongest);
+  uint32_t seen[27];
+  uint32_t seenCount = 0u;
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const uint32_t h = gpu::contactBucket(home + glm::ivec3(dx, dy, dz), contact.tableSize);
+        bool again = false;  // two of the 27 cells in one bucket: its vertices are visited once
+        for (uint32_t b = 0u; b < seenCount; ++b) again = again || seen[b] == h;
+        if (again) continue;
+        seen[seenCount++] = h;
+        const uint32_t first = h > 0u ? k.cells[h - 1u] : 0u;
+        for (uint32_t e = first; e < k.cells[h]; ++e) {
+          const uint32_t u = k.entries[e];
+          const glm::vec4 su = start[u];
+          const glm::vec3 gap = xyz(su) - xyz(si);
+          const float apart2 = glm::dot(gap, gap);
+          if (u == i || apart2 >= reach2) continue;
+          if (apart2 < nearReach2) {  // a vertex within the radius of a triangle of u's
+            for (uint32_t t = topology[contact.ownedTriangleRowsAt + u]; t < topology[contact.ownedTriangleRowsAt + u + 1u]; ++t) {
+              const glm::uvec3 c = contactTriangle(topology, contact, t);
+              if (c.x == i || c.y == i || c.z == i) continue;
+              const glm::vec4 a = start[c.x], b = start[c.y], d = start[c.z];
+              if (gpu::triangleDistanceFloor(xyz(si), xyz(a), xyz(b), xyz(d)) >= contact.radius) continue;
+              gather(gpu::contactVertexTriangle(si, a, b, d, xyz(xi), xyz(s.positions[c.x]), xyz(s.positions[c.y]), xyz(s.positions[c.z]), 0u, thickness, friction, weight));
+            }
+          }
+          if (apart2 < ownReach2) {  // u within the radius of a triangle around this vertex
+            for (uint32_t k2 = trisBegin; k2 < trisEnd; ++k2) {
+              const glm::uvec3 c = contactTriangle(topology, contact, topology[contact.triangleListAt + k2]);
+              if (c.x == u || c.y == u || c.z == u) continue;
+              const glm::vec4 a = start[c.x], b = start[c.y], d = start[c.z];
+              if (gpu::triangleDistanceFloor(xyz(su), xyz(a), xyz(b), xyz(d)) >= contact.radius) continue;
+              const uint32_t corner = c.x == i ? 1u : (c.y == i ? 2u : 3u);
+              gather(gpu::contactVertexTriangle(su, a, b, d, xyz(s.positions[u]), xyz(s.positions[c.x]), xyz(s.positions[c.y]), xyz(s.positions[c.z]), corner, thickness, friction, weight));
+            }
+          }
+          for (uint32_t f = topology[contact.ownedEdgeRowsAt + u]; f < topology[contact.ownedEdgeRowsAt + u + 1u]; ++f) {
+            const glm::uvec2 q = contactEdge(topology, contact, f);
+            const glm::vec4 q0 = start[q.x], q1 = start[q.y];
+            if (gpu::pointSegmentDistance(xyz(si), xyz(q0), xyz(q1)) >= contact.radius + ownLongest) continue;
+            for (uint32_t k3 = edgesBegin; k3 < edgesEnd; ++k3) {
+              const glm::uvec2 p = contactEdge(topology, contact, topology[contact.edgeListAt + k3]);
+              if (p.x == q.x || p.x == q.y || p.y == q.x || p.y == q.y) continue;
+              const glm::vec4 p0 = start[p.x], p1 = start[p.y];
+              const glm::vec3 middle = 0.5f * (xyz(p0) + xyz(p1));
+              if (gpu::pointSegmentDistance(middle, xyz(q0), xyz(q1)) >= contact.radius + 0.5f * glm::length(xyz(p1) - xyz(p0)))
+                continue;
+              gather(gpu::contactEdgeEdge(p0, p1, q0, q1, xyz(s.positions[p.x]), xyz(s.positions[p.y]), xyz(s.positions[q.x]), xyz(s.positions[q.y]),
+                                 p.x == i ? 0u : 1u, thickness, friction, weight));
+            }
+          }
+        }
+      }
+  const glm::vec3 target = xyz(xi) + push / std::max(1.f, weights);
+  const glm::vec3 x = gpu::limitMove(xyz(si), target, gpu::contactBound(nearest));
+  s.positionsOut[i] = glm::vec4(x, xi.w);
+  s.velocitiesOut[i] = glm::vec4(gpu::carryCorrection(xyz(vi), x, xyz(xi), contact.dt), vi.w);
+  return {nearest, weights > 0.f, x != target};
+}
+
+}  // namespace
+
+ContactTopology buildContactTopology(const std::vector<glm::uvec3>& triangles, const std::vector<glm::vec3>& positions) {
+  const size_t n = positions.size();
+  for (const glm::uvec3& t : triangles)
+    if (t.x >= n || t.y >= n || t.z >= n)
+      throw InputError("contact: a triangle names particle " + std::to_string(std::max({t.x, t.y, t.z})) + " of " +
+                       std::to_string(n));
+  auto smallest = [](glm::uvec3 t) { return std::min({t.x, t.y, t.z}); };
+  std::vector<glm::uvec3> sorted = triangles;
+  std::stable_sort(sorted.begin(), sorted.end(), [&](glm::uvec3 a, glm::uvec3 b) { return smallest(a) < smallest(b); });
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  edges.reserve(3 * sorted.size());
+  for (const glm::uvec3& t : sorted)
+    for (auto [a, b] : {std::pair{t.x, t.y}, std::pair{t.y, t.z}, std::pair{t.z, t.x}}) edges.emplace_back(std::min(a, b), std::max(a, b));
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+
+  ContactTopology out;
+  gpu::ContactParams& c = out.layout;
+  c.triangleCount = static_cast<uint32_t>(sorted.size());
+  c.edgeCount = static_cast<uint32_t>(edges.size());
+  std::vector<uint32_t>& d = out.data;
+  // A CSR table over the vertices from (vertex, item) incidences: rows, then items.
+  auto csr = [&](const std::vector<std::pair<uint32_t, uint32_t>>& incidences, uint32_t& rowsAt, uint32_t* listAt) {
+    rowsAt = static_cast<uint32_t>(d.size());
+    d.resize(d.size() + n + 1, 0u);
+    for (auto [v, item] : incidences) ++d[rowsAt + v + 1];
+    for (size_t v = 0; v < n; ++v) d[rowsAt + v + 1] += d[rowsAt + v];
+    if (!listAt) return;
+    *listAt = static_cast<uint32_t>(d.size());
+    d.resize(d.size() + incidences.size());
+    std::vector<uint32_t> fill(d.begin() + rowsAt, d.begin() + rowsAt + n);
+    for (auto [v, item] : incidences) d[*listAt + fill[v]++] = item;
+  };
+  c.trianglesAt = 0;
+  for (const glm::uvec3& t : sorted) d.insert(d.end(), {t.x, t.y, t.z});
+  c.edgesAt = static_cast<uint32_t>(d.size());
+  for (auto [a, b] : edges) d.insert(d.end(), {a, b});
+  std::vector<std::pair<uint32_t, uint32_t>> around, owned;
+  for (uint32_t t = 0; t < sorted.size(); ++t) {
+    for (uint32_t v : {sorted[t].x, sorted[t].y, sorted[t].z}) around.emplace_back(v, t);
+    owned.emplace_back(smallest(sorted[t]), t);
+  }
+  csr(around, c.triangleRowsAt, &c.triangleListAt);
+  csr(owned, c.ownedTriangleRowsAt, nullptr);  // the sorted triangles are the list
+  around.clear();
+  owned.clear();
+  double total = 0.0;
+  for (uint32_t e = 0; e < edges.size(); ++e) {
+    around.emplace_back(edges[e].first, e);
+    around.emplace_back(edges[e].second, e);
+    owned.emplace_back(edges[e].first, e);
+    total += glm::length(positions[edges[e].first] - positions[edges[e].second]);
+  }
+  csr(around, c.edgeRowsAt, &c.edgeListAt);
+  csr(owned, c.ownedEdgeRowsAt, nullptr);  // the sorted edges are the list
+  out.meanEdge = edges.empty() ? 0.f : static_cast<float>(total / double(edges.size()));
+  return out;
+}
+
+uint32_t contactTableSize(size_t particles) { return std::bit_ceil(static_cast<uint32_t>(std::max<size_t>(particles, 1))); }
+
+void applyContactSettings(std::unique_ptr<UnitResources>& contact, const ContactSettings& settings) {
+  if (!settings.enabled) {
+    contact.reset();
+    return;
+  }
+  if (!contact)
+    throw std::invalid_argument("contact is turned on when the solver is made (its tables come from the cloth): "
+                                "make a new solver with contact in its parameters");
+  static_cast<ContactCommon&>(*contact).set(settings);
+}
+
+bool hasContact(const CpuState& state) { return state.contact != nullptr; }
+bool hasContact(const GpuState& state) { return state.contact != nullptr; }
+
+// ---- CPU ----
+
+void prepareContactCpu(CpuState& state, const ClothModel& model, const ContactSettings& settings) {
+  if (!settings.enabled) {
+    state.contact.reset();
+    return;
+  }
+  auto k = std::make_unique<CpuContact>();
+  k->topology = buildContactTopology(model.triangles, model.positions);
+  k->set(settings);
+  k->start.resize(model.particleCount());
+  k->cells.resize(contactTableSize(model.particleCount()));
+  k->entries.resize(model.particleCount());
+  k->buckets.resize(model.particleCount());
+  state.contact = std::move(k);
+}
+
+void startContactFrameCpu(CpuState& state) { cpuContact(state).scalars = frameStartScalars(); }
+
+void startContactStepCpu(CpuState& state) { cpuContact(state).start = state.positions; }
+
+void resolveContactCpu(CpuState& state, float dt, ThreadPool& pool) {
+  CpuContact& k = cpuContact(state);
+  const uint32_t n = static_cast<uint32_t>(state.positions.size());
+  gpu::ContactParams c = stepParams(k, dt, n, WEFT_CONTACT_MEASURE);
+  // The longest edge, then the buckets: a counting sort in vertex order (the GPU's order within a
+  // bucket is its atomics', which changes nothing but the order of the float sums).
+  float longest = 0.f;
+  for (uint32_t i = 0; i < n; ++i) longest = std::max(longest, contactMeasure(i, k, c));
+  const float cellSize = gpu::contactCellSize(c.radius, longest);
+  std::fill(k.cells.begin(), k.cells.end(), 0u);
+  std::vector<uint32_t>& bucketOf = k.buckets;
+  for (uint32_t i = 0; i < n; ++i) ++k.cells[bucketOf[i] = gpu::contactBucket(gpu::contactCell(xyz(k.start[i]), cellSize), c.tableSize)];
+  uint32_t running = 0;
+  for (uint32_t& cell : k.cells) running += std::exchange(cell, running);
+  for (uint32_t i = 0; i < n; ++i) k.entries[k.cells[bucketOf[i]]++] = i;
+  std::atomic<uint32_t> minBits{k.scalars.minDistanceBits};
+  std::atomic<uint32_t> pushed{0}, limited{0};
+  pool.parallelFor(n, [&](size_t begin, size_t end) {
+    float nearest = FLT_MAX;
+    uint32_t p = 0, l = 0;
+    for (size_t i = begin; i < end; ++i) {
+      const VertexOutcome o = contactResolveVertex(static_cast<uint32_t>(i), state, k, c, longest);
+      if (o.nearest < c.radius) nearest = std::min(nearest, o.nearest);
+      p += o.pushed;
+      l += o.limited;
+    }
+    uint32_t seen = minBits.load();
+    while (floatBits(nearest) < seen && !minBits.compare_exchange_weak(seen, floatBits(nearest))) {}
+    pushed += p;
+    limited += l;
+  }, 64);  // hundreds of pair tests per vertex: worth the workers from a few dozen vertices
+  k.scalars.minDistanceBits = minBits.load();
+  k.scalars.contactVertices += pushed.load();
+  k.scalars.limitedVertices += limited.load();
+  k.scalars.maxEdgeBits = floatBits(longest);
+  state.swapPositions();
+  state.swapVelocities();
+}
+
+namespace {
+ContactStats contactStats(const gpu::ContactScalars& s, float radius) {
+  ContactStats out;
+  out.contactVertices = s.contactVertices;
+  out.limitedVertices = s.limitedVertices;
+  out.minDistance = std::min(bitsFloat(s.minDistanceBits), radius);
+  return out;
+}
+}  // namespace
+
+ContactStats contactStatsCpu(const CpuState& state) {
+  if (!hasContact(state)) return {};
+  const CpuContact& k = cpuContact(state);
+  return contactStats(k.scalars, k.radius);
+}
+
+// ---- GPU ----
+
+namespace {
+engine::Buffer deviceBuffer(const engine::Context& context, size_t bytes, const char* name) {
+  return engine::Buffer(context, std::max<size_t>(bytes, 16), engine::kStorageUsage, engine::MemoryUsage::DeviceLocal, name);
+}
+}  // namespace
+
+MemoryNeed contactMemoryNeed(size_t particles, size_t triangles) {
+  const uint64_t n = particles, t = triangles, edges = 3 * t;
+  MemoryNeed need;
+  need.add(std::max<uint64_t>(n * sizeof(glm::vec4), 16));                                        // start
+  need.add(std::max<uint64_t>((6 * t + 4 * edges + 4 * (n + 1)) * sizeof(uint32_t), 16));         // topology
+  need.add(std::max<uint64_t>(uint64_t(contactTableSize(particles)) * sizeof(uint32_t), 16));     // cells
+  need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));                                         // entries
+  need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));  // the CPU's buckets (the GPU's scalars are smaller)                                                                                   // scalars
+  return need;
+}
+
+void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSettings& settings) {
+  if (!settings.enabled) {
+    state.contact.reset();
+    return;
+  }
+  const engine::Context& context = *state.context;
+  auto k = std::make_unique<GpuContact>();
+  k->topology = buildContactTopology(model.triangles, model.positions);
+  k->set(settings);
+  const size_t n = model.particleCount();
+  k->start = deviceBuffer(context, n * sizeof(glm::vec4), "weft.contactStart");
+  k->topologyBuffer = deviceBuffer(context, k->topology.data.size() * sizeof(uint32_t), "weft.contactTopology");
+  if (!k->topology.data.empty())
+    engine::uploadBuffer(context, k->topologyBuffer, k->topology.data.data(), k->topology.data.size() * sizeof(uint32_t));
+  k->cells = deviceBuffer(context, contactTableSize(n) * sizeof(uint32_t), "weft.contactCells");
+  k->entries = deviceBuffer(context, n * sizeof(uint32_t), "weft.contactEntries");
+  k->scalars = deviceBuffer(context, sizeof(gpu::ContactScalars), "weft.contactScalars");
+  const gpu::ContactScalars initial = frameStartScalars();
+  engine::uploadBuffer(context, k->scalars, &initial, sizeof initial);
+  k->hash = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_hash.comp");
+  k->scan = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_scan.comp");
+  k->resolve = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_resolve.comp");
+  state.contact = std::move(k);
+}
+
+void recordContactFrameStart(GpuRecorder& r) {
+  GpuContact& k = gpuContact(r.state);
+  engine::barrier::allToUpload(r.vk(), r.cmd);
+  r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, minDistanceBits), 4, floatBits(FLT_MAX));
+  r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, contactVertices), 8, 0u);
+  engine::barrier::transferToAll(r.vk(), r.cmd);
+}
+
+void recordContactStepStart(GpuRecorder& r) {
+  GpuContact& k = gpuContact(r.state);
+  engine::barrier::allToTransfer(r.vk(), r.cmd);
+  const VkBufferCopy region{0, 0, VkDeviceSize(r.state.particleCount) * sizeof(glm::vec4)};
+  r.vk().CmdCopyBuffer(r.cmd, r.state.positionsIn().handle(), k.start.handle(), 1, &region);
+  engine::barrier::transferToAll(r.vk(), r.cmd);
+}
+
+void recordContactResolve(GpuRecorder& r, float dt) {
+  GpuState& s = r.state;
+  GpuContact& k = gpuContact(s);
+  const uint32_t n = s.particleCount;
+  gpu::ContactParams c = stepParams(k, dt, n, WEFT_CONTACT_MEASURE);
+  engine::timed(r.timer, r.cmd, "contact", [&] {
+    engine::barrier::allToUpload(r.vk(), r.cmd);
+    r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, maxEdgeBits), 4, 0u);
+    r.vk().CmdFillBuffer(r.cmd, k.cells.handle(), 0, VK_WHOLE_SIZE, 0u);
+    engine::barrier::transferToAll(r.vk(), r.cmd);
+    const std::vector<engine::BufferBinding> hashBindings{{WEFT_BIND_CONTACT_START, &k.start},
+                                                          {WEFT_BIND_CONTACT_TOPOLOGY, &k.topologyBuffer},
+                                                          {WEFT_BIND_CONTACT_CELLS, &k.cells},
+                                                          {WEFT_BIND_CONTACT_ENTRIES, &k.entries},
+                                                          {WEFT_BIND_CONTACT_SCALARS, &k.scalars}};
+    k.hash->dispatch(r.cmd, n, hashBindings, c);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    c.mode = WEFT_CONTACT_COUNT;
+    k.hash->dispatch(r.cmd, n, hashBindings, c);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    k.scan->dispatch(r.cmd, WEFT_WORKGROUP_SIZE, hashBindings, c);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    c.mode = WEFT_CONTACT_SCATTER;
+    k.hash->dispatch(r.cmd, n, hashBindings, c);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    const std::vector<engine::BufferBinding> resolveBindings{{WEFT_BIND_POSITIONS, &s.positionsIn()},
+                                                             {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
+                                                             {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
+                                                             {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
+                                                             {WEFT_BIND_CONTACT_START, &k.start},
+                                                             {WEFT_BIND_CONTACT_TOPOLOGY, &k.topologyBuffer},
+                                                             {WEFT_BIND_CONTACT_CELLS, &k.cells},
+                                                             {WEFT_BIND_CONTACT_ENTRIES, &k.entries},
+                                                             {WEFT_BIND_CONTACT_SCALARS, &k.scalars}};
+    k.resolve->dispatch(r.cmd, n, resolveBindings, c);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    s.swapPositions();
+    s.swapVelocities();
+  });
+}
+
+ContactStats readContactStatsGpu(const GpuState& state) {
+  if (!hasContact(state)) return {};
+  const GpuContact& k = gpuContact(state);
+  gpu::ContactScalars scalars{};
+  engine::downloadBuffer(*state.context, k.scalars, &scalars, sizeof scalars);
+  return contactStats(scalars, k.radius);
+}
+
+}  // namespace weft

@@ -1,0 +1,65 @@
+#pragma once
+// Contact between primitives that share no corner, within a cloth and between cloths, after every
+// step of every integrator (docs/contact.md). The geometry is shaders/contact.h; this is its CPU
+// loop and its GPU pass sequence (contact_hash, contact_scan, contact_resolve), side by side. Like the
+// strain limit, the solvers of both backends call it around each step they ask of an integrator
+// unit, so no unit knows of it:
+//   startContactStep*  keeps the positions at the step's start (crossing-free);
+//   resolveContact*    builds the hash grid of those positions, then moves each vertex from its
+//                      start towards the unit's result pushed apart where pairs are nearer than the
+//                      thickness, cut to its bound, so no edge crosses a triangle during the step.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "solver/backend_state.h"
+#include "solver/cloth_model.h"
+#include "solver/memory_budget.h"
+
+namespace weft {
+
+class ThreadPool;
+
+// The cloth's triangles and edges as the contact passes read them: one uint array at the offsets
+// of `layout` (gpu::ContactParams says what lies where).
+struct ContactTopology {
+  std::vector<uint32_t> data;
+  gpu::ContactParams layout{};  // offsets and counts; the per-step fields are left zero
+  float meanEdge = 0.f;         // m, of the rest shape: the radius when the scene gives none
+};
+// InputError for a corner past the particle count.
+ContactTopology buildContactTopology(const std::vector<glm::uvec3>& triangles, const std::vector<glm::vec3>& positions);
+
+// The hash table's buckets for `particles`: a power of two at least as large.
+uint32_t contactTableSize(size_t particles);
+
+// A solver's contact (CpuState::contact, GpuState::contact) after its parameters change: dropped
+// when turned off, its thickness and radius changed when on. std::invalid_argument when turned on in
+// a solver made without it: the tables come from the cloth, which the solver no longer has.
+void applyContactSettings(std::unique_ptr<UnitResources>& contact, const ContactSettings& settings);
+
+// true when the solver was made with contact on (the tables exist).
+bool hasContact(const CpuState& state);
+bool hasContact(const GpuState& state);
+
+// ---- CPU ----
+void prepareContactCpu(CpuState& state, const ClothModel& model, const ContactSettings& settings);
+void startContactFrameCpu(CpuState& state);  // zeroes the frame's statistics
+void startContactStepCpu(CpuState& state);
+void resolveContactCpu(CpuState& state, float dt, ThreadPool& pool);
+ContactStats contactStatsCpu(const CpuState& state);
+
+// ---- GPU ----
+// Buffers and kernels (uploads and waits: not while recording).
+void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSettings& settings);
+void recordContactFrameStart(GpuRecorder& recorder);
+void recordContactStepStart(GpuRecorder& recorder);
+void recordContactResolve(GpuRecorder& recorder, float dt);
+// Reads the statistics of the frames recorded since the last frame start (waits for the device).
+ContactStats readContactStatsGpu(const GpuState& state);
+
+// The buffers (GPU) or vectors (CPU) contact adds for a cloth of `particles` and `triangles`, its
+// edges counted at their most (3 per triangle): what the solvers' memory checks add when contact is on.
+MemoryNeed contactMemoryNeed(size_t particles, size_t triangles);
+
+}  // namespace weft
