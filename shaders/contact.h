@@ -107,10 +107,11 @@ WEFT_FN float pointSegmentDistance(vec3 p, vec3 a, vec3 b) {
   return length(p - (a + t * ab));
 }
 
-// A lower bound on the distance from p to triangle abc: from the sphere about its centroid that
-// holds it. Cheaper than the exact test, and enough to pass over the triangles a cloth's own
-// neighbours are (about an edge away where the radius is half an edge).
-WEFT_FN float triangleDistanceFloor(vec3 p, vec3 a, vec3 b, vec3 c) {
+// The sphere about a triangle's centroid that holds it (xyz centre, w radius), and about an edge's
+// middle (w half its length): a point's distance to the centre less the radius is a lower bound on
+// its distance to the primitive, cheaper than the exact test and enough to pass over the primitives
+// a cloth's own neighbours are (about an edge away where the radius is half an edge).
+WEFT_FN vec4 triangleSphere(vec3 a, vec3 b, vec3 c) {
   vec3 g = (a + b + c) / 3.0f;
   vec3 ga = a - g;
   vec3 gb = b - g;
@@ -120,8 +121,18 @@ WEFT_FN float triangleDistanceFloor(vec3 p, vec3 a, vec3 b, vec3 c) {
   float rc = dot(gc, gc);
   r2 = rb > r2 ? rb : r2;
   r2 = rc > r2 ? rc : r2;
-  return length(p - g) - sqrt(r2);
+  return vec4(g.x, g.y, g.z, sqrt(r2));
 }
+WEFT_FN vec4 edgeSphere(vec3 a, vec3 b) {
+  vec3 m = 0.5f * (a + b);
+  return vec4(m.x, m.y, m.z, 0.5f * length(b - a));
+}
+WEFT_FN float sphereDistanceFloor(vec3 p, vec4 sphere) { return length(p - xyz(sphere)) - sphere.w; }
+WEFT_FN float triangleDistanceFloor(vec3 p, vec3 a, vec3 b, vec3 c) { return sphereDistanceFloor(p, triangleSphere(a, b, c)); }
+
+// A vertex keeps the spheres of this many of its triangles and edges for the whole search (grids
+// have 6 of each); past them it works them out for each candidate.
+#define WEFT_CONTACT_CACHED 16u
 
 // One corner's share of a pair: x the pair's distance at the step's start, yzw the push that
 // corner takes. The pair is a distance condition along n, the unit direction from side B's nearest

@@ -41,10 +41,20 @@ void main() {
   uint trisEnd = topology[contact.triangleRowsAt + i + 1u];
   uint edgesBegin = topology[contact.edgeRowsAt + i];
   uint edgesEnd = topology[contact.edgeRowsAt + i + 1u];
-  float ownLongest = 0.0;  // this vertex's longest edge: a tighter cull than the step's
+  // The spheres of this vertex's triangles and edges, the same for every candidate; and its
+  // longest edge, a tighter cull than the step's.
+  vec4 ownTriangles[WEFT_CONTACT_CACHED];
+  vec4 ownEdges[WEFT_CONTACT_CACHED];
+  for (uint k2 = trisBegin; k2 < min(trisEnd, trisBegin + WEFT_CONTACT_CACHED); ++k2) {
+    uvec3 c = contactTriangle(topology[contact.triangleListAt + k2]);
+    ownTriangles[k2 - trisBegin] = triangleSphere(start[c.x].xyz, start[c.y].xyz, start[c.z].xyz);
+  }
+  float ownLongest = 0.0;
   for (uint k3 = edgesBegin; k3 < edgesEnd; ++k3) {
     uvec2 p = contactEdge(topology[contact.edgeListAt + k3]);
-    ownLongest = max(ownLongest, length(start[p.x].xyz - start[p.y].xyz));
+    vec4 sphere = edgeSphere(start[p.x].xyz, start[p.y].xyz);
+    if (k3 - edgesBegin < WEFT_CONTACT_CACHED) ownEdges[k3 - edgesBegin] = sphere;
+    ownLongest = max(ownLongest, 2.0 * sphere.w);
   }
   float reach2 = cellSize * cellSize;
   float nearReach2 = (contact.radius + longest) * (contact.radius + longest);
@@ -81,9 +91,11 @@ void main() {
       if (apart2 < ownReach2) {  // u within the radius of a triangle around this vertex
         for (uint k2 = trisBegin; k2 < trisEnd; ++k2) {
           uvec3 c = contactTriangle(topology[contact.triangleListAt + k2]);
+          vec4 sphere = k2 - trisBegin < WEFT_CONTACT_CACHED ? ownTriangles[k2 - trisBegin]
+                                                              : triangleSphere(start[c.x].xyz, start[c.y].xyz, start[c.z].xyz);
+          if (sphereDistanceFloor(su.xyz, sphere) >= contact.radius) continue;
           if (c.x == u || c.y == u || c.z == u) continue;
           vec4 a = start[c.x], b = start[c.y], d = start[c.z];
-          if (triangleDistanceFloor(su.xyz, a.xyz, b.xyz, d.xyz) >= contact.radius) continue;
           uint corner = c.x == i ? 1u : (c.y == i ? 2u : 3u);
           vec4 r = contactVertexTriangle(su, a, b, d, positions[u].xyz, positions[c.x].xyz, positions[c.y].xyz, positions[c.z].xyz, corner, thickness, friction, weight);
           nearest = min(nearest, r.x);
@@ -97,10 +109,10 @@ void main() {
         if (pointSegmentDistance(si.xyz, q0.xyz, q1.xyz) >= contact.radius + ownLongest) continue;
         for (uint k3 = edgesBegin; k3 < edgesEnd; ++k3) {
           uvec2 p = contactEdge(topology[contact.edgeListAt + k3]);
+          vec4 sphere = k3 - edgesBegin < WEFT_CONTACT_CACHED ? ownEdges[k3 - edgesBegin] : edgeSphere(start[p.x].xyz, start[p.y].xyz);
+          if (pointSegmentDistance(sphere.xyz, q0.xyz, q1.xyz) >= contact.radius + sphere.w) continue;
           if (p.x == q.x || p.x == q.y || p.y == q.x || p.y == q.y) continue;
           vec4 p0 = start[p.x], p1 = start[p.y];
-          vec3 middle = 0.5 * (p0.xyz + p1.xyz);
-          if (pointSegmentDistance(middle, q0.xyz, q1.xyz) >= contact.radius + 0.5 * length(p1.xyz - p0.xyz)) continue;
           vec4 r = contactEdgeEdge(p0, p1, q0, q1, positions[p.x].xyz, positions[p.y].xyz, positions[q.x].xyz, positions[q.y].xyz,
                                  p.x == i ? 0u : 1u, thickness, friction, weight);
           nearest = min(nearest, r.x);

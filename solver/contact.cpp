@@ -134,10 +134,20 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
   const uint32_t trisEnd = topology[contact.triangleRowsAt + i + 1u];
   const uint32_t edgesBegin = topology[contact.edgeRowsAt + i];
   const uint32_t edgesEnd = topology[contact.edgeRowsAt + i + 1u];
-  float ownLongest = 0.f;  // this vertex's longest edge: a tighter cull than the step's
+  // The spheres of this vertex's triangles and edges, the same for every candidate; and its
+  // longest edge, a tighter cull than the step's.
+  glm::vec4 ownTriangles[WEFT_CONTACT_CACHED];
+  glm::vec4 ownEdges[WEFT_CONTACT_CACHED];
+  for (uint32_t k2 = trisBegin; k2 < std::min(trisEnd, trisBegin + WEFT_CONTACT_CACHED); ++k2) {
+    const glm::uvec3 c = contactTriangle(topology, contact, topology[contact.triangleListAt + k2]);
+    ownTriangles[k2 - trisBegin] = gpu::triangleSphere(xyz(start[c.x]), xyz(start[c.y]), xyz(start[c.z]));
+  }
+  float ownLongest = 0.f;
   for (uint32_t k3 = edgesBegin; k3 < edgesEnd; ++k3) {
     const glm::uvec2 p = contactEdge(topology, contact, topology[contact.edgeListAt + k3]);
-    ownLongest = std::max(ownLongest, glm::length(xyz(start[p.x]) - xyz(start[p.y])));
+    const glm::vec4 sphere = gpu::edgeSphere(xyz(start[p.x]), xyz(start[p.y]));
+    if (k3 - edgesBegin < WEFT_CONTACT_CACHED) ownEdges[k3 - edgesBegin] = sphere;
+    ownLongest = std::max(ownLongest, 2.f * sphere.w);
   }
   const float reach2 = cellSize * cellSize;
   const float nearReach2 = (contact.radius + longest) * (contact.radius + longest);
@@ -171,9 +181,12 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
           if (apart2 < ownReach2) {  // u within the radius of a triangle around this vertex
             for (uint32_t k2 = trisBegin; k2 < trisEnd; ++k2) {
               const glm::uvec3 c = contactTriangle(topology, contact, topology[contact.triangleListAt + k2]);
+              const glm::vec4 sphere = k2 - trisBegin < WEFT_CONTACT_CACHED
+                                           ? ownTriangles[k2 - trisBegin]
+                                           : gpu::triangleSphere(xyz(start[c.x]), xyz(start[c.y]), xyz(start[c.z]));
+              if (gpu::sphereDistanceFloor(xyz(su), sphere) >= contact.radius) continue;
               if (c.x == u || c.y == u || c.z == u) continue;
               const glm::vec4 a = start[c.x], b = start[c.y], d = start[c.z];
-              if (gpu::triangleDistanceFloor(xyz(su), xyz(a), xyz(b), xyz(d)) >= contact.radius) continue;
               const uint32_t corner = c.x == i ? 1u : (c.y == i ? 2u : 3u);
               gather(gpu::contactVertexTriangle(su, a, b, d, xyz(s.positions[u]), xyz(s.positions[c.x]), xyz(s.positions[c.y]), xyz(s.positions[c.z]), corner, thickness, friction, weight));
             }
@@ -184,11 +197,11 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
             if (gpu::pointSegmentDistance(xyz(si), xyz(q0), xyz(q1)) >= contact.radius + ownLongest) continue;
             for (uint32_t k3 = edgesBegin; k3 < edgesEnd; ++k3) {
               const glm::uvec2 p = contactEdge(topology, contact, topology[contact.edgeListAt + k3]);
+              const glm::vec4 sphere = k3 - edgesBegin < WEFT_CONTACT_CACHED ? ownEdges[k3 - edgesBegin]
+                                                                             : gpu::edgeSphere(xyz(start[p.x]), xyz(start[p.y]));
+              if (gpu::pointSegmentDistance(xyz(sphere), xyz(q0), xyz(q1)) >= contact.radius + sphere.w) continue;
               if (p.x == q.x || p.x == q.y || p.y == q.x || p.y == q.y) continue;
               const glm::vec4 p0 = start[p.x], p1 = start[p.y];
-              const glm::vec3 middle = 0.5f * (xyz(p0) + xyz(p1));
-              if (gpu::pointSegmentDistance(middle, xyz(q0), xyz(q1)) >= contact.radius + 0.5f * glm::length(xyz(p1) - xyz(p0)))
-                continue;
               gather(gpu::contactEdgeEdge(p0, p1, q0, q1, xyz(s.positions[p.x]), xyz(s.positions[p.y]), xyz(s.positions[q.x]), xyz(s.positions[q.y]),
                                  p.x == i ? 0u : 1u, thickness, friction, weight));
             }
