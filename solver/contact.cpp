@@ -31,7 +31,7 @@ gpu::ContactScalars frameStartScalars() { return {0u, floatBits(FLT_MAX), 0u, 0u
 struct ContactCommon;
 gpu::ContactParams stepParams(const ContactCommon& k, float dt, uint32_t particles, uint32_t mode);
 
-float resolvedRadius(const ContactSettings& settings, const ContactTopology& topology) {
+float resolvedRadius(const ContactSpec& settings, const ContactTopology& topology) {
   if (settings.radius > 0.f) return settings.radius;
   return std::max(2.f * settings.thickness, 0.5f * topology.meanEdge);
 }
@@ -40,7 +40,7 @@ float resolvedRadius(const ContactSettings& settings, const ContactTopology& top
 struct ContactCommon : UnitResources {
   ContactTopology topology;
   float radius = 0.f, thickness = 0.f, staticFriction = 0.f, kineticFriction = 0.f;
-  void set(const ContactSettings& settings) {
+  void set(const ContactSpec& settings) {
     radius = resolvedRadius(settings, topology);
     thickness = settings.thickness;
     staticFriction = settings.staticFriction;
@@ -278,14 +278,14 @@ ContactTopology buildContactTopology(const std::vector<glm::uvec3>& triangles, c
 
 uint32_t contactTableSize(size_t particles) { return std::bit_ceil(static_cast<uint32_t>(std::max<size_t>(particles, 1))); }
 
-void applyContactSettings(std::unique_ptr<UnitResources>& contact, const ContactSettings& settings) {
+void applyContactSettings(std::unique_ptr<UnitResources>& contact, const ContactSpec& settings) {
   if (!settings.enabled) {
     contact.reset();
     return;
   }
   if (!contact)
-    throw std::invalid_argument("contact is turned on when the solver is made (its tables come from the cloth): "
-                                "make a new solver with contact in its parameters");
+    throw InputError("contact is turned on when the solver is made (its tables come from the cloth): "
+                     "make a new solver with contact in its parameters");
   static_cast<ContactCommon&>(*contact).set(settings);
 }
 
@@ -294,7 +294,7 @@ bool hasContact(const GpuState& state) { return state.contact != nullptr; }
 
 // ---- CPU ----
 
-void prepareContactCpu(CpuState& state, const ClothModel& model, const ContactSettings& settings) {
+void prepareContactCpu(CpuState& state, const ClothModel& model, const ContactSpec& settings) {
   if (!settings.enabled) {
     state.contact.reset();
     return;
@@ -387,7 +387,7 @@ MemoryNeed contactMemoryNeed(size_t particles, size_t triangles) {
   return need;
 }
 
-void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSettings& settings) {
+void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSpec& settings) {
   if (!settings.enabled) {
     state.contact.reset();
     return;

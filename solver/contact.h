@@ -34,16 +34,16 @@ ContactTopology buildContactTopology(const std::vector<glm::uvec3>& triangles, c
 uint32_t contactTableSize(size_t particles);
 
 // A solver's contact (CpuState::contact, GpuState::contact) after its parameters change: dropped
-// when turned off, its thickness and radius changed when on. std::invalid_argument when turned on in
+// when turned off, its thickness and radius changed when on. InputError when turned on in
 // a solver made without it: the tables come from the cloth, which the solver no longer has.
-void applyContactSettings(std::unique_ptr<UnitResources>& contact, const ContactSettings& settings);
+void applyContactSettings(std::unique_ptr<UnitResources>& contact, const ContactSpec& settings);
 
 // true when the solver was made with contact on (the tables exist).
 bool hasContact(const CpuState& state);
 bool hasContact(const GpuState& state);
 
 // ---- CPU ----
-void prepareContactCpu(CpuState& state, const ClothModel& model, const ContactSettings& settings);
+void prepareContactCpu(CpuState& state, const ClothModel& model, const ContactSpec& settings);
 void startContactFrameCpu(CpuState& state);  // zeroes the frame's statistics
 void startContactStepCpu(CpuState& state);
 void resolveContactCpu(CpuState& state, float dt, ThreadPool& pool);
@@ -51,7 +51,7 @@ ContactStats contactStatsCpu(const CpuState& state);
 
 // ---- GPU ----
 // Buffers and kernels (uploads and waits: not while recording).
-void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSettings& settings);
+void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSpec& settings);
 void recordContactFrameStart(GpuRecorder& recorder);
 void recordContactStepStart(GpuRecorder& recorder);
 void recordContactResolve(GpuRecorder& recorder, float dt);

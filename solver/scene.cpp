@@ -246,9 +246,9 @@ Environment parseEnvironment(const JsonSection& s, ForceModels& forces) {
   return env;
 }
 
-ContactSettings parseContact(const JsonSection& s) {
+ContactSpec parseContact(const JsonSection& s) {
   s.allowKeys({"thickness", "radius", "friction", "staticFriction"});
-  ContactSettings contact;
+  ContactSpec contact;
   contact.enabled = true;
   contact.thickness = s.number("thickness", contact.thickness, Bound::Positive);
   contact.radius = s.number("radius", contact.radius, Bound::Positive);

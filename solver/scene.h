@@ -31,7 +31,7 @@ struct Environment {
 
 // Contact between primitives of the cloths that share no corner: within one cloth and between
 // cloths (solver/contact.h, docs/contact.md). Off unless the scene has a "contact" section.
-struct ContactSettings {
+struct ContactSpec {
   bool enabled = false;
   float thickness = 0.002f;  // m: pairs nearer than this are pushed apart
   float radius = 0.f;        // m: pairs nearer than this limit each other's moves; 0: half the mean edge length, at least twice the thickness
@@ -120,7 +120,7 @@ struct Scene {
   glm::vec3 initialVelocity{0.f};  // m/s, every particle
   Environment environment;
   std::vector<ColliderDesc> colliders;
-  ContactSettings contact;
+  ContactSpec contact;
   SolverSettings solver;
 };
 

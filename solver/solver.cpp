@@ -1,5 +1,6 @@
 #include "solver/solver.h"
 
+
 #include "engine/error.h"
 #include "solver/backend_state.h"
 #include "solver/cpu_solver.h"
@@ -15,6 +16,14 @@ Backend parseBackend(const std::string& name) {
 }
 
 const char* backendName(Backend backend) { return backend == Backend::Cpu ? "cpu" : "gpu"; }
+
+void Solver::setParams(const SolverParams& params) {
+  if (params.contact.enabled && !params_.contact.enabled)
+    throw InputError("contact is turned on when the solver is made (its tables come from the cloth): "
+                     "make a new solver with contact in its parameters");
+  params_ = params;
+  onParamsChanged();
+}
 
 SolverParams solverParams(const Scene& scene) {
   SolverParams p;

@@ -49,7 +49,7 @@ struct SolverParams {
                                   // themselves are the model's (per spring), none: no pass at all
   Environment environment;
   std::vector<ColliderDesc> colliders;
-  ContactSettings contact;
+  ContactSpec contact;
 };
 SolverParams solverParams(const Scene& scene);
 
@@ -100,7 +100,9 @@ class Solver {
   std::optional<uint32_t> handle() const { return handle_; }
 
   const SolverParams& params() const { return params_; }
-  void setParams(const SolverParams& params) { params_ = params; onParamsChanged(); }
+  // InputError, with nothing changed, for contact turned on in a solver made without it (its tables
+  // come from the cloth: solver/contact.h).
+  void setParams(const SolverParams& params);
   size_t particleCount() const { return particleCount_; }
 
   // Tearing (solver/tearing.h), for a cloth whose material has a tearStrain: after each advance()

@@ -138,9 +138,10 @@ TEST_F(Embedding, PositionsGoIntoTheHostsOwnBufferAtItsOffset) {
 
 TEST_F(Embedding, RecordStepNeitherSubmitsNorWaitsNorAllocates) {
   Device device(host().desc());
-  for (const char* integrator : {"verlet", "implicit-cg", "newton-chebyshev", "imex", "xpbd"}) {
+  for (const char* integrator : {"verlet", "implicit-cg", "newton-chebyshev", "imex", "xpbd", "xpbd+contact"}) {
     StepSettings settings;
-    settings.integrator = integrator;
+    settings.integrator = std::string(integrator).substr(0, std::string(integrator).find('+'));
+    settings.contact.enabled = std::string(integrator).find("contact") != std::string::npos;
     GpuCloth cloth(device, hangingFabric(), settings);
     cloth.prepare(4);
     for (int substeps : {4, 1, 3}) {
@@ -183,6 +184,15 @@ TEST_F(Embedding, SettingsWeftCannotRecordAreRefusedInOneSentence) {
   settings = {};
   settings.iterations = -1;
   EXPECT_THROW(CpuCloth(hangingFabric(), settings), InputError);
+  settings = {};
+  settings.contact.enabled = true;
+  settings.contact.radius = settings.contact.thickness;  // must exceed it
+  EXPECT_THROW(CpuCloth(hangingFabric(), settings), InputError);
+  // Contact's tables come from the cloth: a cloth made without it cannot turn it on later.
+  GpuCloth cloth(device, hangingFabric(), StepSettings{});
+  settings = {};
+  settings.contact.enabled = true;
+  EXPECT_THROW(cloth.setSettings(settings), InputError);
 }
 
 TEST_F(Embedding, ADeviceWithoutPushDescriptorsIsRefusedInOneSentence) {

@@ -27,6 +27,18 @@ struct Collider {
   static Collider capsule(glm::vec3 a, glm::vec3 b, float radius);
 };
 
+// Contact between the cloth's own primitives, and between the cloths of one fabric: no edge ever
+// crosses a triangle it shares no corner with (docs/contact.md). Chosen when the cloth is made:
+// setSettings may change its numbers or turn it off, and refuses to turn it on.
+struct ContactSettings {
+  bool enabled = false;
+  float thickness = 0.002f;     // m: pairs nearer than this are pushed apart
+  float radius = 0.f;           // m: pairs nearer than this limit each other's moves; 0: half the mean edge,
+                                // at least twice the thickness; else more than the thickness
+  float friction = 0.3f;        // Coulomb coefficient of sliding between cloth and cloth
+  float staticFriction = 0.3f;  // of sticking, at least friction
+};
+
 struct StepSettings {
   // One of integratorNames(): "explicit-euler", "symplectic-euler", "verlet", "rk4",
   // "implicit-cg", "nonlinear-cg", "newton-chebyshev", "imex", "xpbd".
@@ -38,6 +50,7 @@ struct StepSettings {
   glm::vec3 wind{0.f};                  // m/s
   float airDrag = 0.f;                  // kg/s per particle: f = -airDrag (v - wind)
   std::vector<Collider> colliders;
+  ContactSettings contact;
 };
 
 std::vector<std::string> integratorNames();

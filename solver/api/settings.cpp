@@ -66,6 +66,13 @@ void validate(const StepSettings& s) {
     else
       require(std::isfinite(c.radius) && c.radius > 0.f, which + "'s radius must be positive");
   }
+  const ContactSettings& k = s.contact;
+  require(std::isfinite(k.thickness) && k.thickness > 0.f, "contact.thickness must be positive");
+  require(std::isfinite(k.radius) && (k.radius == 0.f || k.radius > k.thickness),
+          "contact.radius must be 0 (chosen from the cloth) or more than the thickness");
+  require(std::isfinite(k.friction) && k.friction >= 0.f, "contact.friction must be zero or positive");
+  require(std::isfinite(k.staticFriction) && k.staticFriction >= k.friction,
+          "contact.staticFriction must be at least contact.friction");
 }
 
 }  // namespace
@@ -96,6 +103,11 @@ SolverParams toSolverParams(const StepSettings& settings) {
     desc.margin = c.margin;
     params.colliders.push_back(desc);
   }
+  params.contact.enabled = settings.contact.enabled;
+  params.contact.thickness = settings.contact.thickness;
+  params.contact.radius = settings.contact.radius;
+  params.contact.friction = settings.contact.friction;
+  params.contact.staticFriction = settings.contact.staticFriction;
   return params;
 }
 
