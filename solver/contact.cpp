@@ -36,12 +36,25 @@ float resolvedRadius(const ContactSpec& settings, const ContactTopology& topolog
   return std::max(2.f * settings.thickness, 0.5f * topology.meanEdge);
 }
 
+// A radius many edges wide puts much of the cloth in every vertex's search: a typo (metres for
+// millimetres) would hang the solver quadratically instead of failing.
+constexpr float kMaxRadiusInEdges = 100.f;
+
+void checkReach(float radius, float meanEdge) {
+  if (meanEdge > 0.f && radius > kMaxRadiusInEdges * meanEdge)
+    throw InputError("contact radius " + std::to_string(radius) + " m is more than " +
+                     std::to_string(int(kMaxRadiusInEdges)) + " times the cloth's mean edge (" + std::to_string(meanEdge) +
+                     " m): every vertex would be tested against much of the cloth; give a thickness and radius of "
+                     "the order of the edges");
+}
+
 // What the host keeps on either backend: the tables and the settings.
 struct ContactCommon : UnitResources {
   ContactTopology topology;
   float radius = 0.f, thickness = 0.f, staticFriction = 0.f, kineticFriction = 0.f;
   void set(const ContactSpec& settings) {
     radius = resolvedRadius(settings, topology);
+    checkReach(radius, topology.meanEdge);
     thickness = settings.thickness;
     staticFriction = settings.staticFriction;
     kineticFriction = settings.friction;

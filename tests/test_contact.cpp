@@ -12,6 +12,7 @@
 
 #include "crossing_counter.h"
 #include "demos/common/demo_scene.h"
+#include "engine/error.h"
 #include "shaders/physics.h"
 #include "test_support.h"
 
@@ -60,6 +61,27 @@ TEST(ContactGeometry, APairsPushesBringItsTargetsBackToTheThicknessAndKeepMoment
   EXPECT_NEAR(pointTriangleDistance(d3(moved[0]), d3(moved[1]), d3(moved[2]), d3(moved[3])), thickness, 2e-5);
   EXPECT_GT(moved[0].y, moved[1].y) << "back on the side it started on";
   EXPECT_LT(glm::length(momentum), 1e-7f);
+}
+
+// A thickness in metres where millimetres were meant would put the whole cloth in every vertex's
+// search: refused in one sentence when the solver is made, on both backends.
+TEST(ContactSettings, ARadiusHundredsOfEdgesWideIsRefusedInOneSentence) {
+  GridSpec g;
+  g.width = g.height = 8;
+  const ClothModel model = buildGrid(g, Material{});  // edges of 14 cm and 20 cm
+  SolverParams params;
+  params.contact.enabled = true;
+  params.contact.thickness = 20.f;
+  for (Backend backend : allBackends()) {
+    try {
+      makeTestSolver(model, params, backend);
+      ADD_FAILURE() << "a 40 m contact radius on a 1 m cloth was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("mean edge"), std::string::npos) << e.what();
+    }
+  }
+  params.contact.thickness = 0.01f;  // of the order of the edges: accepted
+  EXPECT_NO_THROW(makeTestSolver(model, params, Backend::Cpu));
 }
 
 // ---- Scenes ----
