@@ -22,6 +22,7 @@ using std::floor;
 // A corner may move this fraction of its nearest foreign primitive's distance in a step: below
 // 1/2, with the rest kept as a margin for float rounding in the distances.
 #define WEFT_CONTACT_BOUND_FRACTION 0.45f
+#define WEFT_CONTACT_HOLD_FRACTION 0.02f  // of the thickness: nearer than this, a corner does not move (contactBound)
 // Hash cells past this many cells from the origin are folded onto the last one (no int overflow;
 // only more candidates in one bucket, never fewer).
 #define WEFT_CONTACT_MAX_CELL 1.0e8f
@@ -219,8 +220,14 @@ WEFT_FN uint contactBucket(ivec3 c, uint tableSize) {
 WEFT_FN float contactCellSize(float radius, float longestEdge) { return radius + 2.0f * longestEdge; }
 
 // The longest a corner may move this step, from the smallest distance to a primitive it does not
-// belong to (the radius when none is nearer).
-WEFT_FN float contactBound(float nearest) { return WEFT_CONTACT_BOUND_FRACTION * nearest; }
+// belong to (the radius when none is nearer). A corner nearer than WEFT_CONTACT_HOLD_FRACTION of the
+// thickness is held where it is: the bound lets a distance shrink to a tenth a step, so something
+// that presses layers together step after step (a handle winding a cloth tighter) would otherwise
+// take them down to the rounding of a float position in a few dozen steps, where no sign is sure.
+// Held, the pair stays at least a fiftieth of the thickness apart, exactly.
+WEFT_FN float contactBound(float nearest, float thickness) {
+  return nearest < WEFT_CONTACT_HOLD_FRACTION * thickness ? 0.0f : WEFT_CONTACT_BOUND_FRACTION * nearest;
+}
 
 // The move from `start` towards `target` cut to at most `bound`.
 WEFT_FN vec3 limitMove(vec3 start, vec3 target, float bound) {

@@ -123,7 +123,7 @@ void main() {
     }
   }
   vec3 target = xi.xyz + push / max(1.0, weights);
-  float bound = contactBound(nearest);
+  float bound = contactBound(nearest, thickness);
   vec3 x = limitMove(si.xyz, target, bound);
   positionsOut[i] = vec4(x, xi.w);
   velocitiesOut[i] = vec4(carryCorrection(vi.xyz, x, xi.xyz, contact.dt), vi.w);

@@ -152,6 +152,10 @@ WEFT_FN vec3 accelerate(vec3 jacobi, vec3 beforeLast, vec3 lastJacobi, float wei
   return weight == 1.0f ? jacobi : chebyshevBlend(jacobi, beforeLast, weight);
 }
 
+// The velocity of a moving collider's surface at x (zero for one that stays put). Every velocity at a
+// collider is taken relative to it: the cloth may not approach the surface, and friction drags it along.
+WEFT_FN vec3 colliderSurfaceVelocity(vec3 x, Collider c) { return xyz(c.velocity) + cross(xyz(c.spin), x - xyz(c.pivot)); }
+
 // How far x is inside the collider's surface plus margin (negative: outside), and the outward normal.
 WEFT_FN float colliderDepth(vec3 x, Collider c, WEFT_INOUT(vec3) n) {
   if (c.kind == WEFT_COLLIDER_PLANE) {
@@ -177,7 +181,7 @@ WEFT_FN float colliderDepth(vec3 x, Collider c, WEFT_INOUT(vec3) n) {
 WEFT_FN vec4 contactNormal(vec3 x, vec3 v, Collider c) {
   vec3 n = vec3(0.0f);
   float depth = colliderDepth(x, c, n);
-  if (depth >= -c.margin && dot(v, n) <= 0.0f) return vec4(n.x, n.y, n.z, 1.0f);
+  if (depth >= -c.margin && dot(v - colliderSurfaceVelocity(x, c), n) <= 0.0f) return vec4(n.x, n.y, n.z, 1.0f);
   return vec4(0.0f);
 }
 
@@ -194,13 +198,15 @@ WEFT_FN void collideStep(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, Collider c, flo
   float depth = colliderDepth(x, c, n);
   if (depth <= 0.0f) return;
   x = x + n * depth;
-  float vn = dot(v, n);
+  vec3 surface = colliderSurfaceVelocity(x, c);
+  vec3 relative = v - surface;
+  float vn = dot(relative, n);
   if (vn < 0.0f) {
-    vec3 vt = v - vn * n;
+    vec3 vt = relative - vn * n;
     float vtLen = length(vt);
     float keep = vtLen > 1e-9f ? 1.0f - c.friction * (-vn) / vtLen : 0.0f;
     keep = keep > 0.0f ? keep : 0.0f;
-    v = vt * keep;
+    v = surface + vt * keep;
     x = x - ((1.0f - keep) * dt) * vt;
   }
 }
@@ -221,6 +227,7 @@ WEFT_FN vec3 carryCorrection(vec3 v, vec3 after, vec3 before, float dt) { return
 #include "strain_limit.h"
 #include "tearing.h"
 #include "contact.h"
+#include "handles.h"
 
 #ifdef __cplusplus
 #undef WEFT_FN

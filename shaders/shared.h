@@ -59,6 +59,8 @@ using uvec4 = glm::uvec4;
 #define WEFT_BIND_CONTACT_CELLS 58     // uint[H]: per hash bucket, a count, then after the scatter its end
 #define WEFT_BIND_CONTACT_ENTRIES 59   // uint[N]: particle indices sorted by hash bucket
 #define WEFT_BIND_CONTACT_SCALARS 60   // ContactScalars
+#define WEFT_BIND_HANDLE_VERTICES 61   // HandleVertex[K]: the particles that handles carry along paths
+#define WEFT_BIND_HANDLE_POSES 62      // HandlePose[G]: each handle's pose at the end of this step
 
 // ---- Iterative solves (implicit integrators): scalar state and reductions stay on the GPU. ----
 #define WEFT_BIND_SOLVE_SCALARS 11  // SolveScalars: the running solve's scalars (alpha, beta, residuals)
@@ -231,6 +233,36 @@ struct Collider {
   float friction;   // Coulomb coefficient applied to the tangential velocity on contact
   float margin;     // m kept between the cloth and the surface
   uint pad;
+  // A moving collider's rigid motion over this step (solver/kinematics.h): the surface at x moves
+  // with velocity.xyz + cross(spin.xyz, x - pivot.xyz). All zero for one that stays put.
+  vec4 velocity;    // xyz m/s: the pivot's velocity
+  vec4 spin;        // xyz rad/s: angular velocity
+  vec4 pivot;       // xyz m: the point the spin turns about, where it is at the step's end
+};
+
+// A particle carried by a handle (solver/kinematics.h): it is pinned, and before each step it is
+// placed where its handle's pose takes its rest position.
+struct HandleVertex {
+  vec4 rest;        // xyz m: where the particle was when the solver was made
+  uint particle;
+  uint handle;      // index into the step's HandlePose[]
+  uint pad0;
+  uint pad1;
+};
+
+// A rigid pose as three rows of a 3 x 4 matrix: x' = (dot(row0, (x, 1)), dot(row1, ..), dot(row2, ..)).
+struct HandlePose {
+  vec4 row0;
+  vec4 row1;
+  vec4 row2;
+};
+
+// Push constants of handle_move.comp.
+struct HandleParams {
+  uint vertexCount;
+  uint pad0;
+  uint pad1;
+  uint pad2;
 };
 
 // Push constants of every solver pass (64 bytes: half of the 128 every device guarantees).
@@ -434,7 +466,10 @@ struct NormalsParams {
 #ifdef __cplusplus
 static_assert(sizeof(SpringEntry) == 16);
 static_assert(sizeof(Element) == 64);
-static_assert(sizeof(Collider) == 48);
+static_assert(sizeof(Collider) == 96);
+static_assert(sizeof(HandleVertex) == 32);
+static_assert(sizeof(HandlePose) == 48);
+static_assert(sizeof(HandleParams) == 16);
 static_assert(sizeof(SpringLink) == 8);
 static_assert(sizeof(TearLimit) == 8);
 static_assert(sizeof(StrainLimit) == 8);

@@ -90,6 +90,7 @@ struct GpuState {
   std::shared_ptr<const SpringTable> hostSprings;
   std::shared_ptr<const ElementTable> hostElements;
   std::unique_ptr<UnitResources> contact;  // solver/contact.h: its tables, hash grid and kernels, when contact is on
+  std::unique_ptr<UnitResources> kinematics;  // solver/handles.h: the handle table and kernel, when there are handles
   uint32_t particleCount = 0, colliderCount = 0;
   const engine::Context* context = nullptr;
   const engine::ShaderLibrary* shaders = nullptr;

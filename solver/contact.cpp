@@ -222,7 +222,7 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
         }
       }
   const glm::vec3 target = xyz(xi) + push / std::max(1.f, weights);
-  const glm::vec3 x = gpu::limitMove(xyz(si), target, gpu::contactBound(nearest));
+  const glm::vec3 x = gpu::limitMove(xyz(si), target, gpu::contactBound(nearest, thickness));
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(gpu::carryCorrection(xyz(vi), x, xyz(xi), contact.dt), vi.w);
   return {nearest, weights > 0.f, x != target};

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "solver/contact.h"
+#include "solver/handles.h"
 #include "solver/host_memory.h"
 #include "solver/integrators/integrator_unit.h"
 #include "solver/memory_budget.h"
@@ -30,6 +31,7 @@ CpuSolver::CpuSolver(const ClothModel& model, const SolverParams& params, unsign
   state_.elements = buildElementTable(model);
   keepModelForTearing(model);
   prepareContactCpu(state_, model, params_.contact);
+  kinematics_ = Kinematics(params_.colliders, params_.handles, model.positions);
   onParamsChanged();
 }
 
@@ -51,7 +53,7 @@ void CpuSolver::reloadTopology(const ClothModel& model, const std::vector<glm::v
 }
 
 void CpuSolver::onParamsChanged() {
-  state_.colliders = packColliders(params_.colliders);
+  state_.colliders = packColliders(kinematics_.collidersNow());
   applyContactSettings(state_.contact, params_.contact);
 }
 
@@ -70,21 +72,26 @@ void CpuSolver::advanceSteps(float frameDt, int substeps) {
   using Clock = std::chrono::steady_clock;
   auto ms = [](Clock::time_point from) { return std::chrono::duration<double, std::milli>(Clock::now() - from).count(); };
   auto start = Clock::now();
-  const bool limited = hasStrainLimit(state_), contact = hasContact(state_);
+  const bool limited = hasStrainLimit(state_), contact = hasContact(state_), moving = kinematics_.active();
+  // Before anything changes: a path that would carry a collider through the cloth is refused here.
+  const std::vector<KinematicStep> plan = moving ? kinematics_.planFrame(frameDt, substeps) : std::vector<KinematicStep>{};
   if (contact) startContactFrameCpu(state_);
-  if (!limited && !contact) {
+  if (!limited && !contact && !moving) {
     solveStats_ = unit.advanceCpu(state_, params_, step, frameDt, substeps, pool_);
     passTimes_ = {{std::string(integratorName(params_.integrator)), ms(start)}};
+    kinematics_.finishFrame(frameDt);
     return;
   }
-  // The strain limit and contact follow every step: the unit is asked for one step at a time (an
-  // adaptive unit still lands each on its own sub-steps), then the limit projects the result and
+  // The kinematics, the strain limit and contact go with every step: the unit is asked for one step
+  // at a time (an adaptive unit still lands each on its own sub-steps). Before it the colliders and
+  // handles are put where they are at the step's end; after it the limit projects the result and
   // contact keeps it from crossing itself.
   double integratorMs = 0.0, limitMs = 0.0, contactMs = 0.0;
   solveStats_.clear();
   for (int s = 0; s < substeps; ++s) {
     start = Clock::now();
     if (contact) startContactStepCpu(state_);
+    if (moving) applyKinematicStepCpu(state_, kinematics_, plan[static_cast<size_t>(s)]);
     const std::vector<SolveStats> stats = unit.advanceCpu(state_, params_, step, dt, 1, pool_);
     solveStats_.insert(solveStats_.end(), stats.begin(), stats.end());
     integratorMs += ms(start);
@@ -95,6 +102,7 @@ void CpuSolver::advanceSteps(float frameDt, int substeps) {
     if (contact) resolveContactCpu(state_, dt, pool_);
     contactMs += ms(start);
   }
+  kinematics_.finishFrame(frameDt);
   passTimes_ = {{std::string(integratorName(params_.integrator)), integratorMs}};
   if (limited) passTimes_.emplace_back("strain_limit", limitMs);
   if (contact) passTimes_.emplace_back("contact", contactMs);

@@ -48,6 +48,10 @@ EnergyBound::EnergyBound(const Scene& scene, const std::vector<glm::vec4>& posit
   const double step = double(scene.solver.dt) / std::max(scene.solver.substeps, 1);
   drift_ = totalMass * glm::dot(gravity_, gravity_) * step;
   bounded_ = !(scene.forces.aerodynamics && glm::dot(wind, wind) > 0);
+  // A handle or a collider on a path does whatever work its path takes: nothing bounds it.
+  if (!scene.handles.empty()) bounded_ = false;
+  for (const ColliderDesc& c : scene.colliders)
+    if (c.path.moves()) bounded_ = false;
 }
 
 double EnergyBound::excess(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) const {

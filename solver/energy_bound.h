@@ -7,7 +7,8 @@
 // Pins, damping, friction and implicit integration only take energy out. W(t) bounds the work of
 // per-particle air drag in a wind w: c (w - v).v <= c |w|^2 / 4 per particle. Aerodynamic lift has
 // no such bound (a flag's flutter draws on the wind without limit), so a scene with aerodynamic
-// triangles in a wind has no bound (bounded() is false).
+// triangles in a wind has no bound (bounded() is false); nor has one with handles or colliders on
+// paths, which put in whatever work their paths take.
 // U_el0 counts the springs; the element kinds take their rest state from the initial positions
 // (membrane, dihedral) or are slack there (tethers), so they store nothing at the start.
 #include <vector>

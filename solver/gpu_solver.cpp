@@ -7,6 +7,7 @@
 #include "engine/commands.h"
 #include "solver/contact.h"
 #include "solver/integrators/integrator_unit.h"
+#include "solver/handles.h"
 #include "solver/memory_budget.h"
 #include "solver/strain_limit.h"
 #include "solver/tear_detection.h"
@@ -47,6 +48,8 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
   loadTables(model);
   writeState(packPositions(model), packVelocities(model));
   keepModelForTearing(model);
+  kinematics_ = Kinematics(params_.colliders, params_.handles, model.positions);
+  prepareKinematicsGpu(state_, kinematics_);
   onParamsChanged();
 }
 
@@ -146,7 +149,7 @@ void GpuState::ensureScratch(size_t count) {
 }
 
 void GpuSolver::onParamsChanged() {
-  std::vector<gpu::Collider> colliders = packColliders(params_.colliders);
+  std::vector<gpu::Collider> colliders = packColliders(kinematics_.collidersNow());
   size_t bytes = std::max<size_t>(1, colliders.size()) * sizeof(gpu::Collider);
   if (!state_.colliders || state_.colliders.size() < bytes) {
     context_.vk().DeviceWaitIdle(context_.device());  // the old buffer may still be read by a frame in flight
@@ -204,25 +207,31 @@ void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, 
     throw std::logic_error(std::string(integratorName(params_.integrator)) +
                            " decides on the host after every step, so it cannot record a frame into one command "
                            "buffer: use advance()");
+  // Before anything is recorded: a path that would carry a collider through the cloth is refused here.
+  const std::vector<KinematicStep> plan =
+      kinematics_.active() ? kinematics_.planFrame(frameDt, substeps) : std::vector<KinematicStep>{};
   recordHandle(cmd);
   prepare(substeps);  // nothing to do when the caller prepared
   const gpu::StepParams step = stepParams(frameDt, substeps);
   const bool limited = hasStrainLimit(state_), contact = hasContact(state_);
   GpuRecorder recorder{cmd, state_, timer};
   if (contact) recordContactFrameStart(recorder);
-  for (int s = 0; s < substeps; ++s) {  // the strain limit and contact after every step
+  for (int s = 0; s < substeps; ++s) {  // the kinematics before every step, the strain limit and contact after
     if (contact) recordContactStepStart(recorder);
+    if (!plan.empty()) recordKinematicStep(recorder, plan[static_cast<size_t>(s)]);
     unit.recordStep(recorder, params_, step, static_cast<uint32_t>(s));
     if (limited) recordStrainLimit(recorder, step, params_.strainLimitIterations);
     if (contact) recordContactResolve(recorder, step.dt);
   }
   if (hasTearing(state_)) recordTearDetection(recorder, step);
+  kinematics_.finishFrame(frameDt);
 }
 
 void GpuSolver::prepare(int substeps) {
   integrators::integratorUnit(params_.integrator).prepareGpu(state_, params_, substeps);
   if (hasStrainLimit(state_)) prepareStrainLimitGpu(state_);
   if (hasTearing(state_)) prepareTearDetectionGpu(state_);
+  prepareKinematicsGpu(state_, kinematics_);
 }
 
 gpu::StepParams GpuSolver::stepParams(float frameDt, int substeps) const {
@@ -257,33 +266,38 @@ void GpuSolver::advance(float frameDt, int substeps) {
   }
   passTimes_.clear();
   if (unit.submitsOwnFrames()) {
+    const bool moving = kinematics_.active();
+    const std::vector<KinematicStep> plan = moving ? kinematics_.planFrame(frameDt, substeps) : std::vector<KinematicStep>{};
     engine::submitAndWait(context_, [&](VkCommandBuffer cmd) { recordHandle(cmd); });
     unit.prepareGpu(state_, params_, substeps);
     integrators::GpuFrame frame{state_, &timer_, [this](const auto& record) { submitTimed(record); }};
     const gpu::StepParams step = stepParams(frameDt, substeps);
-    if (!limited && !contact) {
+    if (!limited && !contact && !moving) {
       solveStats_ = unit.advanceGpu(frame, params_, step, frameDt, substeps);
     } else {
-      // As on the CPU: one step of the unit at a time (its own submissions), then the strain limit and
-      // contact in a submission of their own.
+      // As on the CPU: one step of the unit at a time (its own submissions), the kinematics before it
+      // and the strain limit and contact after it, each in a submission of their own.
       if (limited) prepareStrainLimitGpu(state_);
       solveStats_.clear();
       for (int s = 0; s < substeps; ++s) {
-        if (contact)
+        if (contact || moving)
           submitTimed([&](VkCommandBuffer cmd) {
             GpuRecorder recorder{cmd, state_, &timer_};
-            if (s == 0) recordContactFrameStart(recorder);
-            recordContactStepStart(recorder);
+            if (contact && s == 0) recordContactFrameStart(recorder);
+            if (contact) recordContactStepStart(recorder);
+            if (moving) recordKinematicStep(recorder, plan[static_cast<size_t>(s)]);
           });
         const std::vector<SolveStats> stats = unit.advanceGpu(frame, params_, step, step.dt, 1);
         solveStats_.insert(solveStats_.end(), stats.begin(), stats.end());
-        submitTimed([&](VkCommandBuffer cmd) {
-          GpuRecorder recorder{cmd, state_, &timer_};
-          if (limited) recordStrainLimit(recorder, step, params_.strainLimitIterations);
-          if (contact) recordContactResolve(recorder, step.dt);
-        });
+        if (limited || contact)
+          submitTimed([&](VkCommandBuffer cmd) {
+            GpuRecorder recorder{cmd, state_, &timer_};
+            if (limited) recordStrainLimit(recorder, step, params_.strainLimitIterations);
+            if (contact) recordContactResolve(recorder, step.dt);
+          });
       }
     }
+    kinematics_.finishFrame(frameDt);
     if (hasTearing(state_)) {
       prepareTearDetectionGpu(state_);
       submitTimed([&](VkCommandBuffer cmd) {

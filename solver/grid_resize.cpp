@@ -53,6 +53,11 @@ Scene withGridSize(const Scene& scene, uint32_t n) {
   // Rows keep their numbers: two clamped rows stay two rows at any size.
   const std::vector<uint32_t> rowPins = gridRows(out.cloth, scene.pins.rows);
   pins.insert(pins.end(), rowPins.begin(), rowPins.end());
+  // Handles keep their rows (negative ones count from the last) and move their indices like pins.
+  for (HandleSpec& handle : out.handles)
+    for (uint32_t& index : handle.indices)
+      index = sameFraction(index / old.width, old.height, n) * n + sameFraction(index % old.width, old.width, n);
+  for (const HandleGroup& group : handleGroups(out)) pins.insert(pins.end(), group.particles.begin(), group.particles.end());
   pinParticles(out.cloth, pins);
   applyForceModels(out.cloth, scene.forces);
   out.parts = {ClothPart{scene.parts.empty() ? scene.name : scene.parts.front().name, 0,

@@ -263,12 +263,86 @@ ContactSpec parseContact(const JsonSection& s) {
   return contact;
 }
 
+// A keyed rigid path (solver/motion.h): "center" (defaults to `center`), "axis" and "keys", each key
+// {"time": s, "angle": degrees, "offset": [x, y, z]}.
+RigidPath parsePath(const JsonSection& s, glm::vec3 center, bool* centerGiven = nullptr) {
+  s.allowKeys({"center", "axis", "keys"});
+  RigidPath path;
+  path.center = s.vec3("center", center);
+  if (centerGiven) *centerGiven = s.has("center");
+  const glm::vec3 axis = s.vec3("axis", path.axis);
+  const float length = glm::length(axis);
+  if (!(length > 1e-6f) || !std::isfinite(length)) s.fail("axis", "must not be zero");
+  path.axis = axis / length;
+  if (!s.has("keys")) s.fail("keys", "is required: [{\"time\": s, \"angle\": degrees, \"offset\": [x, y, z]}, ...]");
+  const Json& list = s.at("keys");
+  if (!list.is_array() || list.empty()) s.fail("keys", "must be a non-empty array of keys (got " + shownValue(list) + ")");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string key = "keys[" + std::to_string(i) + "]";
+    if (!list[i].is_object()) s.fail(key, "must be an object {\"time\", \"angle\", \"offset\"} (got " + shownValue(list[i]) + ")");
+    const JsonSection k(s.source(), list[i], s.keyPath(key));
+    k.allowKeys({"time", "angle", "offset"});
+    if (!k.has("time")) k.fail("time", "is required (s)");
+    PathKey pk;
+    pk.time = k.number("time", 0.f, Bound::NonNegative);
+    pk.angle = glm::radians(k.number("angle", 0.f));
+    pk.offset = k.vec3("offset", glm::vec3(0.f));
+    if (!path.keys.empty() && !(pk.time > path.keys.back().time))
+      k.fail("time", "must be later than the key before (" + shownNumber(path.keys.back().time) + " s)");
+    path.keys.push_back(pk);
+  }
+  return path;
+}
+
+std::vector<HandleSpec> parseHandles(const JsonSection& top, const ClothModel& model) {
+  const Json& list = top.at("handles");
+  if (!list.is_array()) top.fail("handles", "must be an array (got " + shownValue(list) + ")");
+  std::vector<HandleSpec> handles;
+  for (size_t h = 0; h < list.size(); ++h) {
+    const std::string path = "handles[" + std::to_string(h) + "]";
+    if (!list[h].is_object()) throw InputError(top.source() + ": " + path + " must be an object (got " + shownValue(list[h]) + ")");
+    const JsonSection s(top.source(), list[h], path);
+    s.allowKeys({"indices", "rows", "path"});
+    HandleSpec spec;
+    if (s.has("indices")) {
+      const Json& indices = s.at("indices");
+      if (!indices.is_array()) s.fail("indices", "must be an array of particle indices (got " + shownValue(indices) + ")");
+      for (size_t i = 0; i < indices.size(); ++i) {
+        const double x = indices[i].is_number() ? indices[i].get<double>() : NAN;
+        const std::string key = "indices[" + std::to_string(i) + "]";
+        if (!(x >= 0.0 && x == std::floor(x))) s.fail(key, "must be a particle index, an integer >= 0 (got " + shownValue(indices[i]) + ")");
+        if (x >= double(model.particleCount()))
+          s.fail(key, "is out of range: the scene has " + std::to_string(model.particleCount()) + " particles (got " + shownValue(indices[i]) + ")");
+        spec.indices.push_back(static_cast<uint32_t>(x));
+      }
+    }
+    if (s.has("rows")) {
+      const Json& rows = s.at("rows");
+      if (!rows.is_array()) s.fail("rows", "must be an array of grid row numbers (got " + shownValue(rows) + ")");
+      if (model.gridWidth == 0) s.fail("rows", "needs a scene of one grid cloth");
+      for (size_t i = 0; i < rows.size(); ++i) {
+        const double x = rows[i].is_number() ? rows[i].get<double>() : NAN;
+        const double height = model.gridHeight;
+        if (!(x == std::floor(x) && x < height && x >= -height))
+          s.fail("rows[" + std::to_string(i) + "]", "must be a row of the grid, 0 to " + std::to_string(model.gridHeight - 1) +
+                                                       " or -1 (the last) to -" + std::to_string(model.gridHeight) + " (got " + shownValue(rows[i]) + ")");
+        spec.rows.push_back(static_cast<int>(x));
+      }
+    }
+    if (spec.indices.empty() && spec.rows.empty()) s.fail("indices", "or 'rows' must name the particles the handle carries");
+    if (!s.has("path")) s.fail("path", "is required: how the handle moves");
+    spec.path = parsePath(s.child("path"), glm::vec3(0.f), &spec.centerGiven);
+    handles.push_back(std::move(spec));
+  }
+  return handles;
+}
+
 ColliderDesc parseCollider(const JsonSection& s) {
   if (!s.has("type")) s.fail("type", "is required (\"plane\", \"sphere\" or \"capsule\")");
   const std::string type = s.string("type", "");
   ColliderDesc c;
   if (type == "plane") {
-    s.allowKeys({"type", "normal", "offset", "friction", "margin"});
+    s.allowKeys({"type", "normal", "offset", "friction", "margin", "path"});
     c.kind = ColliderDesc::Kind::Plane;
     const glm::vec3 normal = s.vec3("normal", c.normal);
     const float length = glm::length(normal);
@@ -276,13 +350,13 @@ ColliderDesc parseCollider(const JsonSection& s) {
     c.normal = normal / length;
     c.offset = s.number("offset", c.offset);
   } else if (type == "sphere") {
-    s.allowKeys({"type", "center", "radius", "friction", "margin"});
+    s.allowKeys({"type", "center", "radius", "friction", "margin", "path"});
     c.kind = ColliderDesc::Kind::Sphere;
     c.center = s.vec3("center", c.center);
     if (!s.has("radius")) s.fail("radius", "is required for a sphere");
     c.radius = s.number("radius", c.radius, Bound::Positive);
   } else if (type == "capsule") {
-    s.allowKeys({"type", "ends", "radius", "friction", "margin"});
+    s.allowKeys({"type", "ends", "radius", "friction", "margin", "path"});
     c.kind = ColliderDesc::Kind::Capsule;
     if (!s.has("ends")) s.fail("ends", "is required for a capsule: [[x, y, z], [x, y, z]]");
     const Json& ends = s.at("ends");
@@ -299,6 +373,7 @@ ColliderDesc parseCollider(const JsonSection& s) {
   }
   c.friction = s.number("friction", c.friction, Bound::NonNegative);
   c.margin = s.number("margin", c.margin, Bound::NonNegative);
+  if (s.has("path")) c.path = parsePath(s.child("path"), colliderReference(c));
   return c;
 }
 
@@ -372,7 +447,7 @@ Scene readScene(const SceneDocument& document, const ForeignKeys& foreign) {
   const std::string& baseDir = document.baseDir;
   const JsonSection top = document.top();
   top.allowKeys({"name", "cloth", "cloths", "material", "membrane", "bending", "tethers", "pins", "environment",
-                 "colliders", "contact", "solver"},
+                 "colliders", "handles", "contact", "solver"},
                 foreign.topLevel);
   if (!top.has("cloth") && !top.has("cloths")) top.fail("cloth", "is required (or 'cloths', a list of several)");
   if (top.has("cloth") && top.has("cloths")) top.fail("cloths", "cannot be given with 'cloth': put every cloth in 'cloths'");
@@ -453,6 +528,10 @@ Scene readScene(const SceneDocument& document, const ForeignKeys& foreign) {
       }
       scene.colliders.push_back(parseCollider(JsonSection(source, list[i], path)));
     }
+  }
+  if (top.has("handles")) {
+    scene.handles = parseHandles(top, scene.cloth);
+    for (const HandleGroup& group : handleGroups(scene)) pinParticles(scene.cloth, group.particles);
   }
   if (top.has("contact")) scene.contact = parseContact(top.child("contact"));
   if (top.has("solver")) scene.solver = parseSolver(top.child("solver"), foreign.solver);

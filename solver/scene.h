@@ -9,6 +9,7 @@
 
 #include "solver/cloth_model.h"
 #include "solver/elements.h"
+#include "solver/motion.h"
 
 namespace weft {
 
@@ -21,6 +22,27 @@ struct ColliderDesc {
   float radius = 0.f;               // sphere, capsule: m
   float friction = 0.3f;            // Coulomb coefficient
   float margin = 0.005f;            // m kept between cloth and surface
+  RigidPath path;                   // how it moves (solver/kinematics.h); no keys: it stays
+};
+
+// The point of a collider that a pose's interpolation moves straight: a sphere's centre, a
+// capsule's midpoint, the point of a plane nearest the origin.
+glm::vec3 colliderReference(const ColliderDesc& collider);
+// The collider moved by `pose`.
+ColliderDesc posedCollider(const ColliderDesc& collider, const RigidPose& pose);
+
+// Pinned particles carried along a path (solver/kinematics.h): the scene's "handles".
+struct HandleGroup {
+  std::vector<uint32_t> particles;  // indices into the scene's model, each pinned
+  RigidPath path;
+};
+
+// A handle as the scene file gave it, kept so withGridSize can pick the same places again.
+struct HandleSpec {
+  std::vector<uint32_t> indices;  // particle indices of the scene's model
+  std::vector<int> rows;          // grids only: whole rows; negative counts from the last (-1)
+  RigidPath path;                 // its center given in the file, or the particles' centroid
+  bool centerGiven = false;
 };
 
 struct Environment {
@@ -120,9 +142,14 @@ struct Scene {
   glm::vec3 initialVelocity{0.f};  // m/s, every particle
   Environment environment;
   std::vector<ColliderDesc> colliders;
+  std::vector<HandleSpec> handles;
   ContactSpec contact;
   SolverSettings solver;
 };
+
+// The particles of each handle of the scene, with its path (its center the particles' centroid
+// unless the file gave one). InputError for a row past the grid.
+std::vector<HandleGroup> handleGroups(const Scene& scene);
 
 // A scene is a page or two of JSON written by hand; the limit keeps a wrong path (a disk image, a
 // log) from being read into memory whole.

@@ -21,7 +21,14 @@ void Solver::setParams(const SolverParams& params) {
   if (params.contact.enabled && !params_.contact.enabled)
     throw InputError("contact is turned on when the solver is made (its tables come from the cloth): "
                      "make a new solver with contact in its parameters");
+  bool sameHandles = params.handles.size() == params_.handles.size();
+  for (size_t h = 0; sameHandles && h < params.handles.size(); ++h)
+    sameHandles = params.handles[h].particles == params_.handles[h].particles;
+  if (!sameHandles)
+    throw InputError("the handles' particles are pinned when the solver is made: make a new solver for other handles");
   params_ = params;
+  kinematics_.setColliders(params_.colliders);
+  kinematics_.setHandlePaths(params_.handles);
   onParamsChanged();
 }
 
@@ -43,6 +50,7 @@ SolverParams solverParams(const Scene& scene) {
   p.strainLimitIterations = scene.solver.strainLimitIterations;
   p.environment = scene.environment;
   p.colliders = scene.colliders;
+  p.handles = handleGroups(scene);
   p.contact = scene.contact;
   return p;
 }

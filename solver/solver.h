@@ -15,6 +15,7 @@
 
 #include <glm/glm.hpp>
 
+#include "solver/kinematics.h"
 #include "solver/scene.h"
 #include "solver/tearing.h"
 
@@ -49,6 +50,7 @@ struct SolverParams {
                                   // themselves are the model's (per spring), none: no pass at all
   Environment environment;
   std::vector<ColliderDesc> colliders;
+  std::vector<HandleGroup> handles;  // particles carried along paths (solver/kinematics.h); fixed at creation
   ContactSpec contact;
 };
 SolverParams solverParams(const Scene& scene);
@@ -99,9 +101,18 @@ class Solver {
   virtual void clearHandle() = 0;
   std::optional<uint32_t> handle() const { return handle_; }
 
+  // Moving colliders and handles (solver/kinematics.h). A collider's (a handle's) pose at the end
+  // of the next advance(), instead of where its path puts it: the host of an animated body sets it
+  // every frame, and the steps between go there in a straight line, turning the shorter way.
+  // std::out_of_range for an index past the scene's colliders (handles).
+  void setColliderPose(size_t index, const RigidPose& pose) { kinematics_.setColliderPose(index, pose); }
+  void setHandlePose(size_t index, const RigidPose& pose) { kinematics_.setHandlePose(index, pose); }
+  const Kinematics& kinematics() const { return kinematics_; }
+  double time() const { return kinematics_.time(); }  // s advanced since the solver was made
+
   const SolverParams& params() const { return params_; }
   // InputError, with nothing changed, for contact turned on in a solver made without it (its tables
-  // come from the cloth: solver/contact.h).
+  // come from the cloth: solver/contact.h), or for other handles (they are the cloth's pins).
   void setParams(const SolverParams& params);
   size_t particleCount() const { return particleCount_; }
 
@@ -140,6 +151,7 @@ class Solver {
   SolverParams params_;
   size_t particleCount_ = 0;
   std::vector<SolveStats> solveStats_;
+  Kinematics kinematics_;  // moving colliders and handles: the backends' constructors make it
   std::optional<uint32_t> handle_;  // the held particle
   float handleInvMass_ = 0.f;       // its own inverse mass, restored on release
   std::shared_ptr<ClothModel> model_;  // tearing cloths only: the topology as it is now

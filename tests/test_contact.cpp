@@ -379,7 +379,7 @@ TEST_P(ContactScenes, NeverCrossInAnyFrame) {
   EXPECT_EQ(w.worstCrossings, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Shipped, ContactScenes, ::testing::Values("drop_pile.json", "layers.json"),
+INSTANTIATE_TEST_SUITE_P(Shipped, ContactScenes, ::testing::Values("drop_pile.json", "layers.json", "twist.json", "moving_body.json"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            return std::string(info.param).substr(0, std::string(info.param).find('.'));
                          });

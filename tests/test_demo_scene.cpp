@@ -99,7 +99,7 @@ INSTANTIATE_TEST_SUITE_P(
         // Unknown keys are named with the demos' among the known ones, as when one reader read all.
         BadScene{R"({)" GRID R"(, "colour": 1})",
                  {"test.json: unknown key 'colour' (known: name, cloth, cloths, material, membrane, bending, tethers, "
-                  "pins, environment, colliders, contact, solver, camera, calibration)"}},
+                  "pins, environment, colliders, handles, contact, solver, camera, calibration)"}},
         BadScene{R"({)" GRID R"(, "solver": {"frmaes": 2}})", {"unknown key 'solver.frmaes' (did you mean 'frames'?)"}},
         BadScene{R"({)" GRID R"(, "solver": {"substep": 2}})", {"unknown key 'solver.substep'"}},
         // The cloth's mistakes come first, as before.

@@ -12,6 +12,7 @@
 #include "engine/error.h"
 #include "input_error.h"
 #include "solver/cloth_model.h"
+#include "solver/motion.h"
 
 #ifndef WEFT_SOURCE_DIR
 #error "WEFT_SOURCE_DIR must name the repository root"
@@ -494,6 +495,41 @@ TEST(ObjMesh, ShippedFlagIsAnOrientedDisk) {
   EXPECT_EQ(80 - static_cast<long>(edges) + 126, 1);
   EXPECT_EQ(m.bendPairs.size(), edges - 32);
   for (const glm::uvec3& t : m.triangles) EXPECT_GT(triangleNormal(m, t).z, 0.f);
+}
+
+}  // namespace
+}  // namespace weft
+
+namespace weft {
+namespace {
+
+// Rigid motion (solver/motion.h): between two poses of a body turning steadily about its own
+// reference point, the interpolated pose is exactly the one in between, and the velocity field
+// recovered from two poses is the one that moved it.
+TEST(RigidMotion, InterpolationAndVelocityRecoverASteadyTurnAndGlide) {
+  const glm::vec3 reference(1.f, 2.f, 3.f), axis = glm::normalize(glm::vec3(1.f, 1.f, 0.f));
+  auto pose = [&](float angle, glm::vec3 offset) {
+    RigidPath path;
+    path.center = reference;
+    path.axis = axis;
+    path.keys = {PathKey{0.0, angle, offset}};
+    return path.at(0.0);
+  };
+  const RigidPose from = pose(0.2f, {0.f, 0.f, 0.f}), to = pose(0.8f, {0.3f, 0.f, -0.6f}), mid = pose(0.5f, {0.15f, 0.f, -0.3f});
+  const RigidPose between = interpolatePose(from, to, 0.5f, reference);
+  for (glm::vec3 p : {glm::vec3(0.f), glm::vec3(2.f, -1.f, 0.5f), reference})
+    EXPECT_LT(glm::length(between.apply(p) - mid.apply(p)), 1e-5f);
+  const RigidVelocity motion = velocityBetween(from, to, 0.1f, reference);
+  EXPECT_LT(glm::length(motion.spin - axis * 6.f), 1e-4f);  // 0.6 rad in 0.1 s
+  EXPECT_LT(glm::length(motion.velocity - glm::vec3(3.f, 0.f, -6.f)), 1e-4f);
+  EXPECT_LT(glm::length(motion.pivot - (reference + glm::vec3(0.3f, 0.f, -0.6f))), 1e-5f);
+  // A path holds its first key before it and its last after it, and moves steadily between.
+  RigidPath path;
+  path.center = reference;
+  path.keys = {PathKey{1.0, 0.f, glm::vec3(0.f)}, PathKey{3.0, 2.f, glm::vec3(0.f, 4.f, 0.f)}};
+  EXPECT_EQ(path.at(0.0).translation, glm::vec3(0.f));
+  EXPECT_LT(glm::length(path.at(2.0).apply(reference) - (reference + glm::vec3(0.f, 2.f, 0.f))), 1e-5f);
+  EXPECT_LT(glm::length(path.at(9.0).apply(reference) - (reference + glm::vec3(0.f, 4.f, 0.f))), 1e-5f);
 }
 
 }  // namespace

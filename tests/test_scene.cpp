@@ -133,6 +133,35 @@ TEST(SceneParse, ContactIsOffWithoutItsSectionAndReadWithIt) {
   EXPECT_FLOAT_EQ(defaults.contact.radius, 0.f);  // half the mean edge, chosen by the solver
 }
 
+// Handles carry rows or indices along a keyed path; their particles are pinned, their path turns
+// about their centroid unless the file names a centre, and a negative row counts from the last.
+// A collider's path turns about the collider's own centre unless it names one.
+TEST(SceneParse, HandlesAndPathsAreReadAndTheirParticlesPinned) {
+  const Scene s = parse(R"({"cloth": {"grid": {"width": 4, "height": 4, "size": [3, 3]}},
+                            "handles": [{"rows": [-1], "indices": [5], "path": {"axis": [0, 0, 2], "keys": [
+                              {"time": 0}, {"time": 2, "angle": 90, "offset": [0, 0, -1]}]}}],
+                            "colliders": [{"type": "sphere", "center": [1, 2, 3], "radius": 0.5,
+                              "path": {"keys": [{"time": 0}, {"time": 1, "offset": [1, 0, 0]}]}}]})");
+  ASSERT_EQ(s.handles.size(), 1u);
+  const std::vector<HandleGroup> groups = handleGroups(s);
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].particles, (std::vector<uint32_t>{5, 12, 13, 14, 15}));
+  for (uint32_t p : groups[0].particles) EXPECT_TRUE(s.cloth.pinned[p]) << p;
+  EXPECT_FALSE(s.cloth.pinned[4]);
+  EXPECT_EQ(groups[0].path.axis, glm::vec3(0, 0, 1));
+  ASSERT_EQ(groups[0].path.keys.size(), 2u);
+  EXPECT_FLOAT_EQ(groups[0].path.keys[1].angle, 3.14159265f / 2.f);
+  glm::vec3 centroid(0.f);
+  for (uint32_t p : groups[0].particles) centroid += s.cloth.positions[p] / 5.f;
+  EXPECT_LT(glm::length(groups[0].path.center - centroid), 1e-6f);
+  // Half way: turned by 45 degrees about the centroid and moved by half the offset.
+  const RigidPose half = groups[0].path.at(1.0);
+  const glm::vec3 moved = half.apply(centroid + glm::vec3(1.f, 0.f, 0.f));
+  EXPECT_LT(glm::length(moved - (centroid + glm::vec3(0.70710678f, 0.70710678f, -0.5f))), 1e-5f);
+  EXPECT_EQ(s.colliders[0].path.center, glm::vec3(1, 2, 3));
+  EXPECT_TRUE(s.colliders[0].path.moves());
+}
+
 TEST(SceneParse, AccelerationAndMomentumAreRead) {
   const Scene defaults = parse(R"({"cloth": {"grid": {"width": 4, "height": 4}}})");
   EXPECT_EQ(defaults.solver.acceleration, Acceleration::Chebyshev);
@@ -159,7 +188,7 @@ TEST(SceneParse, ForeignKeysAreAcceptedUnreadOnlyWhenTheCallerNamesThem) {
                 readScene(parseSceneDocument(R"({"cloth": {"grid": {}}, "veiw": {}})", "", "test.json"), {{"view"}, {}});
               }),
               HasSubstr("test.json: unknown key 'veiw' (known: name, cloth, cloths, material, membrane, bending, "
-                        "tethers, pins, environment, colliders, contact, solver, view)"));
+                        "tethers, pins, environment, colliders, handles, contact, solver, view)"));
 }
 
 TEST(SceneParse, MeshPathResolvesAgainstTheSceneFolder) {
@@ -206,6 +235,20 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{R"({)" GRID R"(, "contact": {"thickness": 0.004, "radius": 0.003}})", {"contact.radius", "must exceed the thickness"}},
         BadScene{R"({)" GRID R"(, "contact": {"friction": 0.5, "staticFriction": 0.2}})", {"contact.staticFriction", "at least 'friction'"}},
         BadScene{R"({)" GRID R"(, "contact": {"friction": -1}})", {"contact.friction", "got -1"}},
+        BadScene{R"({)" GRID R"(, "handles": [{"rows": [4], "path": {"keys": [{"time": 0}]}}]})",
+                 {"handles[0].rows[0]", "0 to 3 or -1 (the last) to -4 (got 4)"}},
+        BadScene{R"({)" GRID R"(, "handles": [{"rows": [0]}]})", {"handles[0].path is required"}},
+        BadScene{R"({)" GRID R"(, "handles": [{"path": {"keys": [{"time": 0}]}}]})", {"handles[0].indices", "must name the particles"}},
+        BadScene{R"({)" GRID R"(, "handles": [{"indices": [16], "path": {"keys": [{"time": 0}]}}]})", {"handles[0].indices[0]", "out of range"}},
+        BadScene{R"({)" GRID R"(, "handles": [{"rows": [0], "path": {"axis": [0, 0, 0], "keys": [{"time": 0}]}}]})",
+                 {"handles[0].path.axis", "must not be zero"}},
+        BadScene{R"({)" GRID R"(, "handles": [{"rows": [0], "path": {"keys": [{"time": 1}, {"time": 1}]}}]})",
+                 {"handles[0].path.keys[1].time", "later than the key before"}},
+        BadScene{R"({)" GRID R"(, "handles": [{"rows": [0], "path": {"keys": [{"angle": 90}]}}]})",
+                 {"handles[0].path.keys[0].time is required"}},
+        BadScene{R"({)" GRID R"(, "handles": [{"rows": [0], "path": {"keys": []}}]})", {"handles[0].path.keys", "non-empty"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "sphere", "radius": 0.1, "path": {"keys": [{"time": 0, "spin": 1}]}}]})",
+                 {"unknown key 'colliders[0].path.keys[0].spin'"}},
         BadScene{R"({)" GRID R"(, "cloths": [{"grid": {}}]})", {"cloths cannot be given with 'cloth'"}},
         BadScene{R"({"cloths": []})", {"cloths must be a non-empty array"}},
         BadScene{R"({"cloths": [{"grid": {}}], "membrane": {"warp": 10}})", {"membrane belongs inside each entry"}},

@@ -320,8 +320,8 @@ void Viewer::recordFrame(VkCommandBuffer cmd, uint32_t image, bool capture) {
     VkRect2D scissor{{int32_t(r.x), int32_t(r.y)}, {uint32_t(r.z), uint32_t(r.w)}};
     context_.vk().CmdSetViewport(cmd, 0, 1, &viewport);
     context_.vk().CmdSetScissor(cmd, 0, 1, &scissor);
-    const std::vector<ColliderDesc>& colliders =
-        panes_[p].sim ? panes_[p].sim->scene().colliders : content_.scene.colliders;
+    const std::vector<ColliderDesc> colliders =  // a live scene's where they are now (they may move)
+        panes_[p].sim ? panes_[p].sim->solver().kinematics().collidersNow() : content_.scene.colliders;
     engine::timed(&panes_[p].timers[slot], cmd, "view.draw", [&] {
       panes_[p].drawer.recordDraw(cmd, *positions[p], colliders, camera, viewProjection(camera, r.z / r.w),
                                   drawMode_, {r.z, r.w});

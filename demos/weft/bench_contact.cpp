@@ -91,6 +91,35 @@ ContactCase sheet(int n, bool quick) {
   c.frames = quick ? 3 : 10;
   return c;
 }
+
+// demos/scenes/twist.json at n^2: a 1 m square whose first and last rows are handles turning against
+// each other about the cloth's axis and coming together (the twisting test of C-IPC and OGC). Timed
+// from the start: its first `frames` frames, while the sheet starts to turn.
+ContactCase twist(int n, bool quick) {
+  ContactCase c;
+  c.name = "twist " + std::to_string(n) + "² (twist.json)";
+  GridSpec grid;
+  grid.width = grid.height = static_cast<uint32_t>(n);
+  grid.origin = glm::vec3(-0.5f, 1.f, -0.5f);
+  grid.totalMass = 0.2f;
+  c.model = buildGrid(grid, Material{2000.f, 500.f, 2.f, 0.05f});
+  c.params = contactSolver();
+  for (float side : {-1.f, 1.f}) {
+    HandleGroup handle;
+    handle.particles = gridRows(c.model, {side < 0.f ? 0u : static_cast<uint32_t>(n - 1)});
+    pinParticles(c.model, handle.particles);
+    handle.path.center = glm::vec3(0.f, 1.f, 0.5f * side);
+    handle.path.axis = glm::vec3(0.f, 0.f, 1.f);
+    handle.path.keys = {PathKey{0.0, 0.f, glm::vec3(0.f)}, PathKey{4.0, side * 6.2831853f, glm::vec3(0.f, 0.f, -0.25f * side)}};
+    c.params.handles.push_back(handle);
+  }
+  c.params.colliders.clear();
+  c.params.environment.gravity = glm::vec3(0.f);
+  c.params.environment.airDrag = 5e-4f;
+  c.params.contact.thickness = 0.003f;
+  c.frames = quick ? 3 : 10;
+  return c;
+}
 }  // namespace
 
 int benchContactSuite(const BenchOptions& options) {
@@ -108,6 +137,8 @@ int benchContactSuite(const BenchOptions& options) {
   cases.push_back(pile(options.quick));
   for (int n : options.quick ? std::vector<int>{16} : std::vector<int>{32, 64})
     cases.push_back(sheet(n, options.quick));
+  for (int n : options.quick ? std::vector<int>{16} : std::vector<int>{64, 128, 256})
+    cases.push_back(twist(n, options.quick));
 
   const auto start = std::chrono::steady_clock::now();
   const int total = static_cast<int>(cases.size()) * 4;

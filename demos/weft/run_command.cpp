@@ -322,9 +322,9 @@ int runCommand(const RunOptions& options) {
     ClothRenderer renderer(*context, *shaders, solver->tears() ? *solver->tornModel() : scene.cloth, kPngWidth,
                            kPngHeight);
     if (auto* gpu = dynamic_cast<GpuSolver*>(solver.get()))
-      renderer.render(gpu->positionBuffer(), scene.colliders, demo.camera);  // the solver's own buffer
+      renderer.render(gpu->positionBuffer(), solver->kinematics().collidersNow(), demo.camera);  // the solver's own buffer
     else
-      renderer.render(positions, scene.colliders, demo.camera);
+      renderer.render(positions, solver->kinematics().collidersNow(), demo.camera);  // where they are now
     renderer.savePng(options.pngPath);
   }
   if (int signal = interrupts.signal()) return interrupted(signal, frames, frames);

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
@@ -26,6 +27,12 @@ class CpuCloth {
 
   void step(float frameDt, int substeps);  // SolveError when an adaptive step cannot be taken
   void setSettings(const StepSettings& settings);
+  // Moves collider `index` of the settings: `transform` (rotation and translation only, applied to
+  // the collider as the settings give it) is where it is at the end of the next frame. The frame's
+  // steps take it there in a straight line, turning the shorter way, and friction drags the cloth
+  // with its surface. An animated body's host calls it every frame. InputError for a transform
+  // with scale or shear, or an index past the colliders.
+  void setColliderTransform(size_t index, const glm::mat4& transform);
   void setHandle(uint32_t index, glm::vec3 target);
   void releaseHandle();
   void readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const;

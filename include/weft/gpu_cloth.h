@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 #include <vulkan/vulkan.h>
@@ -92,6 +93,12 @@ class GpuCloth {
   // Changes the settings from the next recordStep on. Colliders are uploaded at once: submits and
   // waits. Call prepare() again after a change of integrator.
   void setSettings(const StepSettings& settings);
+  // Moves collider `index` of the settings: `transform` (rotation and translation only, applied to
+  // the collider as the settings give it) is where it is at the end of the next frame. The frame's
+  // steps take it there in a straight line, turning the shorter way, and friction drags the cloth
+  // with its surface. An animated body's host calls it every frame. InputError for a transform
+  // with scale or shear, or an index past the colliders.
+  void setColliderTransform(size_t index, const glm::mat4& transform);
   // A moving pin (a mouse drag): particle `index` follows `target` from the next recordStep on,
   // until releaseHandle(). The first call for a particle reads its inverse mass back: submits and waits.
   void setHandle(uint32_t index, glm::vec3 target);

@@ -47,5 +47,7 @@ struct GpuClothImpl {
 
 // The public settings as the solver's parameters; InputError for an unknown integrator.
 SolverParams toSolverParams(const StepSettings& settings);
+// A host's collider transform as a rigid pose: InputError for scale, shear or a reflection.
+RigidPose rigidPoseOf(const glm::mat4& transform);
 
 }  // namespace weft::detail

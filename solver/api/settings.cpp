@@ -1,6 +1,7 @@
 // weft::StepSettings and weft::Collider: the public settings, turned into the solver's parameters.
 #include "weft/settings.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -80,6 +81,21 @@ void validate(const StepSettings& s) {
 static_assert(static_cast<int>(Collider::Shape::Sphere) == static_cast<int>(ColliderDesc::Kind::Sphere) &&
                   static_cast<int>(Collider::Shape::Capsule) == static_cast<int>(ColliderDesc::Kind::Capsule),
               "the public collider shapes are the solver's");
+
+RigidPose rigidPoseOf(const glm::mat4& transform) {
+  const glm::mat3 r(transform);
+  const glm::mat3 gram = glm::transpose(r) * r;
+  float off = 0.f;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) off = std::max(off, std::abs(gram[i][j] - (i == j ? 1.f : 0.f)));
+  const glm::vec4 last(transform[0][3], transform[1][3], transform[2][3], transform[3][3]);
+  if (!(off < 1e-4f) || !(glm::determinant(r) > 0.f) || last != glm::vec4(0.f, 0.f, 0.f, 1.f))
+    throw InputError("a collider transform must be a rotation and a translation, without scale, shear, reflection or projection");
+  RigidPose pose;
+  pose.rotation = glm::normalize(glm::quat_cast(r));
+  pose.translation = glm::vec3(transform[3]);
+  return pose;
+}
 
 SolverParams toSolverParams(const StepSettings& settings) {
   validate(settings);

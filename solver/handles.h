@@ -1,0 +1,20 @@
+#pragma once
+// The backends' side of the kinematics (solver/kinematics.h): before each step, the colliders are
+// set to where they are at the step's end, and every particle a handle carries is placed where its
+// handle's pose takes it. The CPU loop and the GPU pass (handle_move.comp) side by side. The solvers
+// of both backends call them before each step they ask of an integrator unit, after contact has
+// taken the step's start (so contact bounds a handle's move like any other).
+#include "solver/backend_state.h"
+#include "solver/kinematics.h"
+
+namespace weft {
+
+void applyKinematicStepCpu(CpuState& state, const Kinematics& kinematics, const KinematicStep& step);
+
+// The handle table and the kernel (once; not while recording).
+void prepareKinematicsGpu(GpuState& state, const Kinematics& kinematics);
+// Uploads the step's colliders and handle poses inside `recorder`'s command buffer (outside a render
+// pass), then moves the handles' particles; barriers on either side.
+void recordKinematicStep(GpuRecorder& recorder, const KinematicStep& step);
+
+}  // namespace weft

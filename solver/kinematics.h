@@ -1,0 +1,81 @@
+#pragma once
+// What moves by prescription rather than by physics: colliders on paths or posed through the API,
+// and handles (pinned particles carried along a path, to twist or pull a cloth). Both backends ask
+// it, once per frame, for every step's poses: each collider as the step's kernels read it, with
+// the rigid velocity of its surface for friction, and each handle's pose for handle_move. The
+// backends only upload and apply them (solver/handles.h), so the two cannot disagree.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "shaders/shared.h"
+#include "solver/motion.h"
+#include "solver/scene.h"
+
+namespace weft {
+
+// What the kinematics give one step: every collider at the step's end (empty when none moves), and
+// every handle's pose at the step's end.
+struct KinematicStep {
+  std::vector<gpu::Collider> colliders;
+  std::vector<gpu::HandlePose> handlePoses;
+};
+
+class Kinematics {
+ public:
+  Kinematics() = default;
+  // `positions`: the cloth's particles as the solver starts (each handle's particles keep their
+  // place there as their rest).
+  Kinematics(const std::vector<ColliderDesc>& colliders, const std::vector<HandleGroup>& handles,
+             const std::vector<glm::vec3>& positions);
+
+  // Whether any step needs it: a collider that moves (a path, or a pose set) or any handle.
+  bool active() const;
+  bool hasHandles() const { return !vertices_.empty(); }
+  const std::vector<gpu::HandleVertex>& handleVertices() const { return vertices_; }
+  size_t handleCount() const { return handles_.size(); }
+  double time() const { return time_; }  // s since the solver was made
+
+  // New colliders (Solver::setParams); each keeps the pose it had, at its index.
+  void setColliders(const std::vector<ColliderDesc>& colliders);
+  // New paths for the same handles (Solver::setParams), from the pose each has now.
+  void setHandlePaths(const std::vector<HandleGroup>& handles);
+
+  // Where collider `index` (handle `index`) is to be at the end of the next frame, instead of where
+  // its path puts it: the host of an animated body sets it every frame. The steps between go from
+  // the pose it has now there in a straight line, turning the shorter way. std::out_of_range for
+  // a wrong index.
+  void setColliderPose(size_t index, const RigidPose& pose);
+  void setHandlePose(size_t index, const RigidPose& pose);
+  RigidPose colliderPose(size_t index) const { return colliders_.at(index).now; }
+  RigidPose handlePose(size_t index) const { return handles_.at(index).now; }
+  // The colliders where they are now (for drawing).
+  std::vector<ColliderDesc> collidersNow() const;
+
+  // The poses at the end of each step of the next frame, `frameDt` long in `substeps` steps.
+  // InputError, with nothing changed, where a sphere or capsule would move more than half its
+  // radius in one step (a cloth could pass through it). Does not advance the clock: finishFrame does,
+  // once the frame is recorded or run.
+  std::vector<KinematicStep> planFrame(float frameDt, int substeps) const;
+  void finishFrame(float frameDt);
+
+ private:
+  struct Body {
+    RigidPath path;
+    glm::vec3 reference{0.f};
+    RigidPose now;
+    std::optional<RigidPose> next;  // set through the API for the next frame
+    bool moves() const { return path.moves() || next.has_value(); }
+  };
+  // Where `body` is at the end of step `step` (0: the frame's start) of a frame of `steps` steps.
+  RigidPose stepPose(const Body& body, int step, int steps, double frameDt) const;
+  std::vector<ColliderDesc> descs_;
+  std::vector<Body> colliders_, handles_;
+  std::vector<gpu::HandleVertex> vertices_;
+  bool posed_ = false;  // some collider was posed through the API once: they all get packed every step
+  double time_ = 0.0;
+};
+
+}  // namespace weft
