@@ -19,7 +19,12 @@ void submitAndWait(const Context& context, const std::function<void(VkCommandBuf
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   VK_CHECK(vk.BeginCommandBuffer(cmd, &begin));
-  record(cmd);
+  try {
+    record(cmd);  // may refuse what it was asked to record (an InputError): nothing is submitted then
+  } catch (...) {
+    vk.FreeCommandBuffers(device, context.commandPool(), 1, &cmd);
+    throw;
+  }
   VK_CHECK(vk.EndCommandBuffer(cmd));
 
   VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};

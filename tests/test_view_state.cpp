@@ -116,6 +116,26 @@ TEST_P(LiveSimulationTest, ChangingTheIntegratorCarriesTheStateOverBitForBit) {
   EXPECT_FALSE(sim.solver().lastSolveStats().empty());  // implicit-cg logs its solves: it is the one running
 }
 
+// The panel's self-collision box: turning contact on rebuilds the solver with its tables and carries
+// the state over bit for bit; the contact pass then runs (its stats measure a nearest distance, which
+// a solver without contact leaves at zero); turning it off drops it again.
+TEST_P(LiveSimulationTest, ContactTurnedOnAndOffCarriesTheStateAndRunsTheContactPass) {
+  LiveSimulation sim = make(smallScene(Integrator::Xpbd));
+  advance(sim, 5);
+  auto before = state(sim);
+  ASSERT_FALSE(sim.contact());
+  sim.setContact(true);
+  EXPECT_TRUE(sim.contact());
+  EXPECT_TRUE(sim.solver().params().contact.enabled);
+  auto after = state(sim);
+  EXPECT_EQ(test::maxPositionDifference(before.first, after.first), 0.f);
+  advance(sim, 1);
+  EXPECT_GT(sim.solver().lastContactStats().minDistance, 0.f);
+  sim.setContact(false);
+  advance(sim, 1);
+  EXPECT_EQ(sim.solver().lastContactStats().minDistance, 0.f);
+}
+
 TEST_P(LiveSimulationTest, GravityEditedInPlaceDrivesTheNextSteps) {
   Scene scene = smallScene(Integrator::SymplecticEuler);
   LiveSimulation sim = make(std::move(scene));

@@ -70,6 +70,12 @@ void LiveSimulation::setPins(PinChoice pins) {
   rebuild(true);
 }
 
+void LiveSimulation::setContact(bool on) {
+  if (on == scene_.contact.enabled) return;
+  scene_.contact.enabled = on;
+  rebuild(true);
+}
+
 void LiveSimulation::reset() { rebuild(false); }
 
 void LiveSimulation::rebuild(bool keepState) {

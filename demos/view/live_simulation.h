@@ -2,7 +2,7 @@
 // One live simulation as the viewer drives it: a scene, its solver on one backend, and the edits the
 // panel makes while it runs. Settings the solver reads every step (dt, substeps, iterations,
 // tolerance, gravity, wind, drag) change in place; edits that change what the solver built from the
-// cloth (integrator, spring stiffness or damping, pins) rebuild the solver and carry the current
+// cloth (integrator, spring stiffness or damping, pins, contact) rebuild the solver and carry the current
 // positions and velocities over, so the cloth does not jump. No window here: testable headless.
 #include <memory>
 #include <optional>
@@ -57,6 +57,10 @@ class LiveSimulation {
   void setIntegrator(Integrator integrator);
   void setMaterial(const SpringMaterial& material);
   void setPins(PinChoice pins);
+  // Self-collision and cloth-cloth contact on or off (solver/contact.h): rebuilds, carrying the state
+  // over. On, with the scene's own contact section, or contact's defaults where it has none.
+  void setContact(bool on);
+  bool contact() const { return scene_.contact.enabled; }
   // Back to the scene's initial state with the current settings, material and pins.
   void reset();
 

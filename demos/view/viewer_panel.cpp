@@ -201,6 +201,21 @@ void Viewer::drawParameters() {
         forEachSim([&](LiveSimulation& sim) { sim.setPins(static_cast<PinChoice>(choice)); });
     }
   }
+  if (ImGui::CollapsingHeader("contact", ImGuiTreeNodeFlags_DefaultOpen)) {
+    // Self-collision and cloth-cloth contact (docs/contact.md): toggling rebuilds each pane's solver.
+    bool on = first.contact();
+    if (ImGui::Checkbox("self-collision", &on)) {
+      context_.vk().DeviceWaitIdle(context_.device());
+      if (drag_ == Drag::Grab) drag_ = Drag::None;
+      forEachSim([&](LiveSimulation& sim) { sim.setContact(on); });
+    }
+    if (on) {
+      const ContactStats stats = first.solver().lastContactStats();
+      ImGui::Text("nearest %.2f mm, %llu pushed, %llu limited in the last frame", 1000.0 * stats.minDistance,
+                  static_cast<unsigned long long>(stats.contactVertices),
+                  static_cast<unsigned long long>(stats.limitedVertices));
+    }
+  }
 }
 
 void Viewer::drawReplayControls() {
