@@ -55,6 +55,13 @@ void Kinematics::setHandlePaths(const std::vector<HandleGroup>& handles) {
   for (size_t h = 0; h < handles.size() && h < handles_.size(); ++h) handles_[h].path = handles[h].path;
 }
 
+void Kinematics::setTime(double time) {
+  time_ = time;
+  for (std::vector<Body>* bodies : {&colliders_, &handles_})
+    for (Body& body : *bodies)
+      if (body.path.moves()) body.now = body.path.at(time_);
+}
+
 bool Kinematics::active() const {
   if (posed_ || !vertices_.empty()) return true;
   for (const Body& body : colliders_)

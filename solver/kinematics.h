@@ -37,6 +37,9 @@ class Kinematics {
   const std::vector<gpu::HandleVertex>& handleVertices() const { return vertices_; }
   size_t handleCount() const { return handles_.size(); }
   double time() const { return time_; }  // s since the solver was made
+  // Continues from `time` s: each body on a path takes the pose its path gives then (a solver made
+  // again mid-run, carrying the state of the one before).
+  void setTime(double time);
 
   // New colliders (Solver::setParams); each keeps the pose it had, at its index.
   void setColliders(const std::vector<ColliderDesc>& colliders);

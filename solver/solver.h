@@ -109,6 +109,9 @@ class Solver {
   void setHandlePose(size_t index, const RigidPose& pose) { kinematics_.setHandlePose(index, pose); }
   const Kinematics& kinematics() const { return kinematics_; }
   double time() const { return kinematics_.time(); }  // s advanced since the solver was made
+  // Continues the scene's paths from `time` s (a solver made again mid-run); the colliders take their
+  // poses then from the next step on.
+  void setTime(double time) { kinematics_.setTime(time); }
 
   const SolverParams& params() const { return params_; }
   // InputError, with nothing changed, for contact turned on in a solver made without it (its tables

@@ -611,7 +611,8 @@ TEST(Cli, BenchContactSuiteTimesEachClothWithContactOnAndOff) {
   EXPECT_THAT(r.output, HasSubstr("| cloth | backend | ms/frame, contact on"));
   nlohmann::json j = nlohmann::json::parse(std::ifstream(json));
   EXPECT_EQ(j["suite"], "contact");
-  ASSERT_EQ(j["rows"].size(), 4u);  // the pile and one sheet, CPU and device
+  ASSERT_EQ(j["rows"].size(), 6u);  // the pile, one sheet and one twist, CPU and device
+  EXPECT_THAT(j["rows"][4]["cloth"].get<std::string>(), HasSubstr("twist"));
   for (const auto& row : j["rows"]) {
     const double on = row["msPerFrameContact"], off = row["msPerFrameNoContact"], pass = row["msPerFrameContactPass"];
     EXPECT_GT(off, 0.0) << row.dump();

@@ -117,15 +117,18 @@ TEST_P(LiveSimulationTest, ChangingTheIntegratorCarriesTheStateOverBitForBit) {
 }
 
 // The panel's self-collision box: turning contact on rebuilds the solver with its tables and carries
-// the state over bit for bit; the contact pass then runs (its stats measure a nearest distance, which
+// the state (and the scene's clock) over bit for bit; the contact pass then runs (its stats measure a nearest distance, which
 // a solver without contact leaves at zero); turning it off drops it again.
 TEST_P(LiveSimulationTest, ContactTurnedOnAndOffCarriesTheStateAndRunsTheContactPass) {
   LiveSimulation sim = make(smallScene(Integrator::Xpbd));
   advance(sim, 5);
   auto before = state(sim);
+  const double time = sim.solver().time();
+  ASSERT_GT(time, 0.0);
   ASSERT_FALSE(sim.contact());
   sim.setContact(true);
   EXPECT_TRUE(sim.contact());
+  EXPECT_EQ(sim.solver().time(), time);  // the scene's paths go on from where they were
   EXPECT_TRUE(sim.solver().params().contact.enabled);
   auto after = state(sim);
   EXPECT_EQ(test::maxPositionDifference(before.first, after.first), 0.f);

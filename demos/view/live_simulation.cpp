@@ -80,14 +80,17 @@ void LiveSimulation::reset() { rebuild(false); }
 
 void LiveSimulation::rebuild(bool keepState) {
   std::vector<glm::vec4> positions, velocities;
+  double time = 0.0;
   if (keepState && solver_) {
     solver_->clearHandle();
     solver_->readState(positions, velocities);
+    time = solver_->time();
   }
   solver_.reset();  // the old solver's buffers go before the new one allocates its own
   solver_ = makeSolver(scene_.cloth, solverParams(scene_), backend_, context_, shaders_);
   gpuSolver_ = dynamic_cast<GpuSolver*>(solver_.get());
   if (!keepState) return;
+  solver_->setTime(time);  // moving colliders and handles go on from where they were
   // The carried state takes the new model's inverse masses: a newly pinned particle stays where
   // it is now, a released one falls from there.
   for (size_t i = 0; i < positions.size(); ++i) {

@@ -47,7 +47,8 @@ struct GpuClothImpl {
 
 // The public settings as the solver's parameters; InputError for an unknown integrator.
 SolverParams toSolverParams(const StepSettings& settings);
-// A host's collider transform as a rigid pose: InputError for scale, shear or a reflection.
-RigidPose rigidPoseOf(const glm::mat4& transform);
+// A host's collider transform as the solver's pose for its next frame: InputError for scale, shear,
+// a reflection or an index past the colliders.
+void setColliderTransform(Solver& solver, size_t index, const glm::mat4& transform);
 
 }  // namespace weft::detail

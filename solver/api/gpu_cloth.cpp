@@ -185,11 +185,7 @@ void GpuCloth::setSettings(const StepSettings& settings) {
 }
 
 void GpuCloth::setColliderTransform(size_t index, const glm::mat4& transform) {
-  const RigidPose pose = detail::rigidPoseOf(transform);
-  if (index >= impl_->solver->params().colliders.size())
-    throw InputError("no collider " + std::to_string(index) + ": the settings have " +
-                     std::to_string(impl_->solver->params().colliders.size()));
-  impl_->solver->setColliderPose(index, pose);
+  detail::setColliderTransform(*impl_->solver, index, transform);
 }
 void GpuCloth::setHandle(uint32_t index, glm::vec3 target) { impl_->solver->setHandle(index, target); }
 void GpuCloth::releaseHandle() { impl_->solver->clearHandle(); }

@@ -82,7 +82,7 @@ static_assert(static_cast<int>(Collider::Shape::Sphere) == static_cast<int>(Coll
                   static_cast<int>(Collider::Shape::Capsule) == static_cast<int>(ColliderDesc::Kind::Capsule),
               "the public collider shapes are the solver's");
 
-RigidPose rigidPoseOf(const glm::mat4& transform) {
+void setColliderTransform(Solver& solver, size_t index, const glm::mat4& transform) {
   const glm::mat3 r(transform);
   const glm::mat3 gram = glm::transpose(r) * r;
   float off = 0.f;
@@ -91,10 +91,13 @@ RigidPose rigidPoseOf(const glm::mat4& transform) {
   const glm::vec4 last(transform[0][3], transform[1][3], transform[2][3], transform[3][3]);
   if (!(off < 1e-4f) || !(glm::determinant(r) > 0.f) || last != glm::vec4(0.f, 0.f, 0.f, 1.f))
     throw InputError("a collider transform must be a rotation and a translation, without scale, shear, reflection or projection");
+  if (index >= solver.params().colliders.size())
+    throw InputError("no collider " + std::to_string(index) + ": the settings have " +
+                     std::to_string(solver.params().colliders.size()));
   RigidPose pose;
   pose.rotation = glm::normalize(glm::quat_cast(r));
   pose.translation = glm::vec3(transform[3]);
-  return pose;
+  solver.setColliderPose(index, pose);
 }
 
 SolverParams toSolverParams(const StepSettings& settings) {
