@@ -224,7 +224,7 @@ WEFT_FN float contactCellSize(float radius, float longestEdge) { return radius +
 // thickness is held where it is: the bound lets a distance shrink to a tenth a step, so something
 // that presses layers together step after step (a handle winding a cloth tighter) would otherwise
 // take them down to the rounding of a float position in a few dozen steps, where no sign is sure.
-// Held, the pair stays at least a fiftieth of the thickness apart, exactly.
+// A pair thus comes no nearer than a tenth of that (the step before it is held), and stays there.
 WEFT_FN float contactBound(float nearest, float thickness) {
   return nearest < WEFT_CONTACT_HOLD_FRACTION * thickness ? 0.0f : WEFT_CONTACT_BOUND_FRACTION * nearest;
 }
