@@ -152,69 +152,6 @@ WEFT_FN vec3 accelerate(vec3 jacobi, vec3 beforeLast, vec3 lastJacobi, float wei
   return weight == 1.0f ? jacobi : chebyshevBlend(jacobi, beforeLast, weight);
 }
 
-// The velocity of a moving collider's surface at x (zero for one that stays put). Every velocity at a
-// collider is taken relative to it: the cloth may not approach the surface, and friction drags it along.
-WEFT_FN vec3 colliderSurfaceVelocity(vec3 x, Collider c) { return xyz(c.velocity) + cross(xyz(c.spin), x - xyz(c.pivot)); }
-
-// How far x is inside the collider's surface plus margin (negative: outside), and the outward normal.
-WEFT_FN float colliderDepth(vec3 x, Collider c, WEFT_INOUT(vec3) n) {
-  if (c.kind == WEFT_COLLIDER_PLANE) {
-    n = xyz(c.shape);
-    return c.shape.w + c.margin - dot(n, x);
-  }
-  vec3 center = xyz(c.shape);
-  if (c.kind == WEFT_COLLIDER_CAPSULE) {  // the nearest point of the axis segment is the centre
-    vec3 axis = xyz(c.shape2) - center;
-    float axis2 = dot(axis, axis);
-    float t = axis2 > 0.0f ? dot(x - center, axis) / axis2 : 0.0f;
-    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
-    center = center + t * axis;
-  }
-  vec3 d = x - center;
-  float len = length(d);
-  n = len > 1e-9f ? d / len : vec3(0.0f, 1.0f, 0.0f);
-  return c.shape.w + c.margin - len;
-}
-
-// A particle resting on a collider (within one margin of the kept distance, not moving away):
-// (outward normal, 1); otherwise (0, 0). Implicit solvers constrain that normal direction.
-WEFT_FN vec4 contactNormal(vec3 x, vec3 v, Collider c) {
-  vec3 n = vec3(0.0f);
-  float depth = colliderDepth(x, c, n);
-  if (depth >= -c.margin && dot(v - colliderSurfaceVelocity(x, c), n) <= 0.0f) return vec4(n.x, n.y, n.z, 1.0f);
-  return vec4(0.0f);
-}
-
-// Pushes a particle out of a collider and corrects its velocity: the normal component into the
-// surface is removed (no bounce) and Coulomb friction slows the tangential part in proportion to
-// the normal speed removed.
-// With dt > 0, for a step that moved the particle by about v dt (every integrator's last pass passes
-// its step), friction also takes back the part of that step's tangential displacement it takes
-// from the velocity. Without it, gravity's
-// tangential pull moves a particle along the surface by g_t dt^2 every step even when static
-// friction holds its velocity at zero, and a cloth at rest on a sphere creeps off it.
-WEFT_FN void collideStep(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, Collider c, float dt) {
-  vec3 n = vec3(0.0f);
-  float depth = colliderDepth(x, c, n);
-  if (depth <= 0.0f) return;
-  x = x + n * depth;
-  vec3 surface = colliderSurfaceVelocity(x, c);
-  vec3 relative = v - surface;
-  float vn = dot(relative, n);
-  if (vn < 0.0f) {
-    vec3 vt = relative - vn * n;
-    float vtLen = length(vt);
-    float keep = vtLen > 1e-9f ? 1.0f - c.friction * (-vn) / vtLen : 0.0f;
-    keep = keep > 0.0f ? keep : 0.0f;
-    v = surface + vt * keep;
-    x = x - ((1.0f - keep) * dt) * vt;
-  }
-}
-
-// A step whose position update was made before the collision (x already holds x + v dt): the
-// velocity is corrected, the position only pushed out.
-WEFT_FN void collide(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, Collider c) { collideStep(x, v, c, 0.0f); }
-
 // Verlet's velocity without cancellation: v = (x - x_prev) / dt computed from float positions far
 // from the origin loses ulp(x) / dt per step, and those errors integrate into a drift of n^2 ulp(x)
 // (7 cm after 1 s at 100 m). The step's velocity is carried instead, and each pass that moves a
@@ -227,6 +164,7 @@ WEFT_FN vec3 carryCorrection(vec3 v, vec3 after, vec3 before, float dt) { return
 #include "strain_limit.h"
 #include "tearing.h"
 #include "contact.h"
+#include "colliders.h"  // after contact.h: a mesh collider's triangles use its point-triangle geometry
 #include "handles.h"
 
 #ifdef __cplusplus

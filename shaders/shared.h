@@ -153,6 +153,8 @@ using uvec4 = glm::uvec4;
 #define WEFT_COLLIDER_PLANE 0   // shape = (unit normal xyz, offset d): the solid side is dot(n, x) < d
 #define WEFT_COLLIDER_SPHERE 1  // shape = (center xyz, radius)
 #define WEFT_COLLIDER_CAPSULE 2 // shape = (end a xyz, radius), shape2 = (end b xyz, 0): the points within radius of segment ab
+#define WEFT_COLLIDER_BOX 3     // shape = (center xyz, 0), shape2 = (half extents xyz, 0), shape3 = rotation quaternion (x, y, z, w)
+#define WEFT_COLLIDER_TRIANGLE 4  // one triangle of a mesh collider: shape = (corner a xyz, half thickness), shape2 = (corner b xyz, radius of the corners about their mean), shape3 = (corner c xyz, 0): the points within the half thickness of triangle abc
 
 // StepParams.mode values.
 #define WEFT_MODE_EXPLICIT_EULER 0    // x' = x + v dt,  v' = v + a dt (seed 000)
@@ -228,7 +230,8 @@ struct TearLimit {
 
 struct Collider {
   vec4 shape;       // see WEFT_COLLIDER_*
-  vec4 shape2;      // the capsule's second end; unused by the other kinds
+  vec4 shape2;      // the capsule's second end, the box's half extents, a triangle's second corner
+  vec4 shape3;      // the box's rotation (unit quaternion, w last), a triangle's third corner
   uint kind;        // WEFT_COLLIDER_*
   float friction;   // Coulomb coefficient applied to the tangential velocity on contact
   float margin;     // m kept between the cloth and the surface
@@ -391,6 +394,8 @@ struct RenderParams {
 #define WEFT_SOLID_SPHERE 0        // unit sphere, WEFT_SPHERE_SEGMENTS x WEFT_SPHERE_RINGS quads
 #define WEFT_SOLID_PLANE 1         // square of half-size transform.w, checkered
 #define WEFT_SOLID_CAPSULE 2       // the unit sphere's halves moved apart along shape.xyz (half the axis)
+#define WEFT_SOLID_BOX 3           // the cube [-1, 1]^3; viewProjection carries the box's own frame and size
+#define WEFT_SOLID_TRIANGLE 4      // the triangle (0,0,0) (1,0,0) (0,1,0); viewProjection carries it to a mesh face, shape.xyz its normal
 #define WEFT_SPHERE_SEGMENTS 48
 #define WEFT_SPHERE_RINGS 24
 
@@ -466,7 +471,7 @@ struct NormalsParams {
 #ifdef __cplusplus
 static_assert(sizeof(SpringEntry) == 16);
 static_assert(sizeof(Element) == 64);
-static_assert(sizeof(Collider) == 96);
+static_assert(sizeof(Collider) == 112);
 static_assert(sizeof(HandleVertex) == 32);
 static_assert(sizeof(HandlePose) == 48);
 static_assert(sizeof(HandleParams) == 16);

@@ -1,6 +1,6 @@
 #version 450
-// Colliders as procedural solids: a UV sphere or a square on a plane, generated from
-// gl_VertexIndex so no vertex buffer exists.
+// Colliders as procedural solids: a UV sphere, a capsule, a cube, a square on a plane or one face
+// of a mesh, generated from gl_VertexIndex so no vertex buffer exists.
 #include "shared.h"
 
 layout(push_constant) uniform Push { RenderParams params; };
@@ -37,6 +37,19 @@ void main() {
     }
     normal = unit;
     local = unit;
+  } else if (uint(params.shape.w) == WEFT_SOLID_BOX) {
+    // Quad f is the face of axis f / 2 on its + side (f even) or - side (f odd). Normals stay in the
+    // box's axes: the host turns the light into them, and the face normals survive its scale.
+    uint axis = quad / 2u;
+    float side = quad % 2u == 0u ? 1.0 : -1.0;
+    vec3 n = vec3(axis == 0u ? side : 0.0, axis == 1u ? side : 0.0, axis == 2u ? side : 0.0);
+    vec3 u = vec3(n.z * n.z, n.x * n.x, n.y * n.y);  // the next axis round
+    vec3 w = cross(n, u);
+    normal = n;
+    local = n + (float(c.x) * 2.0 - 1.0) * u + (float(c.y) * 2.0 - 1.0) * w;
+  } else if (uint(params.shape.w) == WEFT_SOLID_TRIANGLE) {
+    local = vec3(gl_VertexIndex == 1 ? 1.0 : 0.0, gl_VertexIndex == 2 ? 1.0 : 0.0, 0.0);
+    normal = params.shape.xyz;
   } else {
     normal = normalize(params.shape.xyz);
     vec3 helper = abs(normal.y) < 0.9 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0);

@@ -72,7 +72,8 @@ vec3 particleAcceleration(uint i, vec4 xi, vec3 v) {
 // After a step that moved the particle by v dt (dt = 0: the velocity alone is corrected):
 // collideStep's friction takes back the tangential displacement it takes from the velocity.
 void collideAll(inout vec3 x, inout vec3 v, float dt) {
-  for (uint c = 0; c < params.colliderCount; ++c) collideStep(x, v, colliders[c], dt);
+  vec3 start = x - v * dt;
+  for (uint c = 0; c < params.colliderCount; ++c) collideFrom(x, v, start, colliders[c], dt);
 }
 
 #endif

@@ -38,8 +38,7 @@ void main() {
     if (nesterov) lastJacobi[i] = vec4(x, 0.0);
     x = accelerate(x, beforeLast, last, params.omega, nesterov);
     vec3 v = carryCorrection(velocitiesOut[i].xyz, x, xi.xyz, params.dt);
-    if ((params.mode & WEFT_MODE_RELAX_FINAL) != 0u)
-      for (uint c = 0; c < params.colliderCount; ++c) collideStep(x, v, colliders[c], params.dt);
+    if ((params.mode & WEFT_MODE_RELAX_FINAL) != 0u) collideAll(x, v, params.dt);
     velocitiesOut[i] = vec4(v, 0.0);
   }
   positionsOut[i] = vec4(x, xi.w);

@@ -1,9 +1,12 @@
 #include "solver/kinematics.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include <glm/gtc/constants.hpp>
+#include <glm/gtc/quaternion.hpp>
 #include <weft/errors.h>
 #include "solver/shown_text.h"
 #include "solver/spring_table.h"
@@ -39,6 +42,7 @@ void Kinematics::setColliders(const std::vector<ColliderDesc>& colliders) {
     Body body;
     body.path = colliders[i].path;
     body.reference = colliderReference(colliders[i]);
+    body.deforms = !colliders[i].sequence.empty();
     if (i < colliders_.size()) {
       body.now = colliders_[i].now;
       body.next = colliders_[i].next;
@@ -86,7 +90,7 @@ void Kinematics::setHandlePose(size_t index, const RigidPose& pose) {
 
 std::vector<ColliderDesc> Kinematics::collidersNow() const {
   std::vector<ColliderDesc> out;
-  for (size_t i = 0; i < descs_.size(); ++i) out.push_back(posedCollider(descs_[i], colliders_[i].now));
+  for (size_t i = 0; i < descs_.size(); ++i) out.push_back(posedCollider(colliderAtTime(descs_[i], time_), colliders_[i].now));
   return out;
 }
 
@@ -108,11 +112,55 @@ gpu::HandlePose packPose(const RigidPose& pose) {
   return out;
 }
 
-// How far the solid of `c` moves from `from` to `to` at most, ignoring turns that leave its shape
-// in place (a sphere about its centre).
-float solidDisplacement(const ColliderDesc& from, const ColliderDesc& to) {
-  if (from.kind == ColliderDesc::Kind::Sphere) return glm::length(to.center - from.center);
-  return std::max(glm::length(to.center - from.center), glm::length(to.end - from.end));
+// What one step's move of a collider may be, in metres, for the step's kernels to catch every
+// particle it meets: `moved` against `allowed`. A sphere or capsule may move half its radius (a
+// particle it overtakes is still on the near side of its middle). A box may move any distance
+// straight, since the kernels sweep each particle's move relative to it (sweptDepth), but a turn
+// bends that sweep: the arc of its corners may leave their chord by at most half its thinnest
+// half extent plus margin. A plane cannot be passed.
+// The mean of a mesh face's corners.
+glm::vec3 faceCentre(const gpu::Collider& face) {
+  return (glm::vec3(face.shape) + glm::vec3(face.shape2) + glm::vec3(face.shape3)) / 3.f;
+}
+
+// The angle (radians, at most half a turn) between two orientations.
+float turnAngle(const glm::quat& from, const glm::quat& to) {
+  const float angle = glm::angle(glm::normalize(to * glm::inverse(from)));
+  return std::min(angle, 2.f * glm::pi<float>() - angle);
+}
+
+struct StepReach {
+  float moved = 0.f, allowed = 1.f;
+  const char* measure = "";
+};
+
+StepReach stepReach(const ColliderDesc& from, const ColliderDesc& to) {
+  StepReach reach;
+  switch (from.kind) {
+    case ColliderDesc::Kind::Plane: break;
+    case ColliderDesc::Kind::Sphere:
+      reach = {glm::length(to.center - from.center), 0.5f * to.radius, "half its radius"};
+      break;
+    case ColliderDesc::Kind::Capsule:
+      reach = {std::max(glm::length(to.center - from.center), glm::length(to.end - from.end)), 0.5f * to.radius,
+               "half its radius"};
+      break;
+    case ColliderDesc::Kind::Box: {
+      const float thinnest = std::min({to.halfExtents.x, to.halfExtents.y, to.halfExtents.z});
+      reach = {glm::length(to.halfExtents) * (1.f - std::cos(turnAngle(from.rotation, to.rotation))),
+               0.5f * (thinnest + to.margin), "half its thinnest half extent and margin, as its corners' turn bends off a straight line"};
+      break;
+    }
+    case ColliderDesc::Kind::Mesh: {
+      float farthest = 0.f;  // from the point it turns about
+      const glm::vec3 reference = colliderReference(to);
+      for (glm::vec3 v : posedMeshVertices(to)) farthest = std::max(farthest, glm::length(v - reference));
+      reach = {farthest * (1.f - std::cos(turnAngle(from.meshPose.rotation, to.meshPose.rotation))),
+               0.5f * (0.5f * to.thickness + to.margin), "half its half thickness and margin, as its vertices' turn bends off a straight line"};
+      break;
+    }
+  }
+  return reach;
 }
 
 }  // namespace
@@ -129,17 +177,30 @@ std::vector<KinematicStep> Kinematics::planFrame(float frameDt, int substeps) co
     for (size_t i = 0; i < colliders_.size(); ++i) {
       const Body& body = colliders_[i];
       const RigidPose before = stepPose(body, s - 1, substeps, frameDt), after = stepPose(body, s, substeps, frameDt);
-      const ColliderDesc was = posedCollider(descs_[i], before), is = posedCollider(descs_[i], after);
-      if (is.kind != ColliderDesc::Kind::Plane && solidDisplacement(was, is) > 0.5f * is.radius)
-        throw InputError("collider " + std::to_string(i) + " would move " + shownNumber(solidDisplacement(was, is)) +
-                         " m in one step of " + shownNumber(h) + " s, more than half its radius (" +
-                         shownNumber(is.radius) + " m), and cloth could pass through it: take more substeps or a slower path");
-      gpu::Collider packed = packColliders({is}).front();
+      const double startsAt = time_ + double(frameDt) * (s - 1) / substeps, endsAt = time_ + double(frameDt) * s / substeps;
+      const ColliderDesc was = posedCollider(colliderAtTime(descs_[i], startsAt), before);
+      const ColliderDesc is = posedCollider(colliderAtTime(descs_[i], endsAt), after);
+      const StepReach reach = stepReach(was, is);
+      if (reach.moved > reach.allowed)
+        throw InputError("collider " + std::to_string(i) + " would move " + shownNumber(reach.moved) +
+                         " m in one step of " + shownNumber(h) + " s, more than " + reach.measure + " (" +
+                         shownNumber(reach.allowed) + " m), and cloth could pass through it: take more substeps or a slower path");
       const RigidVelocity motion = velocityBetween(before, after, h, body.reference);
-      packed.velocity = glm::vec4(motion.velocity, 0.f);
-      packed.spin = glm::vec4(motion.spin, 0.f);
-      packed.pivot = glm::vec4(motion.pivot, 0.f);
-      step.colliders.push_back(packed);
+      const std::vector<gpu::Collider> faces = packColliders({is});  // a mesh packs one per triangle
+      const std::vector<gpu::Collider> facesWere = body.deforms ? packColliders({was}) : std::vector<gpu::Collider>{};
+      for (size_t k = 0; k < faces.size(); ++k) {
+        gpu::Collider packed = faces[k];
+        if (body.deforms) {  // each face of a deforming mesh moves on its own: its centre's velocity
+          const glm::vec3 centre = faceCentre(packed);
+          packed.velocity = glm::vec4((centre - faceCentre(facesWere[k])) / h, 0.f);
+          packed.pivot = glm::vec4(centre, 0.f);
+        } else {
+          packed.velocity = glm::vec4(motion.velocity, 0.f);
+          packed.spin = glm::vec4(motion.spin, 0.f);
+          packed.pivot = glm::vec4(motion.pivot, 0.f);
+        }
+        step.colliders.push_back(packed);
+      }
     }
   }
   return steps;

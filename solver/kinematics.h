@@ -70,7 +70,8 @@ class Kinematics {
     glm::vec3 reference{0.f};
     RigidPose now;
     std::optional<RigidPose> next;  // set through the API for the next frame
-    bool moves() const { return path.moves() || next.has_value(); }
+    bool deforms = false;           // a mesh played from a sequence of shapes
+    bool moves() const { return path.moves() || next.has_value() || deforms; }
   };
   // Where `body` is at the end of step `step` (0: the frame's start) of a frame of `steps` steps.
   RigidPose stepPose(const Body& body, int step, int steps, double frameDt) const;

@@ -9,6 +9,7 @@
 #include "solver/cloth_model.h"
 #include "solver/input_file.h"
 #include "solver/obj_numbers.h"
+#include "solver/scene.h"
 #include "solver/shown_text.h"
 
 namespace weft {
@@ -87,6 +88,19 @@ ClothModel parseObjMesh(const std::string& text, const MeshSpec& spec, const Mat
   } catch (const InputError& e) {
     throw fail(e.what());
   }
+}
+
+ColliderMesh loadColliderMesh(const MeshSpec& spec) {
+  // Read as a cloth mesh is (the same checks and messages), keeping only the surface.
+  ClothModel model = loadMesh(spec, Material{});
+  if (model.triangles.size() > kMaxColliderTriangles)
+    throw InputError("cannot use mesh '" + shownPath(spec.path) + "' as a collider: it has " +
+                     std::to_string(model.triangles.size()) + " triangles, more than " +
+                     std::to_string(kMaxColliderTriangles) + " (every cloth particle tests every one): decimate it");
+  ColliderMesh mesh;
+  mesh.vertices = std::move(model.positions);
+  mesh.triangles = std::move(model.triangles);
+  return mesh;
 }
 
 }  // namespace weft

@@ -124,6 +124,67 @@ struct ParsedCloth {
 
 // Reads the cloth's shape from `s` (an entry of "cloths" also holds its name, material, force
 // models and pins; for "cloth" those are read from the top level by the caller).
+// A file named in a scene, relative to the scene's folder.
+std::string scenePath(const std::string& name, const std::string& baseDir) {
+  std::filesystem::path path = name;
+  if (path.is_relative() && !baseDir.empty()) path = std::filesystem::path(baseDir) / path;
+  return path.lexically_normal().string();
+}
+
+// An OBJ named by `pathKey` (none: the caller names it), with its "scale" and "offset".
+MeshSpec readMeshSpec(const JsonSection& s, const char* pathKey, const std::string& baseDir) {
+  MeshSpec spec;
+  if (pathKey != nullptr) {
+    const std::string name = s.string(pathKey, "");
+    if (name.empty()) s.fail(pathKey, "must not be empty");
+    spec.path = scenePath(name, baseDir);
+  }
+  spec.scale = s.number("scale", spec.scale, Bound::Positive);
+  spec.offset = s.vec3("offset", spec.offset);
+  return spec;
+}
+
+constexpr size_t kMaxSequenceShapes = 10000;
+
+// A mesh collider's "sequence": {"files": [OBJ, ...], "rate": shapes a second, "loop": bool}, each
+// OBJ scaled and moved as the collider says; every shape must have the first's triangles.
+void readColliderSequence(const JsonSection& s, const std::string& baseDir, ColliderDesc& c) {
+  const JsonSection q = s.child("sequence");
+  q.allowKeys({"files", "rate", "loop"});
+  if (!q.has("files")) q.fail("files", "is required: [\"body_000.obj\", \"body_001.obj\", ...]");
+  const Json& files = q.at("files");
+  if (!files.is_array() || files.size() < 2 || files.size() > kMaxSequenceShapes)
+    q.fail("files", "must be an array of 2 to " + std::to_string(kMaxSequenceShapes) + " OBJ files (got " + shownValue(files) + ")");
+  if (!q.has("rate")) q.fail("rate", "is required: how many shapes a second");
+  c.sequenceRate = q.number("rate", 0.f, Bound::Positive);
+  if (q.has("loop")) {
+    if (!q.at("loop").is_boolean()) q.fail("loop", "must be true or false (got " + shownValue(q.at("loop")) + ")");
+    c.sequenceLoops = q.at("loop").get<bool>();
+  }
+  MeshSpec spec = readMeshSpec(s, nullptr, baseDir);
+  for (size_t k = 0; k < files.size(); ++k) {
+    const std::string key = "files[" + std::to_string(k) + "]";
+    if (!files[k].is_string() || files[k].get<std::string>().empty())
+      q.fail(key, "must name an OBJ file (got " + shownValue(files[k]) + ")");
+    spec.path = scenePath(files[k].get<std::string>(), baseDir);
+    std::shared_ptr<const ColliderMesh> shape;
+    try {
+      shape = std::make_shared<const ColliderMesh>(loadColliderMesh(spec));
+    } catch (const InputError& e) {
+      q.failBecause(key, e);
+    }
+    if (!c.sequence.empty() && (shape->vertices.size() != c.sequence[0]->vertices.size() ||
+                                shape->triangles != c.sequence[0]->triangles))
+      q.fail(key, "has " + std::to_string(shape->vertices.size()) + " vertices and " +
+                              std::to_string(shape->triangles.size()) + " triangles unlike the first shape's " +
+                              std::to_string(c.sequence[0]->vertices.size()) + " and " +
+                              std::to_string(c.sequence[0]->triangles.size()) +
+                              ": every shape of a sequence must be the same triangles of the same vertices");
+    c.sequence.push_back(std::move(shape));
+  }
+  c.mesh = c.sequence.front();
+}
+
 void parseCloth(const JsonSection& s, ParsedCloth& scene, const std::string& baseDir, bool entry) {
   if (entry)
     s.allowKeys({"name", "grid", "mesh", "totalMass", "arealDensity", "velocity", "material", "membrane", "bending",
@@ -172,13 +233,7 @@ void parseCloth(const JsonSection& s, ParsedCloth& scene, const std::string& bas
     const JsonSection m = s.child("mesh");
     m.allowKeys({"path", "scale", "offset"});
     if (!m.has("path")) m.fail("path", "is required");
-    MeshSpec spec;
-    std::filesystem::path path = m.string("path", "");
-    if (path.empty()) m.fail("path", "must not be empty");
-    if (path.is_relative() && !baseDir.empty()) path = std::filesystem::path(baseDir) / path;
-    spec.path = path.lexically_normal().string();
-    spec.scale = m.number("scale", spec.scale, Bound::Positive);
-    spec.offset = m.vec3("offset", spec.offset);
+    MeshSpec spec = readMeshSpec(m, "path", baseDir);
     spec.totalMass = totalMass;
     spec.arealDensity = arealDensity;
     model = build("mesh", [&] { return loadMesh(spec, scene.material); });
@@ -337,8 +392,8 @@ std::vector<HandleSpec> parseHandles(const JsonSection& top, const ClothModel& m
   return handles;
 }
 
-ColliderDesc parseCollider(const JsonSection& s) {
-  if (!s.has("type")) s.fail("type", "is required (\"plane\", \"sphere\" or \"capsule\")");
+ColliderDesc parseCollider(const JsonSection& s, const std::string& baseDir) {
+  if (!s.has("type")) s.fail("type", "is required (\"plane\", \"sphere\", \"capsule\", \"box\" or \"mesh\")");
   const std::string type = s.string("type", "");
   ColliderDesc c;
   if (type == "plane") {
@@ -368,8 +423,36 @@ ColliderDesc parseCollider(const JsonSection& s) {
     c.end = endsSection.vec3("b", c.end);
     if (!s.has("radius")) s.fail("radius", "is required for a capsule");
     c.radius = s.number("radius", c.radius, Bound::Positive);
+  } else if (type == "box") {
+    s.allowKeys({"type", "center", "halfExtents", "axis", "angle", "friction", "margin", "path"});
+    c.kind = ColliderDesc::Kind::Box;
+    c.center = s.vec3("center", c.center);
+    if (!s.has("halfExtents")) s.fail("halfExtents", "is required for a box: [x, y, z], half its size along each of its axes");
+    const std::vector<float> half = s.numbers("halfExtents", 3, Bound::Positive, "3 positive numbers");
+    c.halfExtents = glm::vec3(half[0], half[1], half[2]);
+    // Turned by "angle" degrees about "axis" (through its centre) from the world's axes.
+    const glm::vec3 axis = s.vec3("axis", glm::vec3(0.f, 1.f, 0.f));
+    const float length = glm::length(axis);
+    if (!(length > 1e-6f) || !std::isfinite(length)) s.fail("axis", "must not be zero");
+    c.rotation = glm::angleAxis(glm::radians(s.number("angle", 0.f)), axis / length);
+  } else if (type == "mesh") {
+    s.allowKeys({"type", "file", "sequence", "scale", "offset", "thickness", "friction", "margin", "path"});
+    c.kind = ColliderDesc::Kind::Mesh;
+    if (s.has("file") == s.has("sequence"))
+      s.fail("", "needs exactly one of 'file' (an OBJ file, relative to the scene's folder) and 'sequence' (OBJ files played in turn)");
+    c.thickness = s.number("thickness", 0.002f, Bound::Positive);
+    if (s.has("sequence")) {
+      readColliderSequence(s, baseDir, c);
+    } else {
+      const MeshSpec spec = readMeshSpec(s, "file", baseDir);
+      try {
+        c.mesh = std::make_shared<const ColliderMesh>(loadColliderMesh(spec));
+      } catch (const InputError& e) {
+        s.failBecause("file", e);
+      }
+    }
   } else {
-    s.fail("type", "must be \"plane\", \"sphere\" or \"capsule\" (got " + shownValue(s.at("type")) + ")");
+    s.fail("type", "must be \"plane\", \"sphere\", \"capsule\", \"box\" or \"mesh\" (got " + shownValue(s.at("type")) + ")");
   }
   c.friction = s.number("friction", c.friction, Bound::NonNegative);
   c.margin = s.number("margin", c.margin, Bound::NonNegative);
@@ -526,7 +609,7 @@ Scene readScene(const SceneDocument& document, const ForeignKeys& foreign) {
       if (!list[i].is_object()) {
         throw InputError(source + ": " + path + " must be an object (got " + shownValue(list[i]) + ")");
       }
-      scene.colliders.push_back(parseCollider(JsonSection(source, list[i], path)));
+      scene.colliders.push_back(parseCollider(JsonSection(source, list[i], path), baseDir));
     }
   }
   if (top.has("handles")) {

@@ -1,5 +1,6 @@
 #pragma once
 // A scene: the cloth, its surroundings and the solver settings, read from JSON (docs/scene-format.md).
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,23 +14,53 @@
 
 namespace weft {
 
+// A triangle-mesh collider's surface as read (an OBJ), shared by every pose of it.
+struct ColliderMesh {
+  std::vector<glm::vec3> vertices;  // m
+  std::vector<glm::uvec3> triangles;
+};
+
+// Every cloth particle tests every triangle of a mesh collider in each step's last pass (no
+// acceleration structure yet), so a mesh collider is kept small.
+inline constexpr size_t kMaxColliderTriangles = 4096;
+
+// Reads an OBJ (scaled and moved by `spec`) as a collider's surface; InputError in one sentence for
+// an unreadable file or one with more than kMaxColliderTriangles triangles. (In weft_scene.)
+ColliderMesh loadColliderMesh(const MeshSpec& spec);
+
 struct ColliderDesc {
-  enum class Kind : uint8_t { Plane, Sphere, Capsule } kind = Kind::Plane;
+  enum class Kind : uint8_t { Plane, Sphere, Capsule, Box, Mesh } kind = Kind::Plane;
   glm::vec3 normal{0.f, 1.f, 0.f};  // plane: unit normal pointing out of the solid
   float offset = 0.f;               // plane: dot(normal, x) >= offset is free space
-  glm::vec3 center{0.f};            // sphere; capsule: one end of its axis
+  glm::vec3 center{0.f};            // sphere, box; capsule: one end of its axis
   glm::vec3 end{0.f};               // capsule: the other end of its axis
   float radius = 0.f;               // sphere, capsule: m
+  glm::vec3 halfExtents{0.f};       // box: m along its own axes
+  glm::quat rotation{1.f, 0.f, 0.f, 0.f};  // box: its axes' turn from the world's
+  std::shared_ptr<const ColliderMesh> mesh;  // mesh: its surface as read (a sequence's: as it is now)
+  RigidPose meshPose;                         // mesh: where that surface is now
+  float thickness = 0.f;                      // mesh: m; the solid is every point within half of it of the surface
+  // mesh: an animated body, as a sequence of shapes of the same triangles played at `sequenceRate`
+  // frames a second from the solver's start (the vertices in between, straight), held at the last
+  // or looped. Empty: the surface keeps its shape.
+  std::vector<std::shared_ptr<const ColliderMesh>> sequence;
+  float sequenceRate = 0.f;
+  bool sequenceLoops = false;
   float friction = 0.3f;            // Coulomb coefficient
   float margin = 0.005f;            // m kept between cloth and surface
   RigidPath path;                   // how it moves (solver/kinematics.h); no keys: it stays
 };
 
-// The point of a collider that a pose's interpolation moves straight: a sphere's centre, a
-// capsule's midpoint, the point of a plane nearest the origin.
+// The point of a collider that a pose's interpolation moves straight: a sphere's or box's centre, a
+// capsule's midpoint, the point of a plane nearest the origin, a mesh's mean vertex.
 glm::vec3 colliderReference(const ColliderDesc& collider);
 // The collider moved by `pose`.
 ColliderDesc posedCollider(const ColliderDesc& collider, const RigidPose& pose);
+// A mesh collider's vertices where its pose puts them.
+std::vector<glm::vec3> posedMeshVertices(const ColliderDesc& mesh);
+// The collider with its surface as its sequence has it `seconds` after the start (itself when it has
+// no sequence).
+ColliderDesc colliderAtTime(const ColliderDesc& collider, double seconds);
 
 // Pinned particles carried along a path (solver/kinematics.h): the scene's "handles".
 struct HandleGroup {

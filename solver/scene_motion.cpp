@@ -1,6 +1,7 @@
 // What in a scene moves by a path: the colliders' poses and the handles' particles
 // (solver/kinematics.h moves them).
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "engine/error.h"
@@ -13,6 +14,12 @@ glm::vec3 colliderReference(const ColliderDesc& c) {
     case ColliderDesc::Kind::Plane: return c.normal * c.offset;
     case ColliderDesc::Kind::Sphere: return c.center;
     case ColliderDesc::Kind::Capsule: return 0.5f * (c.center + c.end);
+    case ColliderDesc::Kind::Box: return c.center;
+    case ColliderDesc::Kind::Mesh: {
+      glm::dvec3 sum(0.0);
+      for (glm::vec3 v : posedMeshVertices(c)) sum += glm::dvec3(v);
+      return c.mesh && !c.mesh->vertices.empty() ? glm::vec3(sum / double(c.mesh->vertices.size())) : glm::vec3(0.f);
+    }
   }
   return c.center;
 }
@@ -20,13 +27,48 @@ glm::vec3 colliderReference(const ColliderDesc& c) {
 ColliderDesc posedCollider(const ColliderDesc& c, const RigidPose& pose) {
   ColliderDesc out = c;
   if (pose.rotation == glm::quat(1.f, 0.f, 0.f, 0.f) && pose.translation == glm::vec3(0.f)) return out;  // bit for bit
-  if (c.kind == ColliderDesc::Kind::Plane) {
+  if (c.kind == ColliderDesc::Kind::Mesh) {
+    out.meshPose.rotation = glm::normalize(pose.rotation * c.meshPose.rotation);
+    out.meshPose.translation = pose.apply(c.meshPose.translation);
+  } else if (c.kind == ColliderDesc::Kind::Plane) {
     out.normal = glm::normalize(pose.applyToDirection(c.normal));
     out.offset = glm::dot(out.normal, pose.apply(c.normal * c.offset));
   } else {
     out.center = pose.apply(c.center);
     out.end = pose.apply(c.end);
+    out.rotation = glm::normalize(pose.rotation * c.rotation);
   }
+  return out;
+}
+
+std::vector<glm::vec3> posedMeshVertices(const ColliderDesc& c) {
+  std::vector<glm::vec3> out;
+  if (!c.mesh) return out;
+  out.reserve(c.mesh->vertices.size());
+  for (glm::vec3 v : c.mesh->vertices) out.push_back(c.meshPose.apply(v));
+  return out;
+}
+
+ColliderDesc colliderAtTime(const ColliderDesc& c, double seconds) {
+  if (c.sequence.empty()) return c;
+  ColliderDesc out = c;
+  const size_t count = c.sequence.size();
+  double at = std::max(0.0, seconds) * double(c.sequenceRate);  // in frames of the sequence
+  if (c.sequenceLoops) at = std::fmod(at, double(count));
+  const size_t from = std::min(size_t(at), count - 1);
+  const size_t to = c.sequenceLoops ? (from + 1) % count : std::min(from + 1, count - 1);
+  const float s = from == to ? 0.f : float(at - double(from));
+  if (s == 0.f) {
+    out.mesh = c.sequence[from];
+    return out;
+  }
+  auto mesh = std::make_shared<ColliderMesh>();
+  mesh->triangles = c.sequence[from]->triangles;
+  const std::vector<glm::vec3>& a = c.sequence[from]->vertices;
+  const std::vector<glm::vec3>& b = c.sequence[to]->vertices;
+  mesh->vertices.resize(a.size());
+  for (size_t v = 0; v < a.size(); ++v) mesh->vertices[v] = a[v] + s * (b[v] - a[v]);
+  out.mesh = std::move(mesh);
   return out;
 }
 

@@ -64,6 +64,28 @@ std::vector<gpu::Collider> packColliders(const std::vector<ColliderDesc>& collid
     if (c.kind == ColliderDesc::Kind::Plane) {
       g.kind = WEFT_COLLIDER_PLANE;
       g.shape = glm::vec4(glm::normalize(c.normal), c.offset);
+    } else if (c.kind == ColliderDesc::Kind::Mesh) {
+      // One triangle collider per face: the kernels meet each as a thin shell (shaders/colliders.h).
+      const std::vector<glm::vec3> at = posedMeshVertices(c);
+      for (const glm::uvec3& t : c.mesh ? c.mesh->triangles : std::vector<glm::uvec3>{}) {
+        gpu::Collider face{};
+        face.kind = WEFT_COLLIDER_TRIANGLE;
+        face.shape = glm::vec4(at[t.x], 0.5f * c.thickness);
+        const glm::vec3 mean = (at[t.x] + at[t.y] + at[t.z]) / 3.f;
+        const float bound = std::max({glm::length(at[t.x] - mean), glm::length(at[t.y] - mean), glm::length(at[t.z] - mean)});
+        face.shape2 = glm::vec4(at[t.y], bound * (1.f + 1e-5f));  // a hair over, for rounding
+        face.shape3 = glm::vec4(at[t.z], 0.f);
+        face.friction = c.friction;
+        face.margin = c.margin;
+        packed.push_back(face);
+      }
+      continue;
+    } else if (c.kind == ColliderDesc::Kind::Box) {
+      g.kind = WEFT_COLLIDER_BOX;
+      g.shape = glm::vec4(c.center, 0.f);
+      g.shape2 = glm::vec4(c.halfExtents, 0.f);
+      const glm::quat q = glm::normalize(c.rotation);
+      g.shape3 = glm::vec4(q.x, q.y, q.z, q.w);
     } else {
       g.kind = c.kind == ColliderDesc::Kind::Capsule ? WEFT_COLLIDER_CAPSULE : WEFT_COLLIDER_SPHERE;
       g.shape = glm::vec4(c.center, c.radius);

@@ -4,6 +4,7 @@
 
 #include "engine/commands.h"
 #include "shaders/physics.h"
+#include "solver/integrators/common/cpu_forces.h"
 #include "solver/thread_pool.h"
 
 namespace weft {
@@ -41,7 +42,7 @@ void strainLimitCorrect(uint32_t i, CpuState& s, const gpu::StepParams& p, bool 
       v = gpu::carryCorrection(v, x, xyz(xi), p.dt);
     }
     if (final)
-      for (const gpu::Collider& c : s.colliders) gpu::collide(x, v, c);
+      integrators::collideAll(x, v, s.colliders, 0.f);  // a projection, not a step of v dt
   }
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(v, vi.w);

@@ -155,6 +155,49 @@ TEST_F(RenderTest, SphereIsDrawnInItsOwnColour) {
   EXPECT_LE(maxDifference(pixelAt(renderer, renderer.project(sphere.center)), cloth), 2);
 }
 
+// A long thin box turned 45 degrees about the vertical: solid along its turned axis, sky where its
+// unturned axis would have been.
+TEST_F(RenderTest, ABoxIsDrawnTurnedAndSized) {
+  ClothRenderer renderer(*context_, shaders_, model_, kWidth, kHeight);
+  CameraDesc camera = topCamera();
+  ColliderDesc box;
+  box.kind = ColliderDesc::Kind::Box;
+  box.center = {0.f, 0.2f, 0.f};
+  box.halfExtents = {0.4f, 0.05f, 0.05f};
+  box.rotation = glm::angleAxis(glm::radians(45.f), glm::vec3(0.f, 1.f, 0.f));
+  renderer.render(withInverseMass(model_.positions, {20.f, 0.f, 0.f}), {box}, camera);
+  for (float along : {-0.3f, 0.f, 0.3f}) {
+    const glm::ivec3 on = pixelAt(renderer, renderer.project(box.center + box.rotation * glm::vec3(along, 0.05f, 0.f)));
+    EXPECT_GT(maxDifference(on, toBytes(ClothRenderer::kSkyColor)), 40) << "along " << along;
+    EXPECT_GT(on.g, on.r);
+  }
+  for (float along : {-0.3f, 0.3f}) {  // 21 cm off the turned axis: beside the box
+    const glm::ivec3 off = pixelAt(renderer, renderer.project(box.center + glm::vec3(along, 0.05f, 0.f)));
+    EXPECT_LE(maxDifference(off, toBytes(ClothRenderer::kSkyColor)), 2) << "along " << along;
+  }
+}
+
+// A mesh collider, a square of two faces turned 45 degrees about the vertical: drawn face by face
+// where its vertices are, with the sky beside it.
+TEST_F(RenderTest, AMeshColliderIsDrawnFaceByFace) {
+  ClothRenderer renderer(*context_, shaders_, model_, kWidth, kHeight);
+  auto square = std::make_shared<ColliderMesh>();
+  square->vertices = {{0.f, 0.2f, -0.3f}, {0.3f, 0.2f, 0.f}, {0.f, 0.2f, 0.3f}, {-0.3f, 0.2f, 0.f}};
+  square->triangles = {{0, 2, 1}, {0, 3, 2}};
+  ColliderDesc mesh;
+  mesh.kind = ColliderDesc::Kind::Mesh;
+  mesh.mesh = square;
+  mesh.thickness = 0.002f;
+  renderer.render(withInverseMass(model_.positions, {20.f, 0.f, 0.f}), {mesh}, topCamera());
+  for (glm::vec3 at : {glm::vec3(0.f, 0.2f, 0.f), glm::vec3(0.2f, 0.2f, 0.f), glm::vec3(-0.2f, 0.2f, 0.f)}) {
+    const glm::ivec3 on = pixelAt(renderer, renderer.project(at));
+    EXPECT_GT(maxDifference(on, toBytes(ClothRenderer::kSkyColor)), 40) << at.x;
+    EXPECT_GT(on.g, on.r);
+  }
+  const glm::ivec3 beside = pixelAt(renderer, renderer.project({0.25f, 0.2f, 0.25f}));  // past the turned edge
+  EXPECT_LE(maxDifference(beside, toBytes(ClothRenderer::kSkyColor)), 2);
+}
+
 TEST_F(RenderTest, GroundPlaneFillsTheBackground) {
   ClothRenderer renderer(*context_, shaders_, model_, kWidth, kHeight);
   ColliderDesc ground;  // y >= 0 is free space

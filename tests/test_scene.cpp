@@ -162,6 +162,21 @@ TEST(SceneParse, HandlesAndPathsAreReadAndTheirParticlesPinned) {
   EXPECT_TRUE(s.colliders[0].path.moves());
 }
 
+// A box: centre, half extents, and a turn about an axis through its centre (degrees in the file).
+TEST(SceneParse, ABoxColliderIsReadWithItsTurn) {
+  const Scene s = parse(R"({"cloth": {"grid": {}}, "colliders": [{"type": "box", "center": [0, 1, 0],
+                            "halfExtents": [0.5, 0.0005, 0.25], "axis": [0, 0, 2], "angle": 90, "margin": 0.001}]})");
+  ASSERT_EQ(s.colliders.size(), 1u);
+  const ColliderDesc& box = s.colliders[0];
+  EXPECT_EQ(box.kind, ColliderDesc::Kind::Box);
+  EXPECT_EQ(box.center, glm::vec3(0, 1, 0));
+  EXPECT_EQ(box.halfExtents, glm::vec3(0.5f, 0.0005f, 0.25f));
+  EXPECT_FLOAT_EQ(box.margin, 0.001f);
+  // A quarter turn about z takes the box's x axis to the world's y.
+  const glm::vec3 turned = box.rotation * glm::vec3(1, 0, 0);
+  EXPECT_LT(glm::length(turned - glm::vec3(0, 1, 0)), 1e-6f);
+}
+
 TEST(SceneParse, AccelerationAndMomentumAreRead) {
   const Scene defaults = parse(R"({"cloth": {"grid": {"width": 4, "height": 4}}})");
   EXPECT_EQ(defaults.solver.acceleration, Acceleration::Chebyshev);
@@ -205,6 +220,50 @@ TEST(SceneParse, MeshPathResolvesAgainstTheSceneFolder) {
   EXPECT_EQ(s.cloth.positions[2], glm::vec3(0.5f, 1.5f, 0.f));
   EXPECT_NEAR(s.cloth.totalMass(), 1.f, 1e-6f);  // 0.25 m^2 at 4 kg/m^2
   EXPECT_EQ(s.cloth.pinned, (std::vector<uint8_t>{0, 0, 0, 1}));
+}
+
+// A mesh collider reads its OBJ against the scene's folder, scaled and moved, with its thickness.
+TEST(SceneParse, AMeshColliderReadsItsObjAgainstTheSceneFolder) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(testing::TempDir()) / "weft_mesh_collider_test";
+  fs::create_directories(dir / "bodies");
+  std::ofstream(dir / "bodies" / "quad.obj") << "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1 4 3\nf 1 3 2\n";
+  std::ofstream(dir / "body.json") << R"({"cloth": {"grid": {}}, "colliders": [{"type": "mesh",
+      "file": "bodies/quad.obj", "scale": 2, "offset": [0, 1, 0], "thickness": 0.004, "margin": 0.001}]})";
+  const Scene s = loadScene((dir / "body.json").string());
+  ASSERT_EQ(s.colliders.size(), 1u);
+  const ColliderDesc& body = s.colliders[0];
+  EXPECT_EQ(body.kind, ColliderDesc::Kind::Mesh);
+  ASSERT_TRUE(body.mesh);
+  EXPECT_EQ(body.mesh->triangles.size(), 2u);
+  EXPECT_EQ(body.mesh->vertices[2], glm::vec3(2.f, 1.f, 2.f));
+  EXPECT_FLOAT_EQ(body.thickness, 0.004f);
+  EXPECT_EQ(colliderReference(body), glm::vec3(1.f, 1.f, 1.f));  // its mean vertex
+}
+
+// A mesh collider played from a sequence of OBJs: each read against the scene's folder, scaled
+// and moved as the collider says; shapes that are not the same triangles are refused.
+TEST(SceneParse, AMeshSequenceReadsEveryShapeAndRefusesOnesThatDiffer) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(testing::TempDir()) / "weft_mesh_sequence_test";
+  fs::create_directories(dir);
+  for (int k = 0; k < 3; ++k)
+    std::ofstream(dir / ("body_" + std::to_string(k) + ".obj"))
+        << "v 0 " << k << " 0\nv 1 " << k << " 0\nv 1 " << k << " 1\nv 0 " << k << " 1\nf 1 4 3\nf 1 3 2\n";
+  std::ofstream(dir / "other.obj") << "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 3 2\n";
+  std::ofstream(dir / "body.json") << R"({"cloth": {"grid": {}}, "colliders": [{"type": "mesh", "offset": [0, 1, 0],
+      "sequence": {"files": ["body_0.obj", "body_1.obj", "body_2.obj"], "rate": 24, "loop": true}}]})";
+  const Scene s = loadScene((dir / "body.json").string());
+  const ColliderDesc& body = s.colliders[0];
+  ASSERT_EQ(body.sequence.size(), 3u);
+  EXPECT_FLOAT_EQ(body.sequenceRate, 24.f);
+  EXPECT_TRUE(body.sequenceLoops);
+  EXPECT_EQ(body.sequence[2]->vertices[1], glm::vec3(1.f, 3.f, 0.f));  // y 2, moved up 1
+  EXPECT_EQ(body.mesh, body.sequence[0]);
+  std::ofstream(dir / "bad.json") << R"({"cloth": {"grid": {}}, "colliders": [{"type": "mesh",
+      "sequence": {"files": ["body_0.obj", "other.obj"], "rate": 24}}]})";
+  EXPECT_THAT(inputErrorOf([&] { loadScene((dir / "bad.json").string()); }),
+              AllOf(HasSubstr("colliders[0].sequence.files[1]"), HasSubstr("same triangles")));
 }
 
 struct BadScene {
@@ -306,7 +365,6 @@ INSTANTIATE_TEST_SUITE_P(
                  {"environment.gravity"}},
         BadScene{R"({)" GRID R"(, "colliders": {"type": "plane"}})",
                  {"colliders must be an array"}},
-        BadScene{R"({)" GRID R"(, "colliders": [{"type": "box"}]})", {"colliders[0].type", "box"}},
         BadScene{R"({)" GRID R"(, "colliders": [{"normal": [0, 1, 0]}]})",
                  {"colliders[0].type", "required"}},
         BadScene{R"({)" GRID R"(, "colliders": [{"type": "plane", "normal": [0, 0, 0]}]})",
@@ -314,6 +372,27 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{R"({)" GRID
                  R"(, "colliders": [{"type": "plane"}, {"type": "sphere", "radius": 0}]})",
                  {"colliders[1].radius", "positive", "got 0"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "box"}]})", {"colliders[0].halfExtents", "is required"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "box", "halfExtents": [1, 0, 1]}]})",
+                 {"colliders[0].halfExtents", "positive"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "box", "halfExtents": [1, 1, 1], "axis": [0, 0, 0]}]})",
+                 {"colliders[0].axis", "zero"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "box", "halfExtents": [1, 1, 1], "radius": 1}]})",
+                 {"unknown key 'colliders[0].radius'"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "cube"}]})", {"colliders[0].type", "\"box\"", "\"cube\""}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "mesh"}]})", {"colliders[0]", "exactly one of 'file'"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "mesh", "file": "a.obj", "sequence": {}}]})",
+                 {"colliders[0]", "exactly one of 'file'"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "mesh", "sequence": {"files": ["a.obj"], "rate": 24}}]})",
+                 {"colliders[0].sequence.files", "2 to 10000"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "mesh", "sequence": {"files": ["a.obj", "b.obj"]}}]})",
+                 {"colliders[0].sequence.rate", "is required"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "mesh", "sequence": {"files": ["a.obj", "b.obj"], "rate": 2, "loop": 1}}]})",
+                 {"colliders[0].sequence.loop", "true or false"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "mesh", "file": "/nonexistent/body.obj"}]})",
+                 {"colliders[0]", "cannot read mesh '/nonexistent/body.obj'"}},
+        BadScene{R"({)" GRID R"(, "colliders": [{"type": "mesh", "file": "x.obj", "thickness": 0}]})",
+                 {"colliders[0].thickness", "positive"}},
         BadScene{R"({)" GRID R"(, "colliders": [{"type": "sphere"}]})",
                  {"colliders[0].radius", "required"}},
         BadScene{R"({)" GRID

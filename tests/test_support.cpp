@@ -3,6 +3,7 @@
 #include <glm/geometric.hpp>
 
 #include "engine/commands.h"
+#include "engine/error.h"
 #include "solver/gpu_solver.h"
 
 namespace weft::test {
@@ -27,6 +28,34 @@ void ValidatedTest::TearDown() {
 }
 
 std::string backendParamName(const ::testing::TestParamInfo<Backend>& info) { return backendName(info.param); }
+
+void expectAdvanceRefusedWithNothingChanged(Solver& solver, float frameDt, int substeps, const std::string& words) {
+  std::vector<glm::vec4> x0, v0, x, v;
+  solver.readState(x0, v0);
+  const double time = solver.time();
+  try {
+    solver.advance(frameDt, substeps);
+    ADD_FAILURE() << "advance was not refused";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+  }
+  solver.readState(x, v);
+  EXPECT_EQ(x, x0);
+  EXPECT_EQ(v, v0);
+  EXPECT_EQ(solver.time(), time);
+}
+
+std::vector<Integrator> allIntegrators() {
+  return {Integrator::ExplicitEuler, Integrator::SymplecticEuler, Integrator::Verlet, Integrator::Rk4, Integrator::ImplicitCg,
+          Integrator::NonlinearCg, Integrator::NewtonChebyshev, Integrator::Imex, Integrator::Xpbd};
+}
+
+std::string integratorCaseName(Integrator integrator, Backend backend, const std::string& suffix) {
+  std::string name = std::string(integratorName(integrator)) + "_" + backendName(backend) + suffix;
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
 
 std::unique_ptr<Solver> makeTestSolver(const ClothModel& model, const SolverParams& params, Backend backend) {
   if (backend == Backend::Cpu) return makeSolver(model, params, backend);

@@ -27,6 +27,14 @@ class ValidatedTest : public ::testing::Test {
 inline std::vector<Backend> allBackends() { return {Backend::Cpu, Backend::Gpu}; }
 std::string backendParamName(const ::testing::TestParamInfo<Backend>& info);
 std::unique_ptr<Solver> makeTestSolver(const ClothModel& model, const SolverParams& params, Backend backend);
+// Expects solver.advance(frameDt, substeps) to be refused with an InputError whose message holds
+// `words`, leaving the state and the clock as they were.
+void expectAdvanceRefusedWithNothingChanged(Solver& solver, float frameDt, int substeps, const std::string& words);
+
+// Every integrator, for suites that run each on both backends; and such a case's test name
+// ("xpbd_gpu", with `suffix` appended).
+std::vector<Integrator> allIntegrators();
+std::string integratorCaseName(Integrator integrator, Backend backend, const std::string& suffix = "");
 
 // A model of free particles (no springs) at the given positions, each of mass `mass`.
 ClothModel freeParticles(const std::vector<glm::vec3>& positions, float mass);

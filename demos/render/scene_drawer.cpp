@@ -5,6 +5,9 @@
 #include <string>
 #include <utility>
 
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
+
 #include "demos/render/camera.h"
 #include "demos/render/palette.h"
 #include "engine/commands.h"
@@ -168,6 +171,10 @@ void SceneDrawer::recordColliders(VkCommandBuffer cmd, const std::vector<Collide
                                   const CameraDesc& camera, const glm::mat4& viewProjection,
                                   glm::vec3 lightDir) const {
   for (const ColliderDesc& collider : colliders) {
+    if (collider.kind == ColliderDesc::Kind::Mesh) {
+      recordMeshCollider(cmd, collider, viewProjection, lightDir);
+      continue;
+    }
     // Drawn `margin` inside the solid: the cloth rests `margin` outside it, so the two never z-fight.
     gpu::RenderParams params;
     uint32_t vertexCount = 0;
@@ -186,6 +193,16 @@ void SceneDrawer::recordColliders(VkCommandBuffer cmd, const std::vector<Collide
       params.shape = glm::vec4(glm::length(halfAxis) > 0.f ? halfAxis : glm::vec3(0.f, 1e-6f, 0.f),
                                float(WEFT_SOLID_CAPSULE));
       vertexCount = WEFT_SPHERE_SEGMENTS * WEFT_SPHERE_RINGS * 6;
+    } else if (collider.kind == ColliderDesc::Kind::Box) {
+      // The cube [-1, 1]^3 taken to the box by the matrix, lit in the box's own axes. Drawn at its
+      // size: the cloth rests `margin` outside it.
+      const glm::mat4 model = glm::translate(glm::mat4(1.f), collider.center) * glm::mat4_cast(collider.rotation) *
+                              glm::scale(glm::mat4(1.f), collider.halfExtents);
+      params = renderParams(viewProjection * model, palette::kSphere,
+                            glm::inverse(collider.rotation) * lightDir);
+      params.transform = glm::vec4(0.f, 0.f, 0.f, 1.f);
+      params.shape = glm::vec4(0.f, 0.f, 0.f, float(WEFT_SOLID_BOX));
+      vertexCount = 6 * 6;
     } else {
       params = renderParams(viewProjection, palette::kPlane, lightDir);
       glm::vec3 normal = glm::normalize(collider.normal);
@@ -198,6 +215,25 @@ void SceneDrawer::recordColliders(VkCommandBuffer cmd, const std::vector<Collide
     }
     solidProgram_.bind(cmd, {}, &params, sizeof(params));
     vk_->CmdDraw(cmd, vertexCount, 1, 0, 0);
+  }
+}
+
+// A mesh collider face by face: each draw takes the unit triangle to one face by its matrix, so no
+// vertex buffer is made or kept in step with the mesh's pose. Drawn where its surface is (the
+// cloth keeps half the thickness and the margin off it).
+void SceneDrawer::recordMeshCollider(VkCommandBuffer cmd, const ColliderDesc& mesh, const glm::mat4& viewProjection,
+                                     glm::vec3 lightDir) const {
+  if (!mesh.mesh) return;
+  const std::vector<glm::vec3> at = posedMeshVertices(mesh);
+  for (const glm::uvec3& t : mesh.mesh->triangles) {
+    const glm::vec3 a = at[t.x], ab = at[t.y] - a, ac = at[t.z] - a;
+    const glm::vec3 n = glm::cross(ab, ac);
+    if (!(glm::length(n) > 0.f)) continue;
+    const glm::mat4 face(glm::vec4(ab, 0.f), glm::vec4(ac, 0.f), glm::vec4(glm::normalize(n), 0.f), glm::vec4(a, 1.f));
+    gpu::RenderParams params = renderParams(viewProjection * face, palette::kSphere, lightDir);
+    params.shape = glm::vec4(glm::normalize(n), float(WEFT_SOLID_TRIANGLE));
+    solidProgram_.bind(cmd, {}, &params, sizeof(params));
+    vk_->CmdDraw(cmd, 3, 1, 0, 0);
   }
 }
 

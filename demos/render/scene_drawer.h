@@ -53,6 +53,8 @@ class SceneDrawer {
  private:
   void recordSprings(VkCommandBuffer cmd, const engine::Buffer& positions, const glm::mat4& viewProjection,
                      glm::vec2 viewportPixels) const;
+  void recordMeshCollider(VkCommandBuffer cmd, const ColliderDesc& mesh, const glm::mat4& viewProjection,
+                          glm::vec3 lightDir) const;
   void recordColliders(VkCommandBuffer cmd, const std::vector<ColliderDesc>& colliders, const CameraDesc& camera,
                        const glm::mat4& viewProjection, glm::vec3 lightDir) const;
 

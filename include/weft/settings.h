@@ -9,22 +9,32 @@
 
 namespace weft {
 
-// A static rigid collider. Planes keep dot(normal, x) >= offset; spheres and capsules keep the
-// cloth outside radius + margin. friction is Coulomb's coefficient.
+// A rigid collider. Planes keep dot(normal, x) >= offset; spheres and capsules keep the cloth
+// outside radius + margin; boxes keep it margin outside their faces, and meshes half their thickness
+// plus margin off their surface, however thin the solid and fast the cloth. friction is Coulomb's
+// coefficient. The cloth's setColliderTransform moves one.
 struct Collider {
-  enum class Shape : uint8_t { Plane, Sphere, Capsule };
+  enum class Shape : uint8_t { Plane, Sphere, Capsule, Box, Mesh };
   Shape shape = Shape::Plane;
   glm::vec3 normal{0.f, 1.f, 0.f};  // plane: unit normal pointing out of the solid
   float offset = 0.f;               // plane
-  glm::vec3 center{0.f};            // sphere; capsule: one end of its axis
+  glm::vec3 center{0.f};            // sphere, box; capsule: one end of its axis
   glm::vec3 end{0.f};               // capsule: the other end of its axis
   float radius = 0.f;               // sphere, capsule: m
+  glm::vec3 halfExtents{0.f};       // box: m, half its size along each of its axes
+  glm::vec3 axis{0.f, 1.f, 0.f};    // box: its axes are the world's turned by `angle` radians about this
+  float angle = 0.f;
+  std::vector<glm::vec3> vertices;    // mesh: m
+  std::vector<glm::uvec3> triangles;  // mesh: corner indices into vertices; at most 4096 triangles
+  float thickness = 0.f;              // mesh: m; the solid is every point within half of it of the surface
   float friction = 0.3f;
   float margin = 0.005f;            // m kept between cloth and surface
 
   static Collider plane(glm::vec3 normal, float offset);
   static Collider sphere(glm::vec3 center, float radius);
   static Collider capsule(glm::vec3 a, glm::vec3 b, float radius);
+  static Collider box(glm::vec3 center, glm::vec3 halfExtents, glm::vec3 axis = {0.f, 1.f, 0.f}, float angle = 0.f);
+  static Collider mesh(std::vector<glm::vec3> vertices, std::vector<glm::uvec3> triangles, float thickness);
 };
 
 // Contact between the cloth's own primitives, and between the cloths of one fabric: no edge ever

@@ -26,6 +26,25 @@ Collider Collider::sphere(glm::vec3 center, float radius) {
   return c;
 }
 
+Collider Collider::box(glm::vec3 center, glm::vec3 halfExtents, glm::vec3 axis, float angle) {
+  Collider c;
+  c.shape = Shape::Box;
+  c.center = center;
+  c.halfExtents = halfExtents;
+  c.axis = axis;
+  c.angle = angle;
+  return c;
+}
+
+Collider Collider::mesh(std::vector<glm::vec3> vertices, std::vector<glm::uvec3> triangles, float thickness) {
+  Collider c;
+  c.shape = Shape::Mesh;
+  c.vertices = std::move(vertices);
+  c.triangles = std::move(triangles);
+  c.thickness = thickness;
+  return c;
+}
+
 Collider Collider::capsule(glm::vec3 a, glm::vec3 b, float radius) {
   Collider c;
   c.shape = Shape::Capsule;
@@ -62,10 +81,25 @@ void validate(const StepSettings& s) {
             which + " must have finite coordinates");
     require(std::isfinite(c.friction) && c.friction >= 0.f, which + "'s friction must be zero or positive");
     require(std::isfinite(c.margin) && c.margin >= 0.f, which + "'s margin must be zero or positive");
-    if (c.shape == Collider::Shape::Plane)
+    if (c.shape == Collider::Shape::Plane) {
       require(glm::length(c.normal) > 1e-6f, which + "'s normal must not be zero");
-    else
+    } else if (c.shape == Collider::Shape::Box) {
+      require(finite(c.halfExtents) && c.halfExtents.x > 0.f && c.halfExtents.y > 0.f && c.halfExtents.z > 0.f,
+              which + "'s half extents must be positive");
+      require(finite(c.axis) && std::isfinite(c.angle) && glm::length(c.axis) > 1e-6f,
+              which + "'s axis must not be zero, and its angle must be finite");
+    } else if (c.shape == Collider::Shape::Mesh) {
+      require(std::isfinite(c.thickness) && c.thickness > 0.f, which + "'s thickness must be positive");
+      require(!c.triangles.empty() && c.triangles.size() <= kMaxColliderTriangles,
+              which + " must have 1 to " + std::to_string(kMaxColliderTriangles) + " triangles (got " +
+                  std::to_string(c.triangles.size()) + ")");
+      for (glm::vec3 v : c.vertices) require(finite(v), which + " must have finite vertices");
+      for (const glm::uvec3& t : c.triangles)
+        require(t.x < c.vertices.size() && t.y < c.vertices.size() && t.z < c.vertices.size(),
+                which + "'s triangles must index its " + std::to_string(c.vertices.size()) + " vertices");
+    } else {
       require(std::isfinite(c.radius) && c.radius > 0.f, which + "'s radius must be positive");
+    }
   }
   const ContactSettings& k = s.contact;
   require(std::isfinite(k.thickness) && k.thickness > 0.f, "contact.thickness must be positive");
@@ -79,7 +113,9 @@ void validate(const StepSettings& s) {
 }  // namespace
 
 static_assert(static_cast<int>(Collider::Shape::Sphere) == static_cast<int>(ColliderDesc::Kind::Sphere) &&
-                  static_cast<int>(Collider::Shape::Capsule) == static_cast<int>(ColliderDesc::Kind::Capsule),
+                  static_cast<int>(Collider::Shape::Capsule) == static_cast<int>(ColliderDesc::Kind::Capsule) &&
+                  static_cast<int>(Collider::Shape::Box) == static_cast<int>(ColliderDesc::Kind::Box) &&
+                  static_cast<int>(Collider::Shape::Mesh) == static_cast<int>(ColliderDesc::Kind::Mesh),
               "the public collider shapes are the solver's");
 
 void setColliderTransform(Solver& solver, size_t index, const glm::mat4& transform) {
@@ -118,6 +154,10 @@ SolverParams toSolverParams(const StepSettings& settings) {
     desc.center = c.center;
     desc.end = c.end;
     desc.radius = c.radius;
+    desc.halfExtents = c.halfExtents;
+    if (c.shape == Collider::Shape::Box) desc.rotation = glm::angleAxis(c.angle, glm::normalize(c.axis));
+    if (c.shape == Collider::Shape::Mesh) desc.mesh = std::make_shared<const ColliderMesh>(ColliderMesh{c.vertices, c.triangles});
+    desc.thickness = c.thickness;
     desc.friction = c.friction;
     desc.margin = c.margin;
     params.colliders.push_back(desc);

@@ -21,4 +21,11 @@ inline glm::vec3 particleAcceleration(uint32_t i, glm::vec4 xi, glm::vec3 v, con
   return gpu::xyz(p.gravity) + xi.w * force;
 }
 
+// CPU twin of collideAll() in shaders/solver_bindings.glsl: every collider after a step of dt that
+// moved the particle by about v dt (dt = 0: the velocity alone is corrected).
+inline void collideAll(glm::vec3& x, glm::vec3& v, const std::vector<gpu::Collider>& colliders, float dt) {
+  const glm::vec3 start = x - v * dt;
+  for (const gpu::Collider& c : colliders) gpu::collideFrom(x, v, start, c, dt);
+}
+
 }  // namespace weft::integrators

@@ -8,6 +8,7 @@
 #include "engine/commands.h"
 #include "shaders/cg.h"
 #include "shaders/physics.h"
+#include "solver/integrators/common/cpu_forces.h"
 #include "solver/integrators/common/cpu_elements.h"
 #include "solver/integrators/common/solve_kit.h"
 #include "solver/thread_pool.h"
@@ -113,7 +114,7 @@ void cgFinishParticle(uint32_t i, CpuState& s, CgVectors& w, const CgSystem& sys
   }
   glm::vec3 v = xyz(s.velocities[i]) + xyz(w.dv[i]);
   glm::vec3 x = xyz(xi) + system.driftTime * v;
-  for (const gpu::Collider& c : s.colliders) gpu::collideStep(x, v, c, system.driftTime);
+  integrators::collideAll(x, v, s.colliders, system.driftTime);
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(v, 0.f);
 }

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "engine/commands.h"
+#include "solver/integrators/common/cpu_forces.h"
 #include "solver/integrators/common/solve_kit.h"
 #include "shaders/newton.h"
 #include "solver/integrators/common/cpu_elements.h"
@@ -123,7 +124,7 @@ void newtonFinishParticle(uint32_t i, CpuState& s, float h) {
   }
   glm::vec3 x = xyz(xi);
   glm::vec3 v = xyz(s.velocitiesOut[i]);
-  for (const gpu::Collider& c : s.colliders) gpu::collideStep(x, v, c, h);
+  integrators::collideAll(x, v, s.colliders, h);
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(v, 0.f);
 }

@@ -2,6 +2,7 @@
 
 #include "engine/commands.h"
 #include "shaders/physics.h"
+#include "solver/integrators/common/cpu_forces.h"
 #include "solver/integrators/common/cpu_elements.h"
 #include "solver/thread_pool.h"
 
@@ -51,7 +52,7 @@ static void verletRelaxParticle(uint32_t i, CpuState& s, std::vector<glm::vec4>&
     x = gpu::accelerate(x, beforeLast, last, p.omega, nesterov);
     glm::vec3 v = gpu::carryCorrection(xyz(s.velocitiesOut[i]), x, xyz(xi), p.dt);
     if ((p.mode & WEFT_MODE_RELAX_FINAL) != 0u)
-      for (const gpu::Collider& c : s.colliders) gpu::collideStep(x, v, c, p.dt);
+      integrators::collideAll(x, v, s.colliders, p.dt);
     s.velocitiesOut[i] = glm::vec4(v, 0.f);
   }
   s.positionsOut[i] = glm::vec4(x, xi.w);

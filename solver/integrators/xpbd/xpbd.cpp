@@ -5,6 +5,7 @@
 #include "engine/buffer.h"
 #include "engine/commands.h"
 #include "shaders/physics.h"
+#include "solver/integrators/common/cpu_forces.h"
 #include "solver/integrators/verlet/verlet.h"
 #include "solver/integrators/xpbd/xpbd_colouring.h"
 #include "solver/thread_pool.h"
@@ -62,7 +63,7 @@ void finishParticle(uint32_t i, CpuState& s, const std::vector<glm::vec4>& predi
   if (xi.w == 0.f) return;
   glm::vec3 x = xyz(xi);
   glm::vec3 v = gpu::carryCorrection(xyz(s.velocitiesOut[i]), x, xyz(predicted[i]), p.dt);
-  for (const gpu::Collider& c : s.colliders) gpu::collideStep(x, v, c, p.dt);
+  integrators::collideAll(x, v, s.colliders, p.dt);
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(v, 0.f);
 }

@@ -1,0 +1,222 @@
+// Colliders: the solid bodies the cloth rests on and slides over (plane, sphere, capsule, box, and
+// the triangles of a mesh), as the integrators' last pass meets them. Included by physics.h, so GLSL
+// and C++ share every line.
+#ifndef WEFT_COLLIDERS_H
+#define WEFT_COLLIDERS_H
+
+// A collider read, not copied: 112 bytes a call add up over every particle and every mesh face.
+#ifdef __cplusplus
+#define WEFT_COLLIDER const Collider&
+#else
+#define WEFT_COLLIDER Collider
+#endif
+
+// The velocity of a moving collider's surface at x (zero for one that stays put). Every velocity at a
+// collider is taken relative to it: the cloth may not approach the surface, and friction drags it along.
+WEFT_FN vec3 colliderSurfaceVelocity(vec3 x, WEFT_COLLIDER c) { return xyz(c.velocity) + cross(xyz(c.spin), x - xyz(c.pivot)); }
+
+// v turned by the unit quaternion q = (x, y, z, w).
+WEFT_FN vec3 quatRotate(vec4 q, vec3 v) {
+  vec3 u = xyz(q);
+  return v + 2.0f * cross(u, cross(u, v) + q.w * v);
+}
+WEFT_FN vec3 quatRotateBack(vec4 q, vec3 v) { return quatRotate(vec4(-q.x, -q.y, -q.z, q.w), v); }
+
+// A box collider's frame: x in the box's own axes, centred on it.
+WEFT_FN vec3 boxLocal(vec3 x, WEFT_COLLIDER c) { return quatRotateBack(c.shape3, x - xyz(c.shape)); }
+
+// The unit vector of axis `axis` (0, 1, 2), times `sign`.
+WEFT_FN vec3 axisVector(uint axis, float sign) {
+  return vec3(axis == 0u ? sign : 0.0f, axis == 1u ? sign : 0.0f, axis == 2u ? sign : 0.0f);
+}
+
+// How far local point p is inside the box of half extents h grown by `margin` (negative: outside),
+// and the outward normal in the box's axes. Outside, the distance to the box (its grown corners and
+// edges are rounded, as a sphere's margin is); inside, to the nearest face.
+WEFT_FN float boxDepth(vec3 p, vec3 h, float margin, WEFT_INOUT(vec3) n) {
+  vec3 q = vec3((p.x < 0.0f ? -p.x : p.x) - h.x, (p.y < 0.0f ? -p.y : p.y) - h.y, (p.z < 0.0f ? -p.z : p.z) - h.z);
+  vec3 s = vec3(p.x < 0.0f ? -1.0f : 1.0f, p.y < 0.0f ? -1.0f : 1.0f, p.z < 0.0f ? -1.0f : 1.0f);
+  vec3 outside = vec3(q.x > 0.0f ? q.x * s.x : 0.0f, q.y > 0.0f ? q.y * s.y : 0.0f, q.z > 0.0f ? q.z * s.z : 0.0f);
+  float away = length(outside);
+  if (away > 0.0f) {
+    n = outside / away;
+    return margin - away;
+  }
+  uint axis = q.x >= q.y && q.x >= q.z ? 0u : (q.y >= q.z ? 1u : 2u);  // the nearest face: q nearest zero
+  n = axisVector(axis, s[axis]);
+  return margin - q[axis];
+}
+
+// Where the segment from local point p0 to p1 enters the box of half extents `h` (slab clipping):
+// the fraction of the way, and the outward normal of the face it enters by, in the box's axes.
+// -1 when it misses the box or starts inside it.
+WEFT_FN float boxEntry(vec3 p0, vec3 p1, vec3 h, WEFT_INOUT(vec3) face) {
+  float enter = 0.0f, leave = 1.0f;
+  bool entered = false;
+  for (uint axis = 0u; axis < 3u; ++axis) {
+    float d = p1[axis] - p0[axis];
+    if (d == 0.0f) {
+      if (p0[axis] > h[axis] || p0[axis] < -h[axis]) return -1.0f;
+      continue;
+    }
+    float t0 = (-h[axis] - p0[axis]) / d, t1 = (h[axis] - p0[axis]) / d;
+    float first = d > 0.0f ? t0 : t1, last = d > 0.0f ? t1 : t0;  // the face it meets first, then last
+    if (first > enter) {
+      enter = first;
+      entered = true;
+      face = axisVector(axis, d > 0.0f ? -1.0f : 1.0f);
+    }
+    leave = last < leave ? last : leave;
+  }
+  return entered && enter <= leave ? enter : -1.0f;
+}
+
+// A mesh triangle's unit normal (by its corners' order), or zero for a degenerate one.
+WEFT_FN vec3 triangleNormal(WEFT_COLLIDER c) {
+  vec3 n = cross(xyz(c.shape2) - xyz(c.shape), xyz(c.shape3) - xyz(c.shape));
+  float len = length(n);
+  return len > 0.0f ? n / len : vec3(0.0f);
+}
+
+// How far x is inside the collider's surface plus margin (negative: outside), and the outward normal.
+WEFT_FN float colliderDepth(vec3 x, WEFT_COLLIDER c, WEFT_INOUT(vec3) n) {
+  if (c.kind == WEFT_COLLIDER_PLANE) {
+    n = xyz(c.shape);
+    return c.shape.w + c.margin - dot(n, x);
+  }
+  if (c.kind == WEFT_COLLIDER_BOX) {
+    vec3 local = vec3(0.0f);
+    float depth = boxDepth(boxLocal(x, c), xyz(c.shape2), c.margin, local);
+    n = quatRotate(c.shape3, local);
+    return depth;
+  }
+  if (c.kind == WEFT_COLLIDER_TRIANGLE) {  // a shell round the triangle, half its thickness each side
+    vec3 a = xyz(c.shape), b = xyz(c.shape2), d = xyz(c.shape3);
+    // Most of a mesh's faces are far off: their bounding sphere gives a lower bound on the distance
+    // (so an upper bound on the depth) without the exact test.
+    float apart = length(x - (a + b + d) / 3.0f) - c.shape2.w;
+    if (apart > c.shape.w + 2.0f * c.margin) {
+      n = triangleNormal(c);
+      return c.shape.w + c.margin - apart;
+    }
+    vec3 w = closestTriangleWeights(x, a, b, d);
+    vec3 away = x - (w.x * a + w.y * b + w.z * d);
+    float len = length(away);
+    n = len > 1e-9f ? away / len : triangleNormal(c);
+    return c.shape.w + c.margin - len;
+  }
+  vec3 center = xyz(c.shape);
+  if (c.kind == WEFT_COLLIDER_CAPSULE) {  // the nearest point of the axis segment is the centre
+    vec3 axis = xyz(c.shape2) - center;
+    float axis2 = dot(axis, axis);
+    float t = axis2 > 0.0f ? dot(x - center, axis) / axis2 : 0.0f;
+    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+    center = center + t * axis;
+  }
+  vec3 d = x - center;
+  float len = length(d);
+  n = len > 1e-9f ? d / len : vec3(0.0f, 1.0f, 0.0f);
+  return c.shape.w + c.margin - len;
+}
+
+// colliderDepth for a particle that ends a step of dt at x, having begun it at `start` (the
+// collider's surface moved meanwhile, so relative to it the particle came from start + u dt).
+// A box or a mesh's shell may be thinner than a step's move (a 1 mm board against cloth at 10 m/s),
+// so the nearest face can be the far one, or the particle can be past the solid altogether. So the
+// step is swept: where it entered the solid through a face, or began within that face's margin and
+// went on in, the particle is pushed back out through that face, onto its plane. A mesh face's rim
+// counts as the face (its plane goes on to the rim's width beyond its edges): a step that enters
+// a convex edge between two faces is met by both. A plane cannot be passed; a sphere or capsule
+// that moves is refused a step longer than half its radius (solver/kinematics.h).
+WEFT_FN float sweptDepth(vec3 x, vec3 stepStart, WEFT_COLLIDER c, float dt, WEFT_INOUT(vec3) n) {
+  float depth = colliderDepth(x, c, n);
+  if ((c.kind != WEFT_COLLIDER_BOX && c.kind != WEFT_COLLIDER_TRIANGLE) || dt <= 0.0f) return depth;
+  vec3 start = stepStart + colliderSurfaceVelocity(x, c) * dt;
+  float margin = c.margin;
+  if (c.kind == WEFT_COLLIDER_TRIANGLE) {
+    vec3 face = triangleNormal(c);
+    float reach = c.shape.w + margin;
+    float s0 = dot(start - xyz(c.shape), face), s1 = dot(x - xyz(c.shape), face);
+    if (s0 < 0.0f) {  // it came from the back: that side's face
+      face = -face;
+      s0 = -s0;
+      s1 = -s1;
+    }
+    if (s1 >= reach || s1 >= s0) return depth;  // ended clear of the face's shell, or moved away from the face
+    vec3 a = xyz(c.shape), b = xyz(c.shape2), d = xyz(c.shape3);
+    if (pointSegmentDistance((a + b + d) / 3.0f, start, x) > c.shape2.w + 2.0f * reach) return depth;  // nowhere near
+    vec3 entry = s0 > reach ? start + ((s0 - reach) / (s0 - s1)) * (x - start) : start;
+    vec3 w = closestTriangleWeights(entry, a, b, d);
+    vec3 off = entry - (w.x * a + w.y * b + w.z * d);
+    if (length(off - dot(off, face) * face) > reach) return depth;  // went by beside the face
+    n = face;
+    return reach - s1;
+  }
+  vec3 h = xyz(c.shape2);
+  vec3 p1 = boxLocal(x, c);
+  vec3 p0 = boxLocal(start, c);
+  vec3 face = vec3(0.0f);
+  vec3 core = vec3(0.0f);
+  if (boxEntry(p0, p1, h + vec3(margin, margin, margin), face) < 0.0f) {  // began within the margin, or missed
+    if (boxEntry(p0, p1, h, face) < 0.0f) return depth;  // began inside the box, or missed it: its nearest face
+  } else if (depth <= 0.0f && boxEntry(p0, p1, h, core) < 0.0f) {
+    return depth;  // went by, through the margin at most
+  }
+  n = quatRotate(c.shape3, face);
+  return dot(face * face, h) + margin - dot(face, p1);  // face * face: the face's axis, unsigned
+}
+
+// A particle resting on a collider (within one margin of the kept distance, not moving away):
+// (outward normal, 1); otherwise (0, 0). Implicit solvers constrain that normal direction.
+WEFT_FN vec4 contactNormal(vec3 x, vec3 v, WEFT_COLLIDER c) {
+  vec3 n = vec3(0.0f);
+  float depth = colliderDepth(x, c, n);
+  if (depth >= -c.margin && dot(v - colliderSurfaceVelocity(x, c), n) <= 0.0f) return vec4(n.x, n.y, n.z, 1.0f);
+  return vec4(0.0f);
+}
+
+// Pushes a particle out of a collider and corrects its velocity: the normal component into the
+// surface is removed (no bounce) and Coulomb friction slows the tangential part in proportion to
+// the normal speed removed.
+// With dt > 0, for a step that moved the particle from `start` to x, about v dt (every integrator's
+// last pass passes its step), friction also takes back the part of that step's tangential
+// displacement it takes from the velocity. Without it, gravity's tangential pull moves a particle
+// along the surface by g_t dt^2 every step even when static friction holds its velocity at zero, and
+// a cloth at rest on a sphere creeps off it. The step's start lets a thin box or mesh be met where the
+// particle entered it (sweptDepth); a particle meeting several colliders keeps the start it had
+// before the first moved it, so the order of the colliders does not matter to that sweep.
+WEFT_FN void collideFrom(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, vec3 start, WEFT_COLLIDER c, float dt) {
+  if (c.kind == WEFT_COLLIDER_TRIANGLE) {  // a mesh face the whole step kept clear of, by its bounding sphere
+    vec3 toMean = x - (xyz(c.shape) + xyz(c.shape2) + xyz(c.shape3)) * (1.0f / 3.0f);
+    vec3 step = x - start - colliderSurfaceVelocity(x, c) * dt;  // the step seen from the face
+    float clear = c.shape2.w + 2.0f * (c.shape.w + c.margin);
+    float moved = length(step);
+    if (dot(toMean, toMean) > (clear + moved) * (clear + moved)) return;
+  }
+  vec3 n = vec3(0.0f);
+  float depth = sweptDepth(x, start, c, dt, n);
+  if (depth <= 0.0f) return;
+  x = x + n * depth;
+  vec3 surface = colliderSurfaceVelocity(x, c);
+  vec3 relative = v - surface;
+  float vn = dot(relative, n);
+  if (vn < 0.0f) {
+    vec3 vt = relative - vn * n;
+    float vtLen = length(vt);
+    float keep = vtLen > 1e-9f ? 1.0f - c.friction * (-vn) / vtLen : 0.0f;
+    keep = keep > 0.0f ? keep : 0.0f;
+    v = surface + vt * keep;
+    x = x - ((1.0f - keep) * dt) * vt;
+  }
+}
+
+// One collider after a step that moved the particle by about v dt.
+WEFT_FN void collideStep(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, WEFT_COLLIDER c, float dt) { collideFrom(x, v, x - v * dt, c, dt); }
+
+// A step whose position update was made before the collision (x already holds x + v dt): the
+// velocity is corrected, the position only pushed out.
+WEFT_FN void collide(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, WEFT_COLLIDER c) { collideStep(x, v, c, 0.0f); }
+
+#undef WEFT_COLLIDER
+
+#endif
