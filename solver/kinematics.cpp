@@ -112,12 +112,6 @@ gpu::HandlePose packPose(const RigidPose& pose) {
   return out;
 }
 
-// What one step's move of a collider may be, in metres, for the step's kernels to catch every
-// particle it meets: `moved` against `allowed`. A sphere or capsule may move half its radius (a
-// particle it overtakes is still on the near side of its middle). A box may move any distance
-// straight, since the kernels sweep each particle's move relative to it (sweptDepth), but a turn
-// bends that sweep: the arc of its corners may leave their chord by at most half its thinnest
-// half extent plus margin. A plane cannot be passed.
 // The mean of a mesh face's corners.
 glm::vec3 faceCentre(const gpu::Collider& face) {
   return (glm::vec3(face.shape) + glm::vec3(face.shape2) + glm::vec3(face.shape3)) / 3.f;
@@ -129,6 +123,13 @@ float turnAngle(const glm::quat& from, const glm::quat& to) {
   return std::min(angle, 2.f * glm::pi<float>() - angle);
 }
 
+// What one step's move of a collider may be, in metres, for the step's kernels to catch every
+// particle it meets: `moved` against `allowed`. A sphere or capsule may move half its radius (a
+// particle it overtakes is still on the near side of its middle). A box may move any distance
+// straight, since the kernels sweep each particle's move relative to it (sweptDepth), but a turn
+// bends that sweep: the arc of its corners may leave their chord by at most half its thinnest
+// half extent plus margin, and a mesh's vertices by half its half thickness plus margin. A
+// plane cannot be passed.
 struct StepReach {
   float moved = 0.f, allowed = 1.f;
   const char* measure = "";

@@ -58,9 +58,10 @@ class Kinematics {
   std::vector<ColliderDesc> collidersNow() const;
 
   // The poses at the end of each step of the next frame, `frameDt` long in `substeps` steps.
-  // InputError, with nothing changed, where a sphere or capsule would move more than half its
-  // radius in one step (a cloth could pass through it). Does not advance the clock: finishFrame does,
-  // once the frame is recorded or run.
+  // InputError, with nothing changed, where a collider would move too far in one step for the
+  // kernels to catch the cloth (a sphere or capsule more than half its radius; a box or mesh turning
+  // fast; see stepReach in kinematics.cpp). Does not advance the clock: finishFrame does, once the
+  // frame is recorded or run.
   std::vector<KinematicStep> planFrame(float frameDt, int substeps) const;
   void finishFrame(float frameDt);
 
