@@ -20,20 +20,6 @@ namespace {
 
 constexpr float kPi = 3.14159265f;
 
-ClothModel sheet(uint32_t n, float size, glm::vec3 origin, float stiffness = 50.f) {
-  GridSpec g;
-  g.width = g.height = n;
-  g.sizeX = g.sizeY = size;
-  g.origin = origin;
-  g.arealDensity = 0.2f;
-  Material m;
-  m.structuralStiffness = stiffness;
-  m.shearStiffness = stiffness / 4.f;
-  m.bendStiffness = stiffness / 100.f;
-  m.damping = 0.05f;
-  return buildGrid(g, m);
-}
-
 RigidPath turningPath(glm::vec3 center, glm::vec3 axis, double seconds, float radians, glm::vec3 offset = glm::vec3(0.f)) {
   RigidPath path;
   path.center = center;
@@ -55,7 +41,7 @@ class PathHandleTest : public ValidatedTest, public ::testing::WithParamInterfac
 // integrator; and the cloth follows: the row next to the handle is within an edge and a half of it.
 TEST_P(PathHandleTest, CarriesItsParticlesAlongThePathAndTheClothFollows) {
   const auto [backend, integrator] = GetParam();
-  ClothModel model = sheet(6, 0.25f, {-0.125f, 1.f, -0.125f});
+  ClothModel model = testSheet(6, 0.25f, {-0.125f, 1.f, -0.125f});
   pinParticles(model, gridRows(model, {0}));
   HandleGroup handle;
   handle.particles = gridRows(model, {5});
@@ -110,7 +96,7 @@ class PathColliderTest : public ValidatedTest, public ::testing::WithParamInterf
 // less than 0.02 rad/s.
 TEST_P(PathColliderTest, ASpinningSphereTurnsTheClothOnItThroughFriction) {
   for (float friction : {1.f, 0.f}) {
-    ClothModel model = sheet(7, 0.12f, {-0.06f, 0.212f, -0.06f});
+    ClothModel model = testSheet(7, 0.12f, {-0.06f, 0.212f, -0.06f});
     SolverParams params;
     params.integrator = Integrator::Xpbd;
     params.iterations = 2;
@@ -140,7 +126,7 @@ TEST_P(PathColliderTest, ASpinningSphereTurnsTheClothOnItThroughFriction) {
 // A sphere rises at 1 m/s through a sheet held at its four corners: after every frame no particle
 // is nearer its centre than its radius plus margin (less 0.1 mm), and the sheet has been lifted.
 TEST_P(PathColliderTest, ASphereRisingThroughAClothNeverHasAParticleInside) {
-  ClothModel model = sheet(12, 0.6f, {-0.3f, 0.f, -0.3f});
+  ClothModel model = testSheet(12, 0.6f, {-0.3f, 0.f, -0.3f});
   pinParticles(model, gridCorners(model, CornerPreset::Four));
   SolverParams params;
   params.integrator = Integrator::Verlet;
@@ -190,7 +176,7 @@ TEST_P(PathColliderTest, APoseSetThroughTheApiCarriesTheClothOverTheFrame) {
 // A sphere of 5 cm radius on a path at 10 m/s moves 17 cm in one 1/60 s step: refused in one
 // sentence, with the state and the clock as they were.
 TEST_P(PathColliderTest, APathTooFastForItsRadiusIsRefusedWithNothingChanged) {
-  ClothModel model = sheet(4, 0.1f, {-0.05f, 0.2f, -0.05f});
+  ClothModel model = testSheet(4, 0.1f, {-0.05f, 0.2f, -0.05f});
   SolverParams params;
   ColliderDesc sphere;
   sphere.kind = ColliderDesc::Kind::Sphere;

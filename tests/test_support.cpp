@@ -45,6 +45,20 @@ void expectAdvanceRefusedWithNothingChanged(Solver& solver, float frameDt, int s
   EXPECT_EQ(solver.time(), time);
 }
 
+ClothModel testSheet(uint32_t n, float size, glm::vec3 origin, float stiffness) {
+  GridSpec g;
+  g.width = g.height = n;
+  g.sizeX = g.sizeY = size;
+  g.origin = origin;
+  g.arealDensity = 0.2f;
+  Material m;
+  m.structuralStiffness = stiffness;
+  m.shearStiffness = stiffness / 4.f;
+  m.bendStiffness = stiffness / 100.f;
+  m.damping = 0.05f;
+  return buildGrid(g, m);
+}
+
 std::vector<Integrator> allIntegrators() {
   return {Integrator::ExplicitEuler, Integrator::SymplecticEuler, Integrator::Verlet, Integrator::Rk4, Integrator::ImplicitCg,
           Integrator::NonlinearCg, Integrator::NewtonChebyshev, Integrator::Imex, Integrator::Xpbd};

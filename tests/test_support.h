@@ -36,6 +36,10 @@ void expectAdvanceRefusedWithNothingChanged(Solver& solver, float frameDt, int s
 std::vector<Integrator> allIntegrators();
 std::string integratorCaseName(Integrator integrator, Backend backend, const std::string& suffix = "");
 
+// A horizontal n x n grid `size` m square from `origin`, 0.2 kg/m^2, with springs of `stiffness`
+// N/m (shear a quarter of it, bend a hundredth) and damping 0.05.
+ClothModel testSheet(uint32_t n, float size, glm::vec3 origin, float stiffness = 50.f);
+
 // A model of free particles (no springs) at the given positions, each of mass `mass`.
 ClothModel freeParticles(const std::vector<glm::vec3>& positions, float mass);
 // Particle 0 pinned at the origin, particle 1 of mass `mass` at (restLength + stretch, 0, 0).

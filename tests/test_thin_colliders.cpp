@@ -95,20 +95,6 @@ gpu::Collider meshFace(glm::vec3 a, glm::vec3 b, glm::vec3 c, float thickness, f
   return packColliders({desc}).front();
 }
 
-ClothModel sheet(uint32_t n, float size, glm::vec3 origin) {
-  GridSpec g;
-  g.width = g.height = n;
-  g.sizeX = g.sizeY = size;
-  g.origin = origin;
-  g.arealDensity = 0.2f;
-  Material m;
-  m.structuralStiffness = 50.f;
-  m.shearStiffness = 12.5f;
-  m.bendStiffness = 0.5f;
-  m.damping = 0.05f;
-  return buildGrid(g, m);
-}
-
 // A box 2 x 0.2 x 1 m, turned 30 degrees about z, margin 1 cm: the depth of points placed from its
 // own axes, inside (nearest face), beside a face, and beyond an edge (the rounded margin).
 TEST(BoxGeometry, DepthAndNormalFollowTheTurnedBox) {
@@ -257,7 +243,7 @@ class ThinBoardTest : public ValidatedTest, public ::testing::WithParamInterface
 // or inside it, and after half a second the sheet lies on it.
 TEST_P(ThinBoardTest, ACloth10MetresASecondStaysOnItsSideOfA1mmBoard) {
   const auto [backend, integrator, asMesh] = GetParam();
-  ClothModel model = sheet(6, 0.25f, {-0.125f, 0.08f, -0.125f});
+  ClothModel model = testSheet(6, 0.25f, {-0.125f, 0.08f, -0.125f});
   model.velocities.assign(model.particleCount(), glm::vec3(0.f, -10.f, 0.f));
   const ColliderDesc box = board({0.f, 0.f, 0.f}, {0.3f, 0.0005f, 0.3f},
                                  glm::angleAxis(glm::radians(20.f), glm::vec3(0.f, 1.f, 0.f)), 0.001f);
@@ -303,7 +289,7 @@ TEST_P(BoxColliderTest, ATiltedBoardHoldsAClothThrownAlongItsNormal) {
                          glm::angleAxis(glm::radians(10.f), glm::vec3(0.f, 0.f, 1.f));
   const ColliderDesc box = board({0.f, 0.5f, 0.f}, {0.3f, 0.0005f, 0.3f}, tilt, 0.001f);
   const glm::vec3 normal = tilt * glm::vec3(0.f, 1.f, 0.f);
-  ClothModel model = sheet(6, 0.2f, {-0.1f, 0.f, -0.1f});
+  ClothModel model = testSheet(6, 0.2f, {-0.1f, 0.f, -0.1f});
   for (glm::vec3& p : model.positions)  // the sheet laid 5 cm over the board, parallel to it
     p = box.center + tilt * glm::vec3(p.x, 0.05f, p.z);
   model.velocities.assign(model.particleCount(), -10.f * normal);
@@ -355,7 +341,7 @@ void riseThrough(const ClothModel& cloth, ColliderDesc body, float top, Backend 
 
 // A board 1 mm thick (margin 1 mm) under a 20 cm sheet 10 cm up.
 TEST_P(BoxColliderTest, ABoardRisingFastPicksUpTheClothInsteadOfPassingIt) {
-  riseThrough(sheet(6, 0.2f, {-0.1f, 0.1f, -0.1f}),
+  riseThrough(testSheet(6, 0.2f, {-0.1f, 0.1f, -0.1f}),
               board({0.f, 0.f, 0.f}, {0.3f, 0.0005f, 0.3f}, glm::quat(1.f, 0.f, 0.f, 0.f), 0.001f), 0.0005f + 0.001f,
               GetParam());
 }
@@ -363,7 +349,7 @@ TEST_P(BoxColliderTest, ABoardRisingFastPicksUpTheClothInsteadOfPassingIt) {
 // A closed cube mesh, 20 cm wide, its faces 1 mm shells, under a 16 cm sheet: its top face picks
 // the whole sheet up, and nothing gets inside.
 TEST_P(BoxColliderTest, AClosedMeshRisingFastPicksUpTheClothAndNothingGetsInside) {
-  riseThrough(sheet(6, 0.16f, {-0.08f, 0.2f, -0.08f}), cubeMesh({0.f, 0.f, 0.f}, 0.1f, 0.001f, 0.001f),
+  riseThrough(testSheet(6, 0.16f, {-0.08f, 0.2f, -0.08f}), cubeMesh({0.f, 0.f, 0.f}, 0.1f, 0.001f, 0.001f),
               0.1f + 0.0005f + 0.001f, GetParam());
 }
 
@@ -376,14 +362,14 @@ TEST_P(BoxColliderTest, AMeshSequenceRisingFastPicksUpTheClothAndNothingGetsInsi
   for (glm::vec3& v : raised->vertices) v.y += 3.f;
   cube.sequence = {cube.mesh, raised};
   cube.sequenceRate = 2.f;
-  riseThrough(sheet(6, 0.16f, {-0.08f, 0.2f, -0.08f}), cube, 0.1f + 0.0005f + 0.001f, GetParam());
+  riseThrough(testSheet(6, 0.16f, {-0.08f, 0.2f, -0.08f}), cube, 0.1f + 0.0005f + 0.001f, GetParam());
 }
 
 // A 40 cm box 2 cm thick, turning a quarter turn in one 1/60 s step: its corners (28 cm from its
 // centre) bend off a straight line by r (1 - cos 90 deg) = 28 cm, far more than half its thinnest
 // half extent and margin (5.5 mm): refused, with the state and clock kept. In 8 steps it is 5.4 mm.
 TEST_P(BoxColliderTest, ABoxTurningTooFastForAStepIsRefusedWithNothingChanged) {
-  ClothModel model = sheet(4, 0.1f, {-0.05f, 0.2f, -0.05f});
+  ClothModel model = testSheet(4, 0.1f, {-0.05f, 0.2f, -0.05f});
   ColliderDesc box = board({0.f, 0.f, 0.f}, {0.2f, 0.01f, 0.2f}, glm::quat(1.f, 0.f, 0.f, 0.f), 0.001f);
   box.path.center = box.center;
   box.path.axis = glm::vec3(0.f, 1.f, 0.f);
