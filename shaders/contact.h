@@ -99,8 +99,7 @@ WEFT_FN vec2 closestSegmentParameters(vec3 p0, vec3 p1, vec3 q0, vec3 q1) {
   return vec2(s, t);
 }
 
-// The distance from p to the segment ab: a cheap lower bound for the edges around p, each at most
-// the longest edge from p (|dist(e, ab)| >= |dist(p, ab)| - L), before their exact test.
+// The distance from p to the segment ab (colliders.h culls mesh faces with it).
 WEFT_FN float pointSegmentDistance(vec3 p, vec3 a, vec3 b) {
   vec3 ab = b - a;
   float len2 = dot(ab, ab);
@@ -108,10 +107,19 @@ WEFT_FN float pointSegmentDistance(vec3 p, vec3 a, vec3 b) {
   return length(p - (a + t * ab));
 }
 
+// The squared distance from p to the segment from a along ab, with invLength2 = 1 / |ab|^2 (0 for a
+// point): the cull of an edge against another whose segment it keeps for all of its candidates.
+WEFT_FN float pointSegmentDistance2(vec3 p, vec3 a, vec3 ab, float invLength2) {
+  vec3 ap = p - a;
+  float t = clamp(dot(ap, ab) * invLength2, 0.0f, 1.0f);
+  vec3 off = ap - t * ab;
+  return dot(off, off);
+}
+
 // The sphere about a triangle's centroid that holds it (xyz centre, w radius), and about an edge's
-// middle (w half its length): a point's distance to the centre less the radius is a lower bound on
-// its distance to the primitive, cheaper than the exact test and enough to pass over the primitives
-// a cloth's own neighbours are (about an edge away where the radius is half an edge).
+// middle (w half its length). contact_hash works them out once a step, by each primitive's owner,
+// into the spheres buffer (triangles first, then edges), so the search culls every candidate
+// primitive with one squared distance and no square root.
 WEFT_FN vec4 triangleSphere(vec3 a, vec3 b, vec3 c) {
   vec3 g = (a + b + c) / 3.0f;
   vec3 ga = a - g;
@@ -128,12 +136,13 @@ WEFT_FN vec4 edgeSphere(vec3 a, vec3 b) {
   vec3 m = 0.5f * (a + b);
   return vec4(m.x, m.y, m.z, 0.5f * length(b - a));
 }
-WEFT_FN float sphereDistanceFloor(vec3 p, vec4 sphere) { return length(p - xyz(sphere)) - sphere.w; }
-WEFT_FN float triangleDistanceFloor(vec3 p, vec3 a, vec3 b, vec3 c) { return sphereDistanceFloor(p, triangleSphere(a, b, c)); }
-
-// A vertex keeps the spheres of this many of its triangles and edges for the whole search (grids
-// have 6 of each); past them it works them out for each candidate.
-#define WEFT_CONTACT_CACHED 16u
+// true when every point of `sphere` is at least `reach` from p: a primitive inside it is then no
+// nearer than reach, and its exact test can be skipped (a lower bound, never a miss).
+WEFT_FN bool sphereBeyond(vec3 p, vec4 sphere, float reach) {
+  vec3 gap = p - xyz(sphere);
+  float far = reach + sphere.w;
+  return dot(gap, gap) >= far * far;
+}
 
 // One corner's share of a pair: x the pair's distance at the step's start, yzw the push that
 // corner takes. The pair is a distance condition along n, the unit direction from side B's nearest

@@ -15,6 +15,7 @@ layout(std430, binding = WEFT_BIND_CONTACT_START) readonly buffer Start { vec4 s
 layout(std430, binding = WEFT_BIND_CONTACT_TOPOLOGY) readonly buffer Topology { uint topology[]; };
 layout(std430, binding = WEFT_BIND_CONTACT_CELLS) buffer Cells { uint cells[]; };
 layout(std430, binding = WEFT_BIND_CONTACT_ENTRIES) buffer Entries { uint entries[]; };
+layout(std430, binding = WEFT_BIND_CONTACT_SPHERES) buffer Spheres { vec4 spheres[]; };
 layout(std430, binding = WEFT_BIND_CONTACT_SCALARS) buffer Scalars { ContactScalars scalars; };
 
 float contactLongestEdge() { return uintBitsToFloat(scalars.maxEdgeBits); }

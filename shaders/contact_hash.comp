@@ -1,8 +1,9 @@
 #version 450
 // The contact hash grid, built on the device from the positions at the step's start
 // (contact.mode):
-//  WEFT_CONTACT_MEASURE: each vertex's longest edge, folded into the step's longest (atomicMax on
-//    the bits of a non-negative float), which sizes the cells (contactCellSize);
+//  WEFT_CONTACT_MEASURE: the bounding spheres of the triangles and edges each vertex owns (is the
+//    smallest corner of), and each vertex's longest edge, folded into the step's longest (atomicMax
+//    on the bits of a non-negative float), which sizes the cells (contactCellSize);
 //  WEFT_CONTACT_COUNT: each vertex counts itself into its cell's bucket;
 //  WEFT_CONTACT_SCATTER: after contact_scan turned the counts into starts, each vertex takes the
 //    next slot of its bucket, which leaves every bucket's entry holding its run's end.
@@ -19,6 +20,14 @@ void main() {
   if (i >= contact.particleCount) return;
   vec3 x = start[i].xyz;
   if (contact.mode == WEFT_CONTACT_MEASURE) {
+    for (uint t = topology[contact.ownedTriangleRowsAt + i]; t < topology[contact.ownedTriangleRowsAt + i + 1u]; ++t) {
+      uint at = contact.trianglesAt + 3u * t;
+      spheres[t] = triangleSphere(start[topology[at]].xyz, start[topology[at + 1u]].xyz, start[topology[at + 2u]].xyz);
+    }
+    for (uint e = topology[contact.ownedEdgeRowsAt + i]; e < topology[contact.ownedEdgeRowsAt + i + 1u]; ++e) {
+      uint at = contact.edgesAt + 2u * e;
+      spheres[contact.triangleCount + e] = edgeSphere(start[topology[at]].xyz, start[topology[at + 1u]].xyz);
+    }
     float longest = 0.0;
     for (uint k = topology[contact.edgeRowsAt + i]; k < topology[contact.edgeRowsAt + i + 1u]; ++k) {
       uint e = topology[contact.edgeListAt + k];

@@ -41,21 +41,10 @@ void main() {
   uint trisEnd = topology[contact.triangleRowsAt + i + 1u];
   uint edgesBegin = topology[contact.edgeRowsAt + i];
   uint edgesEnd = topology[contact.edgeRowsAt + i + 1u];
-  // The spheres of this vertex's triangles and edges, the same for every candidate; and its
-  // longest edge, a tighter cull than the step's.
-  vec4 ownTriangles[WEFT_CONTACT_CACHED];
-  vec4 ownEdges[WEFT_CONTACT_CACHED];
-  for (uint k2 = trisBegin; k2 < min(trisEnd, trisBegin + WEFT_CONTACT_CACHED); ++k2) {
-    uvec3 c = contactTriangle(topology[contact.triangleListAt + k2]);
-    ownTriangles[k2 - trisBegin] = triangleSphere(start[c.x].xyz, start[c.y].xyz, start[c.z].xyz);
-  }
+  uint edgeSpheresAt = contact.triangleCount;
+  // Its longest edge: a tighter cull than the step's.
   float ownLongest = 0.0;
-  for (uint k3 = edgesBegin; k3 < edgesEnd; ++k3) {
-    uvec2 p = contactEdge(topology[contact.edgeListAt + k3]);
-    vec4 sphere = edgeSphere(start[p.x].xyz, start[p.y].xyz);
-    if (k3 - edgesBegin < WEFT_CONTACT_CACHED) ownEdges[k3 - edgesBegin] = sphere;
-    ownLongest = max(ownLongest, 2.0 * sphere.w);
-  }
+  for (uint k3 = edgesBegin; k3 < edgesEnd; ++k3) ownLongest = max(ownLongest, 2.0 * spheres[edgeSpheresAt + topology[contact.edgeListAt + k3]].w);
   float reach2 = cellSize * cellSize;
   float nearReach2 = (contact.radius + longest) * (contact.radius + longest);
   float ownReach2 = (contact.radius + ownLongest) * (contact.radius + ownLongest);
@@ -78,10 +67,10 @@ void main() {
       if (u == i || apart2 >= reach2) continue;
       if (apart2 < nearReach2) {  // this vertex within the radius of a triangle of u's
         for (uint t = topology[contact.ownedTriangleRowsAt + u]; t < topology[contact.ownedTriangleRowsAt + u + 1u]; ++t) {
+          if (sphereBeyond(si.xyz, spheres[t], contact.radius)) continue;
           uvec3 c = contactTriangle(t);
           if (c.x == i || c.y == i || c.z == i) continue;
           vec4 a = start[c.x], b = start[c.y], d = start[c.z];
-          if (triangleDistanceFloor(si.xyz, a.xyz, b.xyz, d.xyz) >= contact.radius) continue;
           vec4 r = contactVertexTriangle(si, a, b, d, xi.xyz, positions[c.x].xyz, positions[c.y].xyz, positions[c.z].xyz, 0u, thickness, friction, weight);
           nearest = min(nearest, r.x);
           push += r.yzw;
@@ -90,10 +79,9 @@ void main() {
       }
       if (apart2 < ownReach2) {  // u within the radius of a triangle around this vertex
         for (uint k2 = trisBegin; k2 < trisEnd; ++k2) {
-          uvec3 c = contactTriangle(topology[contact.triangleListAt + k2]);
-          vec4 sphere = k2 - trisBegin < WEFT_CONTACT_CACHED ? ownTriangles[k2 - trisBegin]
-                                                              : triangleSphere(start[c.x].xyz, start[c.y].xyz, start[c.z].xyz);
-          if (sphereDistanceFloor(su.xyz, sphere) >= contact.radius) continue;
+          uint t = topology[contact.triangleListAt + k2];
+          if (sphereBeyond(su.xyz, spheres[t], contact.radius)) continue;
+          uvec3 c = contactTriangle(t);
           if (c.x == u || c.y == u || c.z == u) continue;
           vec4 a = start[c.x], b = start[c.y], d = start[c.z];
           uint corner = c.x == i ? 1u : (c.y == i ? 2u : 3u);
@@ -104,15 +92,23 @@ void main() {
         }
       }
       for (uint f = topology[contact.ownedEdgeRowsAt + u]; f < topology[contact.ownedEdgeRowsAt + u + 1u]; ++f) {
+        vec4 fSphere = spheres[edgeSpheresAt + f];
+        if (sphereBeyond(si.xyz, fSphere, contact.radius + ownLongest)) continue;  // every edge around i is within ownLongest of it
         uvec2 q = contactEdge(f);
         vec4 q0 = start[q.x], q1 = start[q.y];
-        if (pointSegmentDistance(si.xyz, q0.xyz, q1.xyz) >= contact.radius + ownLongest) continue;
+        vec3 fAlong = q1.xyz - q0.xyz;
+        float fInvLength2 = fSphere.w > 0.0 ? 0.25 / (fSphere.w * fSphere.w) : 0.0;
         for (uint k3 = edgesBegin; k3 < edgesEnd; ++k3) {
-          uvec2 p = contactEdge(topology[contact.edgeListAt + k3]);
-          vec4 sphere = k3 - edgesBegin < WEFT_CONTACT_CACHED ? ownEdges[k3 - edgesBegin] : edgeSphere(start[p.x].xyz, start[p.y].xyz);
-          if (pointSegmentDistance(sphere.xyz, q0.xyz, q1.xyz) >= contact.radius + sphere.w) continue;
+          uint e = topology[contact.edgeListAt + k3];
+          vec4 eSphere = spheres[edgeSpheresAt + e];
+          float eReach = contact.radius + eSphere.w;  // e lies within its half length of its middle
+          if (pointSegmentDistance2(eSphere.xyz, q0.xyz, fAlong, fInvLength2) >= eReach * eReach) continue;
+          uvec2 p = contactEdge(e);
           if (p.x == q.x || p.x == q.y || p.y == q.x || p.y == q.y) continue;
           vec4 p0 = start[p.x], p1 = start[p.y];
+          float eInvLength2 = eSphere.w > 0.0 ? 0.25 / (eSphere.w * eSphere.w) : 0.0;
+          float fReach = contact.radius + fSphere.w;
+          if (pointSegmentDistance2(fSphere.xyz, p0.xyz, p1.xyz - p0.xyz, eInvLength2) >= fReach * fReach) continue;
           vec4 r = contactEdgeEdge(p0, p1, q0, q1, positions[p.x].xyz, positions[p.y].xyz, positions[q.x].xyz, positions[q.y].xyz,
                                  p.x == i ? 0u : 1u, thickness, friction, weight);
           nearest = min(nearest, r.x);

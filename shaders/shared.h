@@ -59,6 +59,7 @@ using uvec4 = glm::uvec4;
 #define WEFT_BIND_CONTACT_CELLS 58     // uint[H]: per hash bucket, a count, then after the scatter its end
 #define WEFT_BIND_CONTACT_ENTRIES 59   // uint[N]: particle indices sorted by hash bucket
 #define WEFT_BIND_CONTACT_SCALARS 60   // ContactScalars
+#define WEFT_BIND_CONTACT_SPHERES 63   // vec4[T + E]: the step's bounding spheres of the triangles, then the edges
 #define WEFT_BIND_HANDLE_VERTICES 61   // HandleVertex[K]: the particles that handles carry along paths
 #define WEFT_BIND_HANDLE_POSES 62      // HandlePose[G]: each handle's pose at the end of this step
 

@@ -77,17 +77,18 @@ gpu::ContactParams stepParams(const ContactCommon& k, float dt, uint32_t particl
 
 struct CpuContact : ContactCommon {
   std::vector<glm::vec4> start;
+  std::vector<glm::vec4> spheres;  // the step's, of the triangles then the edges (contactMeasure)
   std::vector<uint32_t> cells, entries;
   std::vector<uint32_t> buckets;  // each vertex's bucket, this step
   gpu::ContactScalars scalars = frameStartScalars();
   uint64_t hostBytes() const override {
     return (topology.data.size() + cells.size() + entries.size() + buckets.size()) * sizeof(uint32_t) +
-           start.size() * sizeof(glm::vec4);
+           (start.size() + spheres.size()) * sizeof(glm::vec4);
   }
 };
 
 struct GpuContact : ContactCommon {
-  engine::Buffer start, topologyBuffer, cells, entries, scalars;
+  engine::Buffer start, topologyBuffer, spheres, cells, entries, scalars;
   std::unique_ptr<engine::ComputeProgram> hash, scan, resolve;
 };
 
@@ -106,9 +107,18 @@ glm::uvec2 contactEdge(const std::vector<uint32_t>& topo, const gpu::ContactPara
   return {topo[c.edgesAt + 2u * e], topo[c.edgesAt + 2u * e + 1u]};
 }
 
-// contact_hash.comp, WEFT_CONTACT_MEASURE: vertex i's longest edge.
-float contactMeasure(uint32_t i, const CpuContact& k, const gpu::ContactParams& c) {
+// contact_hash.comp, WEFT_CONTACT_MEASURE: the spheres of the triangles and edges vertex i owns
+// (is the smallest corner of), and its longest edge, which the caller folds into the step's.
+float contactMeasure(uint32_t i, CpuContact& k, const gpu::ContactParams& c) {
   const std::vector<uint32_t>& topology = k.topology.data;
+  for (uint32_t t = topology[c.ownedTriangleRowsAt + i]; t < topology[c.ownedTriangleRowsAt + i + 1u]; ++t) {
+    const glm::uvec3 q = contactTriangle(topology, c, t);
+    k.spheres[t] = gpu::triangleSphere(xyz(k.start[q.x]), xyz(k.start[q.y]), xyz(k.start[q.z]));
+  }
+  for (uint32_t e = topology[c.ownedEdgeRowsAt + i]; e < topology[c.ownedEdgeRowsAt + i + 1u]; ++e) {
+    const glm::uvec2 q = contactEdge(topology, c, e);
+    k.spheres[c.triangleCount + e] = gpu::edgeSphere(xyz(k.start[q.x]), xyz(k.start[q.y]));
+  }
   float longest = 0.f;
   for (uint32_t e = topology[c.edgeRowsAt + i]; e < topology[c.edgeRowsAt + i + 1u]; ++e) {
     const glm::uvec2 q = contactEdge(topology, c, topology[c.edgeListAt + e]);
@@ -147,21 +157,12 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
   const uint32_t trisEnd = topology[contact.triangleRowsAt + i + 1u];
   const uint32_t edgesBegin = topology[contact.edgeRowsAt + i];
   const uint32_t edgesEnd = topology[contact.edgeRowsAt + i + 1u];
-  // The spheres of this vertex's triangles and edges, the same for every candidate; and its
-  // longest edge, a tighter cull than the step's.
-  glm::vec4 ownTriangles[WEFT_CONTACT_CACHED];
-  glm::vec4 ownEdges[WEFT_CONTACT_CACHED];
-  for (uint32_t k2 = trisBegin; k2 < std::min(trisEnd, trisBegin + WEFT_CONTACT_CACHED); ++k2) {
-    const glm::uvec3 c = contactTriangle(topology, contact, topology[contact.triangleListAt + k2]);
-    ownTriangles[k2 - trisBegin] = gpu::triangleSphere(xyz(start[c.x]), xyz(start[c.y]), xyz(start[c.z]));
-  }
+  const std::vector<glm::vec4>& spheres = k.spheres;
+  const uint32_t edgeSpheresAt = contact.triangleCount;
+  // Its longest edge: a tighter cull than the step's.
   float ownLongest = 0.f;
-  for (uint32_t k3 = edgesBegin; k3 < edgesEnd; ++k3) {
-    const glm::uvec2 p = contactEdge(topology, contact, topology[contact.edgeListAt + k3]);
-    const glm::vec4 sphere = gpu::edgeSphere(xyz(start[p.x]), xyz(start[p.y]));
-    if (k3 - edgesBegin < WEFT_CONTACT_CACHED) ownEdges[k3 - edgesBegin] = sphere;
-    ownLongest = std::max(ownLongest, 2.f * sphere.w);
-  }
+  for (uint32_t k3 = edgesBegin; k3 < edgesEnd; ++k3)
+    ownLongest = std::max(ownLongest, 2.f * spheres[edgeSpheresAt + topology[contact.edgeListAt + k3]].w);
   const float reach2 = cellSize * cellSize;
   const float nearReach2 = (contact.radius + longest) * (contact.radius + longest);
   const float ownReach2 = (contact.radius + ownLongest) * (contact.radius + ownLongest);
@@ -185,19 +186,17 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
           if (apart2 < nearReach2) {  // a vertex within the radius of a triangle of u's
             for (uint32_t t = topology[contact.ownedTriangleRowsAt + u]; t < topology[contact.ownedTriangleRowsAt + u + 1u]; ++t) {
               const glm::uvec3 c = contactTriangle(topology, contact, t);
+              if (gpu::sphereBeyond(xyz(si), spheres[t], contact.radius)) continue;
               if (c.x == i || c.y == i || c.z == i) continue;
               const glm::vec4 a = start[c.x], b = start[c.y], d = start[c.z];
-              if (gpu::triangleDistanceFloor(xyz(si), xyz(a), xyz(b), xyz(d)) >= contact.radius) continue;
               gather(gpu::contactVertexTriangle(si, a, b, d, xyz(xi), xyz(s.positions[c.x]), xyz(s.positions[c.y]), xyz(s.positions[c.z]), 0u, thickness, friction, weight));
             }
           }
           if (apart2 < ownReach2) {  // u within the radius of a triangle around this vertex
             for (uint32_t k2 = trisBegin; k2 < trisEnd; ++k2) {
-              const glm::uvec3 c = contactTriangle(topology, contact, topology[contact.triangleListAt + k2]);
-              const glm::vec4 sphere = k2 - trisBegin < WEFT_CONTACT_CACHED
-                                           ? ownTriangles[k2 - trisBegin]
-                                           : gpu::triangleSphere(xyz(start[c.x]), xyz(start[c.y]), xyz(start[c.z]));
-              if (gpu::sphereDistanceFloor(xyz(su), sphere) >= contact.radius) continue;
+              const uint32_t t = topology[contact.triangleListAt + k2];
+              if (gpu::sphereBeyond(xyz(su), spheres[t], contact.radius)) continue;
+              const glm::uvec3 c = contactTriangle(topology, contact, t);
               if (c.x == u || c.y == u || c.z == u) continue;
               const glm::vec4 a = start[c.x], b = start[c.y], d = start[c.z];
               const uint32_t corner = c.x == i ? 1u : (c.y == i ? 2u : 3u);
@@ -205,16 +204,23 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
             }
           }
           for (uint32_t f = topology[contact.ownedEdgeRowsAt + u]; f < topology[contact.ownedEdgeRowsAt + u + 1u]; ++f) {
+            const glm::vec4 fSphere = spheres[edgeSpheresAt + f];
+            if (gpu::sphereBeyond(xyz(si), fSphere, contact.radius + ownLongest)) continue;  // every edge around i is within ownLongest of it
             const glm::uvec2 q = contactEdge(topology, contact, f);
             const glm::vec4 q0 = start[q.x], q1 = start[q.y];
-            if (gpu::pointSegmentDistance(xyz(si), xyz(q0), xyz(q1)) >= contact.radius + ownLongest) continue;
+            const glm::vec3 fAlong = xyz(q1) - xyz(q0);
+            const float fInvLength2 = fSphere.w > 0.f ? 0.25f / (fSphere.w * fSphere.w) : 0.f;
             for (uint32_t k3 = edgesBegin; k3 < edgesEnd; ++k3) {
-              const glm::uvec2 p = contactEdge(topology, contact, topology[contact.edgeListAt + k3]);
-              const glm::vec4 sphere = k3 - edgesBegin < WEFT_CONTACT_CACHED ? ownEdges[k3 - edgesBegin]
-                                                                             : gpu::edgeSphere(xyz(start[p.x]), xyz(start[p.y]));
-              if (gpu::pointSegmentDistance(xyz(sphere), xyz(q0), xyz(q1)) >= contact.radius + sphere.w) continue;
+              const uint32_t e = topology[contact.edgeListAt + k3];
+              const glm::vec4 eSphere = spheres[edgeSpheresAt + e];
+              const float eReach = contact.radius + eSphere.w;  // e lies within its half length of its middle
+              if (gpu::pointSegmentDistance2(xyz(eSphere), xyz(q0), fAlong, fInvLength2) >= eReach * eReach) continue;
+              const glm::uvec2 p = contactEdge(topology, contact, e);
               if (p.x == q.x || p.x == q.y || p.y == q.x || p.y == q.y) continue;
               const glm::vec4 p0 = start[p.x], p1 = start[p.y];
+              const float eInvLength2 = eSphere.w > 0.f ? 0.25f / (eSphere.w * eSphere.w) : 0.f;
+              const float fReach = contact.radius + fSphere.w;
+              if (gpu::pointSegmentDistance2(xyz(fSphere), xyz(p0), xyz(p1) - xyz(p0), eInvLength2) >= fReach * fReach) continue;
               gather(gpu::contactEdgeEdge(p0, p1, q0, q1, xyz(s.positions[p.x]), xyz(s.positions[p.y]), xyz(s.positions[q.x]), xyz(s.positions[q.y]),
                                  p.x == i ? 0u : 1u, thickness, friction, weight));
             }
@@ -316,6 +322,7 @@ void prepareContactCpu(CpuState& state, const ClothModel& model, const ContactSp
   k->topology = buildContactTopology(model.triangles, model.positions);
   k->set(settings);
   k->start.resize(model.particleCount());
+  k->spheres.resize(size_t(k->topology.layout.triangleCount) + k->topology.layout.edgeCount);
   k->cells.resize(contactTableSize(model.particleCount()));
   k->entries.resize(model.particleCount());
   k->buckets.resize(model.particleCount());
@@ -394,6 +401,7 @@ MemoryNeed contactMemoryNeed(size_t particles, size_t triangles) {
   MemoryNeed need;
   need.add(std::max<uint64_t>(n * sizeof(glm::vec4), 16));                                        // start
   need.add(std::max<uint64_t>((6 * t + 4 * edges + 4 * (n + 1)) * sizeof(uint32_t), 16));         // topology
+  need.add(std::max<uint64_t>((t + edges) * sizeof(glm::vec4), 16));                              // spheres
   need.add(std::max<uint64_t>(uint64_t(contactTableSize(particles)) * sizeof(uint32_t), 16));     // cells
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));                                         // entries
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));  // the CPU's buckets (the GPU's scalars are smaller)                                                                                   // scalars
@@ -414,6 +422,8 @@ void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSp
   k->topologyBuffer = deviceBuffer(context, k->topology.data.size() * sizeof(uint32_t), "weft.contactTopology");
   if (!k->topology.data.empty())
     engine::uploadBuffer(context, k->topologyBuffer, k->topology.data.data(), k->topology.data.size() * sizeof(uint32_t));
+  k->spheres = deviceBuffer(context, (size_t(k->topology.layout.triangleCount) + k->topology.layout.edgeCount) * sizeof(glm::vec4),
+                            "weft.contactSpheres");
   k->cells = deviceBuffer(context, contactTableSize(n) * sizeof(uint32_t), "weft.contactCells");
   k->entries = deviceBuffer(context, n * sizeof(uint32_t), "weft.contactEntries");
   k->scalars = deviceBuffer(context, sizeof(gpu::ContactScalars), "weft.contactScalars");
@@ -453,6 +463,7 @@ void recordContactResolve(GpuRecorder& r, float dt) {
     engine::barrier::transferToAll(r.vk(), r.cmd);
     const std::vector<engine::BufferBinding> hashBindings{{WEFT_BIND_CONTACT_START, &k.start},
                                                           {WEFT_BIND_CONTACT_TOPOLOGY, &k.topologyBuffer},
+                                                          {WEFT_BIND_CONTACT_SPHERES, &k.spheres},
                                                           {WEFT_BIND_CONTACT_CELLS, &k.cells},
                                                           {WEFT_BIND_CONTACT_ENTRIES, &k.entries},
                                                           {WEFT_BIND_CONTACT_SCALARS, &k.scalars}};
@@ -472,6 +483,7 @@ void recordContactResolve(GpuRecorder& r, float dt) {
                                                              {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
                                                              {WEFT_BIND_CONTACT_START, &k.start},
                                                              {WEFT_BIND_CONTACT_TOPOLOGY, &k.topologyBuffer},
+                                                             {WEFT_BIND_CONTACT_SPHERES, &k.spheres},
                                                              {WEFT_BIND_CONTACT_CELLS, &k.cells},
                                                              {WEFT_BIND_CONTACT_ENTRIES, &k.entries},
                                                              {WEFT_BIND_CONTACT_SCALARS, &k.scalars}};

@@ -144,6 +144,28 @@ Watch watch(Solver& solver, const ClothModel& model, int frames, int substeps, f
   return w;
 }
 
+// Each vertex's distance, in `x`, from any primitive it is a corner of to any primitive sharing no
+// corner with that one, capped at `radius`: a brute-force search over every vertex-triangle and
+// edge-edge pair, in double precision.
+std::vector<double> bruteForceNearest(const std::vector<glm::vec4>& x, const std::vector<glm::uvec3>& triangles, double radius) {
+  const size_t n = x.size();
+  std::vector<double> nearest(n, radius);
+  for (const glm::uvec3& t : triangles)
+    for (uint32_t p = 0; p < n; ++p) {
+      if (p == t.x || p == t.y || p == t.z) continue;
+      const double d = pointTriangleDistance(d3(x[p]), d3(x[t.x]), d3(x[t.y]), d3(x[t.z]));
+      for (uint32_t corner : {p, t.x, t.y, t.z}) nearest[corner] = std::min(nearest[corner], d);
+    }
+  const std::vector<glm::uvec2> edges = uniqueEdges(triangles);
+  for (const glm::uvec2& e : edges)
+    for (const glm::uvec2& f : edges) {
+      if (e.x == f.x || e.x == f.y || e.y == f.x || e.y == f.y) continue;
+      const double d = segmentSegmentDistance(d3(x[e.x]), d3(x[e.y]), d3(x[f.x]), d3(x[f.y]));
+      for (uint32_t corner : {e.x, e.y, f.x, f.y}) nearest[corner] = std::min(nearest[corner], d);
+    }
+  return nearest;
+}
+
 class ContactTest : public ValidatedTest, public ::testing::WithParamInterface<Backend> {};
 
 // Every vertex of two sheets 5 mm apart is thrown at up to 3 m/s in random directions for one
@@ -184,22 +206,8 @@ TEST_P(ContactTest, NoVertexMovesFartherThanItsBoundOverEveryPairABruteForceSear
   solver->readState(x, v);
   EXPECT_EQ(countCrossings(x, model.triangles), 0u);
 
-  // Each vertex's nearest foreign primitive, brute force.
+  const std::vector<double> nearest = bruteForceNearest(x0, model.triangles, params.contact.radius);
   const size_t n = x0.size();
-  std::vector<double> nearest(n, params.contact.radius);
-  const std::vector<glm::uvec2> edges = uniqueEdges(model.triangles);
-  for (const glm::uvec3& t : model.triangles)
-    for (uint32_t p = 0; p < n; ++p) {
-      if (p == t.x || p == t.y || p == t.z) continue;
-      const double d = pointTriangleDistance(d3(x0[p]), d3(x0[t.x]), d3(x0[t.y]), d3(x0[t.z]));
-      for (uint32_t corner : {p, t.x, t.y, t.z}) nearest[corner] = std::min(nearest[corner], d);
-    }
-  for (const glm::uvec2& e : edges)
-    for (const glm::uvec2& f : edges) {
-      if (e.x == f.x || e.x == f.y || e.y == f.x || e.y == f.y) continue;
-      const double d = segmentSegmentDistance(d3(x0[e.x]), d3(x0[e.y]), d3(x0[f.x]), d3(x0[f.y]));
-      for (uint32_t corner : {e.x, e.y, f.x, f.y}) nearest[corner] = std::min(nearest[corner], d);
-    }
   double worstRatio = 0.0;
   size_t limited = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -210,6 +218,40 @@ TEST_P(ContactTest, NoVertexMovesFartherThanItsBoundOverEveryPairABruteForceSear
   }
   EXPECT_LE(worstRatio, 0.45 * (1.0 + 1e-4));
   EXPECT_GT(limited, n / 4) << "most vertices should have been cut short by the bound";
+}
+
+// Two triangles, one flat and one upright above it, whose long edges cross 3 mm apart, far from
+// each other's middles and from every corner: the only pairs within the radius are edge-edge pairs
+// met in their interiors. Thrown together at 2 m/s, each corner of those edges moves at most 0.45
+// times that distance, and the edges stay apart. A search that culled edge pairs by their middles
+// alone (rather than by every point within half an edge of them) would find no pair, and let the
+// corners move the radius's bound instead.
+TEST_P(ContactTest, EdgesThatCrossFarFromTheirMiddlesAreFoundAndBound) {
+  const float gap = 0.003f;
+  const std::vector<glm::vec3> vertices{{-0.05f, 0.f, 0.f}, {0.15f, 0.f, 0.f},   {0.1f, 0.f, -0.1f},  // flat, edge along x
+                                        {0.f, gap, -0.15f}, {0.f, gap, 0.05f}, {0.f, 0.1f, -0.05f}};  // upright, edge along z
+  const std::vector<glm::uvec3> triangles{{0, 1, 2}, {3, 4, 5}};
+  ClothModel model = buildMesh(vertices, triangles, softMaterial(), 0.01f, 0.f);
+  for (size_t i = 0; i < model.velocities.size(); ++i) model.velocities[i] = glm::vec3(0.f, i < 3 ? 1.f : -1.f, 0.f);
+  SolverParams params = contactParams(Integrator::SymplecticEuler, 0.001f);
+  params.colliders.clear();
+  params.environment.gravity = glm::vec3(0.f);
+  params.environment.airDrag = 0.f;
+  params.contact.radius = 0.008f;
+  auto solver = makeTestSolver(model, params, GetParam());
+  std::vector<glm::vec4> x0, v0, x, v;
+  solver->readState(x0, v0);
+  const std::vector<double> nearest = bruteForceNearest(x0, model.triangles, params.contact.radius);
+  EXPECT_NEAR(nearest[0], gap, 1e-6) << "the crossing edges are the nearest pair";
+  solver->advance(1.f / 60.f, 1);  // 17 mm each way without contact
+  solver->readState(x, v);
+  for (uint32_t corner : {0u, 1u, 3u, 4u}) {
+    const double moved = glm::length(d3(x[corner]) - d3(x0[corner]));
+    EXPECT_LE(moved, 0.45 * gap * (1.0 + 1e-4)) << "corner " << corner;
+    EXPECT_GT(moved, 0.44 * gap) << "corner " << corner << " should have moved up to its bound";
+  }
+  EXPECT_GT(segmentSegmentDistance(d3(x[0]), d3(x[1]), d3(x[3]), d3(x[4])), 0.09 * gap);
+  EXPECT_EQ(countCrossings(x, model.triangles), 0u);
 }
 
 // A strip 6 x 40 particles (0.1 x 0.8 m) dropped upright onto the floor beside a small sphere,
