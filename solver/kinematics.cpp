@@ -59,6 +59,12 @@ void Kinematics::setHandlePaths(const std::vector<HandleGroup>& handles) {
   for (size_t h = 0; h < handles.size() && h < handles_.size(); ++h) handles_[h].path = handles[h].path;
 }
 
+std::vector<ColliderDesc> collidersAtTime(const std::vector<ColliderDesc>& colliders, double seconds) {
+  Kinematics kinematics(colliders, {}, {});
+  kinematics.setTime(seconds);
+  return kinematics.collidersNow();
+}
+
 void Kinematics::setTime(double time) {
   time_ = time;
   for (std::vector<Body>* bodies : {&colliders_, &handles_})

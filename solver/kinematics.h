@@ -23,6 +23,11 @@ struct KinematicStep {
   std::vector<gpu::HandlePose> handlePoses;
 };
 
+// The colliders as a solver made with them has them `seconds` after its start: each on its path,
+// each mesh sequence at its shape then (no pose set through the API). What a recording's frame is
+// drawn with, with no solver.
+std::vector<ColliderDesc> collidersAtTime(const std::vector<ColliderDesc>& colliders, double seconds);
+
 class Kinematics {
  public:
   Kinematics() = default;

@@ -23,6 +23,7 @@
 #include <thread>
 
 #include <nlohmann/json.hpp>
+#include <stb/stb_image.h>
 
 namespace {
 
@@ -230,6 +231,57 @@ TEST(Cli, RecordThenReplay) {
   Result past = weft("replay " + recording.string() + " --frame 6");
   EXPECT_EQ(past.exitCode, 1);
   EXPECT_THAT(past.output, HasSubstr("past the recording's last frame (5)"));
+}
+
+// RGBA8 pixels of a PNG (empty when it cannot be read).
+std::vector<unsigned char> pngPixels(const fs::path& png) {
+  int w = 0, h = 0, channels = 0;
+  unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
+  if (!pixels) return {};
+  std::vector<unsigned char> out(pixels, pixels + size_t(w) * h * 4);
+  stbi_image_free(pixels);
+  return out;
+}
+
+// The fraction of pixels whose colour differs by more than a few levels in some channel.
+double differingPixels(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b) {
+  if (a.size() != b.size() || a.empty()) return 1.0;
+  size_t differ = 0;
+  for (size_t p = 0; p < a.size(); p += 4)
+    for (size_t c = 0; c < 3; ++c)
+      if (std::abs(int(a[p + c]) - int(b[p + c])) > 8) {
+        ++differ;
+        break;
+      }
+  return double(differ) / double(a.size() / 4);
+}
+
+// A recorded frame replayed with its scene is the picture `weft run --png` drew of it: the scene's
+// camera, and a sphere gliding 0.6 m on its path drawn where the path had it at that frame, not
+// where it started (which would move a large patch of the picture).
+TEST(Cli, ReplayWithItsSceneDrawsTheFrameAsTheRunDid) {
+  fs::path scene = writeFile("replay_scene.json", R"({
+    "cloth": {"grid": {"width": 6, "height": 6, "size": [0.3, 0.3], "origin": [-0.15, 0.8, -0.15], "plane": "horizontal"}},
+    "colliders": [{"type": "plane"},
+                  {"type": "sphere", "center": [-0.3, 0.3, 0], "radius": 0.2,
+                   "path": {"keys": [{"time": 0, "offset": [0, 0, 0]}, {"time": 0.5, "offset": [0.6, 0, 0]}]}}],
+    "solver": {"integrator": "xpbd", "frames": 30},
+    "camera": {"eye": [0, 0.6, 2.0], "target": [0, 0.3, 0], "fovY": 50}})");
+  fs::path recording = tempDir() / "glide.weftrec", ran = tempDir() / "glide_run.png",
+           replayed = tempDir() / "glide_replay.png", first = tempDir() / "glide_first.png";
+  Result run = weft("run " + scene.string() + " --backend cpu --quiet --record " + recording.string() + " --png " + ran.string());
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  Result replay = weft("replay " + recording.string() + " --scene " + scene.string() + " --png " + replayed.string());
+  ASSERT_EQ(replay.exitCode, 0) << replay.output;
+  Result start = weft("replay " + recording.string() + " --frame 0 --scene " + scene.string() + " --png " + first.string());
+  ASSERT_EQ(start.exitCode, 0) << start.output;
+  const std::vector<unsigned char> runPixels = pngPixels(ran);
+  EXPECT_LT(differingPixels(runPixels, pngPixels(replayed)), 0.001);
+  EXPECT_GT(differingPixels(runPixels, pngPixels(first)), 0.02) << "the sphere should have moved across the picture";
+
+  Result missing = weft("replay " + recording.string() + " --scene " + (tempDir() / "none.json").string());
+  EXPECT_EQ(missing.exitCode, 1);
+  EXPECT_THAT(missing.output, HasSubstr("none.json"));
 }
 
 // The particle and triangle counts `weft replay` prints for its frame ("2304 particles, 4418 triangles").

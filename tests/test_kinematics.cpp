@@ -11,6 +11,7 @@
 #include "crossing_counter.h"
 #include "demos/common/demo_scene.h"
 #include "engine/error.h"
+#include "solver/kinematics.h"
 #include "test_support.h"
 
 #include <gmock/gmock.h>
@@ -86,6 +87,41 @@ std::string caseName(const ::testing::TestParamInfo<KinematicsCase>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Integrators, PathHandleTest, ::testing::ValuesIn(handleCases()), caseName);
+
+// What a recording's frame is drawn with (collidersAtTime, no solver) is where a solver's colliders
+// were after as many frames: a box turning and gliding on its path, and a sphere rising on its own,
+// match the CPU solver's after 40 frames (0.67 s) to float rounding, and both have moved well away
+// from where they started.
+TEST(CollidersAtTime, AreWhereTheSolversWereAfterAsManyFrames) {
+  ColliderDesc box;
+  box.kind = ColliderDesc::Kind::Box;
+  box.center = glm::vec3(0.f, 0.3f, 0.f);
+  box.halfExtents = glm::vec3(0.2f, 0.05f, 0.1f);
+  box.path = turningPath(box.center, {0, 1, 0}, 1.0, 1.5f, {0.4f, 0.f, 0.f});
+  ColliderDesc sphere;
+  sphere.kind = ColliderDesc::Kind::Sphere;
+  sphere.center = glm::vec3(1.f, 0.f, 0.f);
+  sphere.radius = 0.3f;
+  sphere.path.center = sphere.center;
+  sphere.path.keys = {PathKey{0.0, 0.f, glm::vec3(0.f)}, PathKey{2.0, 0.f, glm::vec3(0.f, 1.f, 0.f)}};
+  SolverParams params;
+  params.integrator = Integrator::SymplecticEuler;
+  params.colliders = {ColliderDesc{}, box, sphere};
+  auto solver = makeTestSolver(testSheet(4, 0.1f, {-0.05f, 1.f, -0.05f}), params, Backend::Cpu);
+  const int frames = 40;
+  const float frameDt = 1.f / 60.f;
+  for (int f = 0; f < frames; ++f) solver->advance(frameDt, 2);
+  const std::vector<ColliderDesc> solved = solver->kinematics().collidersNow();
+  const std::vector<ColliderDesc> drawn = collidersAtTime(params.colliders, frames * double(frameDt));
+  ASSERT_EQ(drawn.size(), solved.size());
+  for (size_t c = 0; c < drawn.size(); ++c) {
+    EXPECT_LT(glm::length(drawn[c].center - solved[c].center), 1e-5f) << "collider " << c;
+    EXPECT_GT(std::abs(glm::dot(drawn[c].rotation, solved[c].rotation)), 1.f - 1e-6f) << "collider " << c;
+  }
+  EXPECT_GT(glm::length(drawn[1].center - box.center), 0.2f) << "the box should have glided";
+  EXPECT_LT(std::abs(glm::dot(drawn[1].rotation, box.rotation)), 0.9f) << "and turned";
+  EXPECT_GT(drawn[2].center.y - sphere.center.y, 0.3f) << "the sphere should have risen";
+}
 
 class PathColliderTest : public ValidatedTest, public ::testing::WithParamInterface<Backend> {};
 

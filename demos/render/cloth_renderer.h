@@ -24,6 +24,11 @@ class Context;
 class ShaderLibrary;
 }  // namespace engine
 
+// The size of the pictures `weft run --png` and `weft replay --png` write: one frame of either
+// renders the same.
+constexpr uint32_t kPngWidth = 1280;
+constexpr uint32_t kPngHeight = 720;
+
 class ClothRenderer {
  public:
   // Tests compare pixels with these.

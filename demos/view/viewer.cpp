@@ -15,6 +15,7 @@
 #include "engine/commands.h"
 #include "engine/vk_check.h"
 #include "solver/gpu_solver.h"
+#include "solver/kinematics.h"
 
 namespace weft {
 namespace {
@@ -320,8 +321,12 @@ void Viewer::recordFrame(VkCommandBuffer cmd, uint32_t image, bool capture) {
     VkRect2D scissor{{int32_t(r.x), int32_t(r.y)}, {uint32_t(r.z), uint32_t(r.w)}};
     context_.vk().CmdSetViewport(cmd, 0, 1, &viewport);
     context_.vk().CmdSetScissor(cmd, 0, 1, &scissor);
-    const std::vector<ColliderDesc> colliders =  // a live scene's where they are now (they may move)
-        panes_[p].sim ? panes_[p].sim->solver().kinematics().collidersNow() : content_.scene.colliders;
+    // A live scene's where they are now, a replay's where its scene's paths had them at the frame
+    // shown (they may move).
+    const std::vector<ColliderDesc> colliders =
+        panes_[p].sim        ? panes_[p].sim->solver().kinematics().collidersNow()
+        : content_.recording ? collidersAtTime(content_.scene.colliders, replayFrame_ * double(content_.recording->header().frameDt))
+                             : content_.scene.colliders;
     engine::timed(&panes_[p].timers[slot], cmd, "view.draw", [&] {
       panes_[p].drawer.recordDraw(cmd, *positions[p], colliders, camera, viewProjection(camera, r.z / r.w),
                                   drawMode_, {r.z, r.w});

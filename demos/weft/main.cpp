@@ -81,6 +81,8 @@ int main(int argc, char** argv) {
   replayCmd->add_option("recording", replay.path, "file written by weft run --record")->required();
   replayCmd->add_option("--frame", replay.frame, "frame to render (default: the last)");
   replayCmd->add_option("--png", replay.pngPath, "render that frame to this PNG");
+  replayCmd->add_option("--scene", replay.scenePath,
+                        "the scene recorded: draw the frame with its camera and its colliders where they were then");
   replayCmd->add_option("--device", replay.device, "Vulkan device name (substring)");
 
   weft::ViewOptions view;

@@ -2,11 +2,13 @@
 
 #include <cstdio>
 
+#include "demos/common/demo_scene.h"
 #include "demos/render/camera.h"
 #include "demos/render/cloth_renderer.h"
 #include "engine/context.h"
 #include "engine/error.h"
 #include "engine/shader_library.h"
+#include "solver/kinematics.h"
 #include "solver/recording.h"
 
 namespace weft {
@@ -20,6 +22,13 @@ int replayCommand(const ReplayOptions& options) {
                      std::to_string(h.frameCount - 1) + ")");
   const uint32_t frame = options.frame < 0 ? h.frameCount - 1 : static_cast<uint32_t>(options.frame);
   std::vector<glm::vec4> positions = recording.frame(frame);
+  std::vector<ColliderDesc> colliders;
+  CameraDesc camera = fitCamera(positions);
+  if (!options.scenePath.empty()) {  // read first, with or without --png: a wrong file fails at once
+    const DemoScene demo = loadDemoScene(options.scenePath);
+    colliders = collidersAtTime(demo.scene.colliders, frame * double(h.frameDt));
+    camera = demo.camera;
+  }
   // The counts are the shown frame's: a tearing cloth's grow as it tears.
   const RecordedTopology topology = recording.topology(frame);
   std::printf("weft: %s | %u particles, %zu triangles | %u frames of %.4g s (%u substeps each) | frame %u",
@@ -33,8 +42,8 @@ int replayCommand(const ReplayOptions& options) {
 
   engine::Context context(engine::ContextOptions{.deviceName = options.device});
   engine::ShaderLibrary shaders;
-  ClothRenderer renderer(context, shaders, recordedCloth(topology, positions), 1280, 720);
-  renderer.render(positions, {}, fitCamera(positions));
+  ClothRenderer renderer(context, shaders, recordedCloth(topology, positions), kPngWidth, kPngHeight);
+  renderer.render(positions, colliders, camera);
   renderer.savePng(options.pngPath);
   return 0;
 }

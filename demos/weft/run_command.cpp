@@ -29,8 +29,6 @@
 namespace weft {
 namespace {
 
-constexpr uint32_t kPngWidth = 1280;
-constexpr uint32_t kPngHeight = 720;
 
 // A loop count from the command line, within the bounds the scene readers hold it to (solver/scene.h,
 // demos/common/demo_scene.h).
