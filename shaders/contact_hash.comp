@@ -6,7 +6,11 @@
 //    on the bits of a non-negative float), which sizes the cells (contactCellSize);
 //  WEFT_CONTACT_COUNT: each vertex counts itself into its cell's bucket;
 //  WEFT_CONTACT_SCATTER: after contact_scan turned the counts into starts, each vertex takes the
-//    next slot of its bucket, which leaves every bucket's entry holding its run's end.
+//    next slot of its bucket, which leaves every bucket's entry holding its run's end;
+//  WEFT_CONTACT_SORT: one thread a bucket puts its run in particle order (an insertion sort: a run
+//    holds the few vertices of one cell), undoing the order the atomics happened to take. The
+//    search then meets its candidates in the CPU's order every time, so the float sums of the
+//    pushes, and the whole motion, repeat bit for bit from run to run.
 // Mirrors the hash part of solver/contact.cpp.
 #include "shared.h"
 #include "physics.h"
@@ -17,6 +21,18 @@ layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
 
 void main() {
   uint i = globalIndex();
+  if (contact.mode == WEFT_CONTACT_SORT) {  // i is a bucket
+    if (i >= contact.tableSize) return;
+    uint begin = i > 0u ? cells[i - 1u] : 0u;
+    uint end = cells[i];
+    for (uint a = begin + 1u; a < end; ++a) {
+      uint v = entries[a];
+      uint b = a;
+      for (; b > begin && entries[b - 1u] > v; --b) entries[b] = entries[b - 1u];
+      entries[b] = v;
+    }
+    return;
+  }
   if (i >= contact.particleCount) return;
   vec3 x = start[i].xyz;
   if (contact.mode == WEFT_CONTACT_MEASURE) {

@@ -169,6 +169,7 @@ using uvec4 = glm::uvec4;
 #define WEFT_CONTACT_MEASURE 0        // contact_hash: the longest edge at the step's start
 #define WEFT_CONTACT_COUNT 1          // contact_hash: particles per hash bucket
 #define WEFT_CONTACT_SCATTER 2        // contact_hash: each particle into its bucket's run
+#define WEFT_CONTACT_SORT 3           // contact_hash: each bucket's run into particle order
 // rk4_stage: StepParams.mode is the stage, 0..3; the last one combines the slopes and collides.
 
 // Element kinds (Element.kind). Each is written once in shaders/elements/ and registered in

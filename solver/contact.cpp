@@ -337,8 +337,8 @@ void resolveContactCpu(CpuState& state, float dt, ThreadPool& pool) {
   CpuContact& k = cpuContact(state);
   const uint32_t n = static_cast<uint32_t>(state.positions.size());
   gpu::ContactParams c = stepParams(k, dt, n, WEFT_CONTACT_MEASURE);
-  // The longest edge, then the buckets: a counting sort in vertex order (the GPU's order within a
-  // bucket is its atomics', which changes nothing but the order of the float sums).
+  // The longest edge, then the buckets: a counting sort in vertex order (the GPU scatters by
+  // atomics, then sorts each bucket's run into the same order: WEFT_CONTACT_SORT).
   float longest = 0.f;
   for (uint32_t i = 0; i < n; ++i) longest = std::max(longest, contactMeasure(i, k, c));
   const float cellSize = gpu::contactCellSize(c.radius, longest);
@@ -476,6 +476,9 @@ void recordContactResolve(GpuRecorder& r, float dt) {
     engine::barrier::computeToCompute(r.vk(), r.cmd);
     c.mode = WEFT_CONTACT_SCATTER;
     k.hash->dispatch(r.cmd, n, hashBindings, c);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    c.mode = WEFT_CONTACT_SORT;
+    k.hash->dispatch(r.cmd, c.tableSize, hashBindings, c);
     engine::barrier::computeToCompute(r.vk(), r.cmd);
     const std::vector<engine::BufferBinding> resolveBindings{{WEFT_BIND_POSITIONS, &s.positionsIn()},
                                                              {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
