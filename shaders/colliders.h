@@ -176,8 +176,9 @@ WEFT_FN vec4 contactNormal(vec3 x, vec3 v, WEFT_COLLIDER c) {
 }
 
 // Pushes a particle out of a collider and corrects its velocity: the normal component into the
-// surface is removed (no bounce) and Coulomb friction slows the tangential part in proportion to
-// the normal speed removed.
+// surface is removed (no bounce) and Coulomb friction acts on the tangential part against the normal
+// speed removed: a tangential speed within staticFriction times it stops (sticking), a larger one is
+// slowed by friction times it (sliding).
 // With dt > 0, for a step that moved the particle from `start` to x, about v dt (every integrator's
 // last pass passes its step), friction also takes back the part of that step's tangential
 // displacement it takes from the velocity. Without it, gravity's tangential pull moves a particle
@@ -203,7 +204,7 @@ WEFT_FN void collideFrom(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, vec3 start, WEF
   if (vn < 0.0f) {
     vec3 vt = relative - vn * n;
     float vtLen = length(vt);
-    float keep = vtLen > 1e-9f ? 1.0f - c.friction * (-vn) / vtLen : 0.0f;
+    float keep = vtLen > c.staticFriction * (-vn) && vtLen > 1e-9f ? 1.0f - c.friction * (-vn) / vtLen : 0.0f;
     keep = keep > 0.0f ? keep : 0.0f;
     v = surface + vt * keep;
     x = x - ((1.0f - keep) * dt) * vt;

@@ -235,9 +235,9 @@ struct Collider {
   vec4 shape2;      // the capsule's second end, the box's half extents, a triangle's second corner
   vec4 shape3;      // the box's rotation (unit quaternion, w last), a triangle's third corner
   uint kind;        // WEFT_COLLIDER_*
-  float friction;   // Coulomb coefficient applied to the tangential velocity on contact
+  float friction;   // Coulomb coefficient of sliding, applied to the tangential velocity on contact
   float margin;     // m kept between the cloth and the surface
-  uint pad;
+  float staticFriction;  // Coulomb coefficient of sticking, at least friction
   // A moving collider's rigid motion over this step (solver/kinematics.h): the surface at x moves
   // with velocity.xyz + cross(spin.xyz, x - pivot.xyz). All zero for one that stays put.
   vec4 velocity;    // xyz m/s: the pivot's velocity

@@ -397,7 +397,7 @@ ColliderDesc parseCollider(const JsonSection& s, const std::string& baseDir) {
   const std::string type = s.string("type", "");
   ColliderDesc c;
   if (type == "plane") {
-    s.allowKeys({"type", "normal", "offset", "friction", "margin", "path"});
+    s.allowKeys({"type", "normal", "offset", "friction", "staticFriction", "margin", "path"});
     c.kind = ColliderDesc::Kind::Plane;
     const glm::vec3 normal = s.vec3("normal", c.normal);
     const float length = glm::length(normal);
@@ -405,13 +405,13 @@ ColliderDesc parseCollider(const JsonSection& s, const std::string& baseDir) {
     c.normal = normal / length;
     c.offset = s.number("offset", c.offset);
   } else if (type == "sphere") {
-    s.allowKeys({"type", "center", "radius", "friction", "margin", "path"});
+    s.allowKeys({"type", "center", "radius", "friction", "staticFriction", "margin", "path"});
     c.kind = ColliderDesc::Kind::Sphere;
     c.center = s.vec3("center", c.center);
     if (!s.has("radius")) s.fail("radius", "is required for a sphere");
     c.radius = s.number("radius", c.radius, Bound::Positive);
   } else if (type == "capsule") {
-    s.allowKeys({"type", "ends", "radius", "friction", "margin", "path"});
+    s.allowKeys({"type", "ends", "radius", "friction", "staticFriction", "margin", "path"});
     c.kind = ColliderDesc::Kind::Capsule;
     if (!s.has("ends")) s.fail("ends", "is required for a capsule: [[x, y, z], [x, y, z]]");
     const Json& ends = s.at("ends");
@@ -424,7 +424,7 @@ ColliderDesc parseCollider(const JsonSection& s, const std::string& baseDir) {
     if (!s.has("radius")) s.fail("radius", "is required for a capsule");
     c.radius = s.number("radius", c.radius, Bound::Positive);
   } else if (type == "box") {
-    s.allowKeys({"type", "center", "halfExtents", "axis", "angle", "friction", "margin", "path"});
+    s.allowKeys({"type", "center", "halfExtents", "axis", "angle", "friction", "staticFriction", "margin", "path"});
     c.kind = ColliderDesc::Kind::Box;
     c.center = s.vec3("center", c.center);
     if (!s.has("halfExtents")) s.fail("halfExtents", "is required for a box: [x, y, z], half its size along each of its axes");
@@ -436,7 +436,7 @@ ColliderDesc parseCollider(const JsonSection& s, const std::string& baseDir) {
     if (!(length > 1e-6f) || !std::isfinite(length)) s.fail("axis", "must not be zero");
     c.rotation = glm::angleAxis(glm::radians(s.number("angle", 0.f)), axis / length);
   } else if (type == "mesh") {
-    s.allowKeys({"type", "file", "sequence", "scale", "offset", "thickness", "friction", "margin", "path"});
+    s.allowKeys({"type", "file", "sequence", "scale", "offset", "thickness", "friction", "staticFriction", "margin", "path"});
     c.kind = ColliderDesc::Kind::Mesh;
     if (s.has("file") == s.has("sequence"))
       s.fail("", "needs exactly one of 'file' (an OBJ file, relative to the scene's folder) and 'sequence' (OBJ files played in turn)");
@@ -455,6 +455,9 @@ ColliderDesc parseCollider(const JsonSection& s, const std::string& baseDir) {
     s.fail("type", "must be \"plane\", \"sphere\", \"capsule\", \"box\" or \"mesh\" (got " + shownValue(s.at("type")) + ")");
   }
   c.friction = s.number("friction", c.friction, Bound::NonNegative);
+  c.staticFriction = s.number("staticFriction", c.friction, Bound::NonNegative);
+  if (c.staticFriction < c.friction)
+    s.fail("staticFriction", "must be at least 'friction' (" + std::to_string(c.friction) + "): sticking takes at least the force sliding does");
   c.margin = s.number("margin", c.margin, Bound::NonNegative);
   if (s.has("path")) c.path = parsePath(s.child("path"), colliderReference(c));
   return c;

@@ -46,7 +46,8 @@ struct ColliderDesc {
   std::vector<std::shared_ptr<const ColliderMesh>> sequence;
   float sequenceRate = 0.f;
   bool sequenceLoops = false;
-  float friction = 0.3f;            // Coulomb coefficient
+  float friction = 0.3f;            // Coulomb coefficient of sliding
+  float staticFriction = -1.f;      // of sticking; below friction (as by default) it is friction
   float margin = 0.005f;            // m kept between cloth and surface
   RigidPath path;                   // how it moves (solver/kinematics.h); no keys: it stays
 };

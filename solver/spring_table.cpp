@@ -76,6 +76,7 @@ std::vector<gpu::Collider> packColliders(const std::vector<ColliderDesc>& collid
         face.shape2 = glm::vec4(at[t.y], bound * (1.f + 1e-5f));  // a hair over, for rounding
         face.shape3 = glm::vec4(at[t.z], 0.f);
         face.friction = c.friction;
+        face.staticFriction = std::max(c.staticFriction, c.friction);
         face.margin = c.margin;
         packed.push_back(face);
       }
@@ -92,6 +93,7 @@ std::vector<gpu::Collider> packColliders(const std::vector<ColliderDesc>& collid
       g.shape2 = glm::vec4(c.kind == ColliderDesc::Kind::Capsule ? c.end : c.center, 0.f);
     }
     g.friction = c.friction;
+    g.staticFriction = std::max(c.staticFriction, c.friction);
     g.margin = c.margin;
     packed.push_back(g);
   }

@@ -42,5 +42,50 @@ TEST_P(MovingColliderTest, ASphereMovedBetweenFramesPushesTheParticleAlong) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, MovingColliderTest, ::testing::ValuesIn(allBackends()), backendParamName);
 
+// A sheet laid at rest on a plane tilted by theta, for 1 s, with sliding coefficient mu_k = 0.3:
+// its mean move down the slope, in m. Coulomb's law: it sticks while tan theta <= mu_s, and once it
+// slides it accelerates at g (sin theta - mu_k cos theta).
+float slideOnSlope(Backend backend, float degrees, float staticFriction) {
+  const float theta = glm::radians(degrees);
+  const glm::vec3 normal(-std::sin(theta), std::cos(theta), 0.f), downhill(-std::cos(theta), -std::sin(theta), 0.f);
+  ColliderDesc slope;  // through the origin
+  slope.normal = normal;
+  slope.friction = 0.3f;
+  slope.staticFriction = staticFriction;
+  ClothModel model = testSheet(6, 0.1f, {-0.05f, slope.margin, -0.05f}, 200.f);
+  for (glm::vec3& x : model.positions) x = glm::vec3(x.x * std::cos(theta) - x.y * std::sin(theta), x.x * std::sin(theta) + x.y * std::cos(theta), x.z);
+  SolverParams params;
+  params.integrator = Integrator::Xpbd;
+  params.iterations = 2;
+  params.environment.airDrag = 0.f;
+  params.colliders = {slope};
+  auto solver = makeTestSolver(model, params, backend);
+  std::vector<glm::vec4> x0, v0, x, v;
+  solver->readState(x0, v0);
+  for (int f = 0; f < 60; ++f) solver->advance(1.f / 60.f, 8);
+  solver->readState(x, v);
+  glm::vec3 moved(0.f);
+  for (size_t i = 0; i < x.size(); ++i) moved += gpu::xyz(x[i] - x0[i]) / float(x.size());
+  return glm::dot(moved, downhill);
+}
+
+class SlopeFrictionTest : public ValidatedTest, public ::testing::WithParamInterface<Backend> {};
+
+// At 25 degrees (between atan 0.3 = 16.7 and atan 0.6 = 31.0) the sheet holds with mu_s = 0.6 and
+// slides by the kinetic law with mu_s = mu_k = 0.3; at 35 degrees it slides by the kinetic law
+// with either (static friction only decides whether it starts).
+TEST_P(SlopeFrictionTest, StaticFrictionHoldsBelowItsAngleAndKineticFrictionRulesTheSlide) {
+  const float g = 9.81f;
+  auto coulomb = [&](float degrees) {
+    const float theta = glm::radians(degrees);
+    return 0.5f * g * (std::sin(theta) - 0.3f * std::cos(theta));  // over 1 s
+  };
+  EXPECT_LT(std::abs(slideOnSlope(GetParam(), 25.f, 0.6f)), 0.005f) << "held by static friction";
+  EXPECT_NEAR(slideOnSlope(GetParam(), 25.f, 0.3f), coulomb(25.f), 0.02f * coulomb(25.f));
+  EXPECT_NEAR(slideOnSlope(GetParam(), 35.f, 0.6f), coulomb(35.f), 0.02f * coulomb(35.f));
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, SlopeFrictionTest, ::testing::ValuesIn(allBackends()), backendParamName);
+
 }  // namespace
 }  // namespace weft::test

@@ -184,6 +184,14 @@ TEST_F(Embedding, SettingsWeftCannotRecordAreRefusedInOneSentence) {
   settings.colliders.push_back(Collider::sphere({0.f, 0.f, 0.f}, -1.f));
   EXPECT_THROW(GpuCloth(device, hangingFabric(), settings), InputError);
   settings = {};
+  Collider slippery = Collider::plane({0.f, 1.f, 0.f}, 0.f);
+  slippery.friction = 0.5f;
+  slippery.staticFriction = 0.2f;  // sticking must take at least what sliding does
+  settings.colliders.push_back(slippery);
+  EXPECT_THROW(CpuCloth(hangingFabric(), settings), InputError);
+  settings.colliders[0].staticFriction = -1.f;  // the same as friction
+  EXPECT_NO_THROW(CpuCloth(hangingFabric(), settings));
+  settings = {};
   settings.iterations = -1;
   EXPECT_THROW(CpuCloth(hangingFabric(), settings), InputError);
   settings = {};

@@ -67,7 +67,7 @@ TEST(SceneParse, EveryFieldIsRead) {
     "material": {"structuralStiffness": 900, "shearStiffness": 80, "bendStiffness": 7, "damping": 0.2},
     "pins": {"corners": 2, "indices": [7, 0, 29]},
     "environment": {"gravity": [0, -1.6, 0], "wind": [3, 0, 1], "airDrag": 0.02},
-    "colliders": [{"type": "plane", "normal": [0, 2, 0], "offset": 0.1, "friction": 0.6, "margin": 0.01},
+    "colliders": [{"type": "plane", "normal": [0, 2, 0], "offset": 0.1, "friction": 0.6, "staticFriction": 0.8, "margin": 0.01},
                   {"type": "sphere", "center": [0, 0.5, 0], "radius": 0.3}],
     "solver": {"integrator": "symplectic-euler", "dt": 0.01, "substeps": 4, "iterations": 0,
                "constraintStiffness": 0.5, "relaxation": 1.0, "velocityScale": 0.05,
@@ -92,10 +92,12 @@ TEST(SceneParse, EveryFieldIsRead) {
   EXPECT_EQ(s.colliders[0].normal, glm::vec3(0.f, 1.f, 0.f));  // normalised
   EXPECT_FLOAT_EQ(s.colliders[0].offset, 0.1f);
   EXPECT_FLOAT_EQ(s.colliders[0].friction, 0.6f);
+  EXPECT_FLOAT_EQ(s.colliders[0].staticFriction, 0.8f);
   EXPECT_FLOAT_EQ(s.colliders[0].margin, 0.01f);
   EXPECT_EQ(s.colliders[1].kind, ColliderDesc::Kind::Sphere);
   EXPECT_FLOAT_EQ(s.colliders[1].radius, 0.3f);
   EXPECT_FLOAT_EQ(s.colliders[1].friction, 0.3f);  // struct default
+  EXPECT_FLOAT_EQ(s.colliders[1].staticFriction, 0.3f);  // the sliding coefficient's
   EXPECT_EQ(s.solver.integrator, Integrator::SymplecticEuler);
   EXPECT_FLOAT_EQ(s.solver.dt, 0.01f);
   EXPECT_EQ(s.solver.substeps, 4);
@@ -398,6 +400,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{R"({)" GRID
                  R"(, "colliders": [{"type": "sphere", "radius": 1, "friction": -0.1}]})",
                  {"colliders[0].friction", "got -0.1"}},
+        BadScene{R"({)" GRID
+                 R"(, "colliders": [{"type": "sphere", "radius": 1, "friction": 0.5, "staticFriction": 0.2}]})",
+                 {"colliders[0].staticFriction", "at least 'friction'"}},
         BadScene{R"({)" GRID
                  R"(, "colliders": [{"type": "sphere", "radius": 1, "normal": [0, 1, 0]}]})",
                  {"unknown key 'colliders[0].normal'"}},

@@ -11,8 +11,9 @@ namespace weft {
 
 // A rigid collider. Planes keep dot(normal, x) >= offset; spheres and capsules keep the cloth
 // outside radius + margin; boxes keep it margin outside their faces, and meshes half their thickness
-// plus margin off their surface, however thin the solid and fast the cloth. friction is Coulomb's
-// coefficient. The cloth's setColliderTransform moves one.
+// plus margin off their surface, however thin the solid and fast the cloth. friction and
+// staticFriction are Coulomb's coefficients of sliding and of sticking. The cloth's
+// setColliderTransform moves one.
 struct Collider {
   enum class Shape : uint8_t { Plane, Sphere, Capsule, Box, Mesh };
   Shape shape = Shape::Plane;
@@ -27,7 +28,8 @@ struct Collider {
   std::vector<glm::vec3> vertices;    // mesh: m
   std::vector<glm::uvec3> triangles;  // mesh: corner indices into vertices; at most 4096 triangles
   float thickness = 0.f;              // mesh: m; the solid is every point within half of it of the surface
-  float friction = 0.3f;
+  float friction = 0.3f;            // Coulomb coefficient of sliding
+  float staticFriction = -1.f;      // of sticking: negative, the same as friction; else at least friction
   float margin = 0.005f;            // m kept between cloth and surface
 
   static Collider plane(glm::vec3 normal, float offset);

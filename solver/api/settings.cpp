@@ -80,6 +80,8 @@ void validate(const StepSettings& s) {
     require(finite(c.normal) && finite(c.center) && finite(c.end) && std::isfinite(c.offset),
             which + " must have finite coordinates");
     require(std::isfinite(c.friction) && c.friction >= 0.f, which + "'s friction must be zero or positive");
+    require(std::isfinite(c.staticFriction) && (c.staticFriction < 0.f || c.staticFriction >= c.friction),
+            which + "'s staticFriction must be at least its friction (or negative: the same)");
     require(std::isfinite(c.margin) && c.margin >= 0.f, which + "'s margin must be zero or positive");
     if (c.shape == Collider::Shape::Plane) {
       require(glm::length(c.normal) > 1e-6f, which + "'s normal must not be zero");
@@ -159,6 +161,7 @@ SolverParams toSolverParams(const StepSettings& settings) {
     if (c.shape == Collider::Shape::Mesh) desc.mesh = std::make_shared<const ColliderMesh>(ColliderMesh{c.vertices, c.triangles});
     desc.thickness = c.thickness;
     desc.friction = c.friction;
+    desc.staticFriction = c.staticFriction;
     desc.margin = c.margin;
     params.colliders.push_back(desc);
   }
