@@ -166,7 +166,7 @@ using uvec4 = glm::uvec4;
 #define WEFT_STRAIN_MEASURE 0         // strain_limit: sum each particle's springs' excess over their limits
 #define WEFT_STRAIN_CORRECT 1         // strain_limit: one Jacobi iteration of the corrections
 #define WEFT_STRAIN_CORRECT_FINAL 2   // strain_limit: the last iteration, which also collides
-#define WEFT_CONTACT_MEASURE 0        // contact_hash: the longest edge at the step's start
+#define WEFT_CONTACT_MEASURE 0        // contact_hash: the primitives' spheres and the longest edge at the step's start
 #define WEFT_CONTACT_COUNT 1          // contact_hash: particles per hash bucket
 #define WEFT_CONTACT_SCATTER 2        // contact_hash: each particle into its bucket's run
 #define WEFT_CONTACT_SORT 3           // contact_hash: each bucket's run into particle order
