@@ -238,6 +238,17 @@ WEFT_FN float contactBound(float nearest, float thickness) {
   return nearest < WEFT_CONTACT_HOLD_FRACTION * thickness ? 0.0f : WEFT_CONTACT_BOUND_FRACTION * nearest;
 }
 
+// What contact did to a vertex this step, as WEFT_CONTACT_MARK_* bits: `nearest` and `bound` as for
+// contactBound, `weights` its pushes' total weight, `limited` whether its move was cut short.
+WEFT_FN uint contactMarks(float nearest, float radius, float weights, bool limited, float bound) {
+  uint marks = 0u;
+  if (nearest < radius) marks |= WEFT_CONTACT_MARK_NEAR;
+  if (weights > 0.0f) marks |= WEFT_CONTACT_MARK_PUSHED;
+  if (limited) marks |= WEFT_CONTACT_MARK_LIMITED;
+  if (bound == 0.0f) marks |= WEFT_CONTACT_MARK_HELD;
+  return marks;
+}
+
 // The move from `start` towards `target` cut to at most `bound`.
 WEFT_FN vec3 limitMove(vec3 start, vec3 target, float bound) {
   vec3 move = target - start;

@@ -17,6 +17,7 @@ layout(std430, binding = WEFT_BIND_CONTACT_CELLS) buffer Cells { uint cells[]; }
 layout(std430, binding = WEFT_BIND_CONTACT_ENTRIES) buffer Entries { uint entries[]; };
 layout(std430, binding = WEFT_BIND_CONTACT_SPHERES) buffer Spheres { vec4 spheres[]; };
 layout(std430, binding = WEFT_BIND_CONTACT_SCALARS) buffer Scalars { ContactScalars scalars; };
+layout(std430, binding = WEFT_BIND_CONTACT_MARKS) buffer Marks { uint marks[]; };
 
 float contactLongestEdge() { return uintBitsToFloat(scalars.maxEdgeBits); }
 

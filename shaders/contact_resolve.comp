@@ -7,7 +7,8 @@
 // Each such pair is met exactly once per corner. The nearest limits how far the vertex may move
 // (contactBound); those nearer than the thickness push it (the Jacobi average of its shares, weighted by its part in each pair). The
 // vertex then moves from its start towards its pushed target, cut to the bound, and its velocity
-// takes the same change of move / dt. Only the vertex's own entries are written.
+// takes the same change of move / dt, and its marks record what contact did. Only the vertex's own
+// entries are written.
 // Mirrors contactResolveVertex() in solver/contact.cpp, line for line.
 #include "shared.h"
 #include "physics.h"
@@ -126,4 +127,5 @@ void main() {
   if (nearest < contact.radius) atomicMin(scalars.minDistanceBits, floatBitsToUint(nearest));
   if (weights > 0.0) atomicAdd(scalars.contactVertices, 1u);
   if (x != target) atomicAdd(scalars.limitedVertices, 1u);
+  marks[i] |= contactMarks(nearest, contact.radius, weights, x != target, bound);
 }

@@ -60,6 +60,7 @@ using uvec4 = glm::uvec4;
 #define WEFT_BIND_CONTACT_ENTRIES 59   // uint[N]: particle indices sorted by hash bucket
 #define WEFT_BIND_CONTACT_SCALARS 60   // ContactScalars
 #define WEFT_BIND_CONTACT_SPHERES 63   // vec4[T + E]: the step's bounding spheres of the triangles, then the edges
+#define WEFT_BIND_CONTACT_MARKS 64     // uint[N]: what contact did to each vertex this frame, WEFT_CONTACT_MARK_* bits
 #define WEFT_BIND_HANDLE_VERTICES 61   // HandleVertex[K]: the particles that handles carry along paths
 #define WEFT_BIND_HANDLE_POSES 62      // HandlePose[G]: each handle's pose at the end of this step
 
@@ -149,6 +150,7 @@ using uvec4 = glm::uvec4;
 #define WEFT_BIND_RENDER_TRIANGLES 2   // uint[3T] triangle corner indices
 #define WEFT_BIND_RENDER_VERTEX_TRI_ROWS 3  // uint[N+1] CSR rows: triangles around each vertex
 #define WEFT_BIND_RENDER_VERTEX_TRIS 4      // uint[...] triangle indices around each vertex
+#define WEFT_BIND_RENDER_CONTACT_MARKS 5    // uint[N] WEFT_CONTACT_MARK_* bits per particle (contact_marks.vert)
 
 // Collider kinds (Collider.kind).
 #define WEFT_COLLIDER_PLANE 0   // shape = (unit normal xyz, offset d): the solid side is dot(n, x) < d
@@ -170,6 +172,12 @@ using uvec4 = glm::uvec4;
 #define WEFT_CONTACT_COUNT 1          // contact_hash: particles per hash bucket
 #define WEFT_CONTACT_SCATTER 2        // contact_hash: each particle into its bucket's run
 #define WEFT_CONTACT_SORT 3           // contact_hash: each bucket's run into particle order
+// What contact did to a vertex in any step of the frame (ContactMarks, drawn by the viewer's contact
+// overlay): bits, or-ed over the frame's steps and cleared at its start.
+#define WEFT_CONTACT_MARK_NEAR 1u     // a primitive it is a corner of came within the radius of a foreign one
+#define WEFT_CONTACT_MARK_PUSHED 2u   // a pair nearer than the thickness pushed its target
+#define WEFT_CONTACT_MARK_LIMITED 4u  // its move was cut short by its bound
+#define WEFT_CONTACT_MARK_HELD 8u     // nearer than the hold distance: it did not move (WEFT_CONTACT_HOLD_FRACTION)
 // rk4_stage: StepParams.mode is the stage, 0..3; the last one combines the slopes and collides.
 
 // Element kinds (Element.kind). Each is written once in shaders/elements/ and registered in
@@ -389,7 +397,7 @@ struct RenderParams {
   vec4 color;        // rgb base colour, a unused
   vec4 lightDir;     // xyz unit vector towards the light
   vec4 transform;    // xyz translation, w uniform scale (colliders drawn from a unit mesh)
-  vec4 shape;        // solid.vert: xyz plane normal, w = WEFT_SOLID_* kind; particles.vert: xy half size (NDC)
+  vec4 shape;        // solid.vert: xyz plane normal, w = WEFT_SOLID_* kind; particles.vert and contact_marks.vert: xy half size (NDC); contact_marks.vert: z the mark drawn
 };
 
 // Procedural solids drawn by solid.vert (no vertex buffers).

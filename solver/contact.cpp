@@ -80,15 +80,16 @@ struct CpuContact : ContactCommon {
   std::vector<glm::vec4> spheres;  // the step's, of the triangles then the edges (contactMeasure)
   std::vector<uint32_t> cells, entries;
   std::vector<uint32_t> buckets;  // each vertex's bucket, this step
+  std::vector<uint32_t> marks;    // the frame's WEFT_CONTACT_MARK_* bits per vertex
   gpu::ContactScalars scalars = frameStartScalars();
   uint64_t hostBytes() const override {
-    return (topology.data.size() + cells.size() + entries.size() + buckets.size()) * sizeof(uint32_t) +
+    return (topology.data.size() + cells.size() + entries.size() + buckets.size() + marks.size()) * sizeof(uint32_t) +
            (start.size() + spheres.size()) * sizeof(glm::vec4);
   }
 };
 
 struct GpuContact : ContactCommon {
-  engine::Buffer start, topologyBuffer, spheres, cells, entries, scalars;
+  engine::Buffer start, topologyBuffer, spheres, cells, entries, scalars, marks;
   std::unique_ptr<engine::ComputeProgram> hash, scan, resolve;
 };
 
@@ -129,7 +130,7 @@ float contactMeasure(uint32_t i, CpuContact& k, const gpu::ContactParams& c) {
 
 struct VertexOutcome {
   float nearest;
-  bool pushed, limited;
+  uint32_t marks;  // WEFT_CONTACT_MARK_*
 };
 
 // contact_resolve.comp for vertex i.
@@ -228,10 +229,11 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
         }
       }
   const glm::vec3 target = xyz(xi) + push / std::max(1.f, weights);
-  const glm::vec3 x = gpu::limitMove(xyz(si), target, gpu::contactBound(nearest, thickness));
+  const float bound = gpu::contactBound(nearest, thickness);
+  const glm::vec3 x = gpu::limitMove(xyz(si), target, bound);
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(gpu::carryCorrection(xyz(vi), x, xyz(xi), contact.dt), vi.w);
-  return {nearest, weights > 0.f, x != target};
+  return {nearest, gpu::contactMarks(nearest, contact.radius, weights, x != target, bound)};
 }
 
 }  // namespace
@@ -326,10 +328,15 @@ void prepareContactCpu(CpuState& state, const ClothModel& model, const ContactSp
   k->cells.resize(contactTableSize(model.particleCount()));
   k->entries.resize(model.particleCount());
   k->buckets.resize(model.particleCount());
+  k->marks.resize(model.particleCount());
   state.contact = std::move(k);
 }
 
-void startContactFrameCpu(CpuState& state) { cpuContact(state).scalars = frameStartScalars(); }
+void startContactFrameCpu(CpuState& state) {
+  CpuContact& k = cpuContact(state);
+  k.scalars = frameStartScalars();
+  std::fill(k.marks.begin(), k.marks.end(), 0u);
+}
 
 void startContactStepCpu(CpuState& state) { cpuContact(state).start = state.positions; }
 
@@ -356,8 +363,9 @@ void resolveContactCpu(CpuState& state, float dt, ThreadPool& pool) {
     for (size_t i = begin; i < end; ++i) {
       const VertexOutcome o = contactResolveVertex(static_cast<uint32_t>(i), state, k, c, longest);
       if (o.nearest < c.radius) nearest = std::min(nearest, o.nearest);
-      p += o.pushed;
-      l += o.limited;
+      p += (o.marks & WEFT_CONTACT_MARK_PUSHED) != 0;
+      l += (o.marks & WEFT_CONTACT_MARK_LIMITED) != 0;
+      k.marks[i] |= o.marks;  // vertex i's own entry: no other thread writes it
     }
     uint32_t seen = minBits.load();
     while (floatBits(nearest) < seen && !minBits.compare_exchange_weak(seen, floatBits(nearest))) {}
@@ -388,6 +396,10 @@ ContactStats contactStatsCpu(const CpuState& state) {
   return contactStats(k.scalars, k.radius);
 }
 
+std::vector<uint32_t> contactMarksCpu(const CpuState& state) {
+  return hasContact(state) ? cpuContact(state).marks : std::vector<uint32_t>{};
+}
+
 // ---- GPU ----
 
 namespace {
@@ -404,7 +416,8 @@ MemoryNeed contactMemoryNeed(size_t particles, size_t triangles) {
   need.add(std::max<uint64_t>((t + edges) * sizeof(glm::vec4), 16));                              // spheres
   need.add(std::max<uint64_t>(uint64_t(contactTableSize(particles)) * sizeof(uint32_t), 16));     // cells
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));                                         // entries
-  need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));  // the CPU's buckets (the GPU's scalars are smaller)                                                                                   // scalars
+  need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));  // the CPU's buckets (the GPU's scalars are smaller)
+  need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));  // marks
   return need;
 }
 
@@ -427,6 +440,7 @@ void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSp
   k->cells = deviceBuffer(context, contactTableSize(n) * sizeof(uint32_t), "weft.contactCells");
   k->entries = deviceBuffer(context, n * sizeof(uint32_t), "weft.contactEntries");
   k->scalars = deviceBuffer(context, sizeof(gpu::ContactScalars), "weft.contactScalars");
+  k->marks = deviceBuffer(context, n * sizeof(uint32_t), "weft.contactMarks");
   const gpu::ContactScalars initial = frameStartScalars();
   engine::uploadBuffer(context, k->scalars, &initial, sizeof initial);
   k->hash = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_hash.comp");
@@ -440,6 +454,7 @@ void recordContactFrameStart(GpuRecorder& r) {
   engine::barrier::allToUpload(r.vk(), r.cmd);
   r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, minDistanceBits), 4, floatBits(FLT_MAX));
   r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, contactVertices), 8, 0u);
+  r.vk().CmdFillBuffer(r.cmd, k.marks.handle(), 0, VK_WHOLE_SIZE, 0u);
   engine::barrier::transferToAll(r.vk(), r.cmd);
 }
 
@@ -489,7 +504,8 @@ void recordContactResolve(GpuRecorder& r, float dt) {
                                                              {WEFT_BIND_CONTACT_SPHERES, &k.spheres},
                                                              {WEFT_BIND_CONTACT_CELLS, &k.cells},
                                                              {WEFT_BIND_CONTACT_ENTRIES, &k.entries},
-                                                             {WEFT_BIND_CONTACT_SCALARS, &k.scalars}};
+                                                             {WEFT_BIND_CONTACT_SCALARS, &k.scalars},
+                                                             {WEFT_BIND_CONTACT_MARKS, &k.marks}};
     k.resolve->dispatch(r.cmd, n, resolveBindings, c);
     engine::barrier::computeToCompute(r.vk(), r.cmd);
     s.swapPositions();
@@ -503,6 +519,17 @@ ContactStats readContactStatsGpu(const GpuState& state) {
   gpu::ContactScalars scalars{};
   engine::downloadBuffer(*state.context, k.scalars, &scalars, sizeof scalars);
   return contactStats(scalars, k.radius);
+}
+
+std::vector<uint32_t> readContactMarksGpu(const GpuState& state) {
+  if (!hasContact(state)) return {};
+  std::vector<uint32_t> marks(state.particleCount);
+  if (!marks.empty()) engine::downloadBuffer(*state.context, gpuContact(state).marks, marks.data(), marks.size() * sizeof(uint32_t));
+  return marks;
+}
+
+const engine::Buffer* contactMarkBuffer(const GpuState& state) {
+  return hasContact(state) ? &gpuContact(state).marks : nullptr;
 }
 
 }  // namespace weft

@@ -48,6 +48,8 @@ void startContactFrameCpu(CpuState& state);  // zeroes the frame's statistics
 void startContactStepCpu(CpuState& state);
 void resolveContactCpu(CpuState& state, float dt, ThreadPool& pool);
 ContactStats contactStatsCpu(const CpuState& state);
+// The frame's WEFT_CONTACT_MARK_* bits per vertex; empty without contact.
+std::vector<uint32_t> contactMarksCpu(const CpuState& state);
 
 // ---- GPU ----
 // Buffers and kernels (uploads and waits: not while recording).
@@ -57,6 +59,10 @@ void recordContactStepStart(GpuRecorder& recorder);
 void recordContactResolve(GpuRecorder& recorder, float dt);
 // Reads the statistics of the frames recorded since the last frame start (waits for the device).
 ContactStats readContactStatsGpu(const GpuState& state);
+// The marks of those frames (waits for the device); empty without contact.
+std::vector<uint32_t> readContactMarksGpu(const GpuState& state);
+// The buffer of those marks, uint[N]; null without contact.
+const engine::Buffer* contactMarkBuffer(const GpuState& state);
 
 // The buffers (GPU) or vectors (CPU) contact adds for a cloth of `particles` and `triangles`, its
 // edges counted at their most (3 per triangle): what the solvers' memory checks add when contact is on.

@@ -59,6 +59,8 @@ void CpuSolver::onParamsChanged() {
 
 ContactStats CpuSolver::lastContactStats() const { return contactStatsCpu(state_); }
 
+std::vector<uint32_t> CpuSolver::lastContactMarks() const { return contactMarksCpu(state_); }
+
 void CpuSolver::advance(float frameDt, int substeps) {
   advanceSteps(frameDt, substeps);
   if (tears()) applyTears(detectTears());

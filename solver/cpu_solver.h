@@ -18,6 +18,7 @@ class CpuSolver : public Solver {
   void writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) override;
   PassTimes lastPassTimes() const override { return passTimes_; }
   ContactStats lastContactStats() const override;
+  std::vector<uint32_t> lastContactMarks() const override;
   Backend backend() const override { return Backend::Cpu; }
   std::string deviceName() const override;
   void setHandle(uint32_t index, glm::vec3 target) override;

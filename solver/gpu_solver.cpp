@@ -162,6 +162,10 @@ void GpuSolver::onParamsChanged() {
 
 ContactStats GpuSolver::lastContactStats() const { return readContactStatsGpu(state_); }
 
+std::vector<uint32_t> GpuSolver::lastContactMarks() const { return readContactMarksGpu(state_); }
+
+const engine::Buffer* GpuSolver::contactMarkBuffer() const { return weft::contactMarkBuffer(state_); }
+
 void GpuSolver::setHandle(uint32_t index, glm::vec3 target) {
   if (index >= particleCount_) throw std::out_of_range("setHandle: no particle " + std::to_string(index));
   if (handle_ && *handle_ != index) clearHandle();

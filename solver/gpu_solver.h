@@ -22,6 +22,7 @@ class GpuSolver : public Solver {
   void writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) override;
   PassTimes lastPassTimes() const override { return passTimes_; }
   ContactStats lastContactStats() const override;
+  std::vector<uint32_t> lastContactMarks() const override;
   Backend backend() const override { return Backend::Gpu; }
   std::string deviceName() const override { return context_.deviceName(); }
 
@@ -43,6 +44,9 @@ class GpuSolver : public Solver {
 
   const engine::Buffer& positionBuffer() const { return state_.positionsIn(); }
   const engine::Buffer& velocityBuffer() const { return state_.velocitiesIn(); }
+  // uint[N] WEFT_CONTACT_MARK_* bits of the frames recorded since the last frame start, for drawing in
+  // place (barrier::computeToGraphics first); null when the scene has no contact.
+  const engine::Buffer* contactMarkBuffer() const;
 
  protected:
   void onParamsChanged() override;

@@ -89,6 +89,9 @@ class Solver {
   // What contact did in the last advance() (zeros when the scene has no contact). The GPU backend
   // reads it from the device when asked.
   virtual ContactStats lastContactStats() const { return {}; }
+  // What contact did to each particle in the last advance(): WEFT_CONTACT_MARK_* bits (shaders/shared.h),
+  // or-ed over its steps. Empty when the scene has no contact. The GPU backend reads them from the device.
+  virtual std::vector<uint32_t> lastContactMarks() const { return {}; }
   virtual Backend backend() const = 0;
   virtual std::string deviceName() const = 0;
 

@@ -219,6 +219,31 @@ TEST_P(ContactTest, NoVertexMovesFartherThanItsBoundOverEveryPairABruteForceSear
   }
   EXPECT_LE(worstRatio, 0.45 * (1.0 + 1e-4));
   EXPECT_GT(limited, n / 4) << "most vertices should have been cut short by the bound";
+
+  // The marks say the same of each vertex: near when the brute-force search finds a foreign primitive
+  // within the radius, cut short where and only where it moved its whole bound, and they count what
+  // the stats do.
+  const std::vector<uint32_t> marks = solver->lastContactMarks();
+  ASSERT_EQ(marks.size(), n);
+  const ContactStats stats = solver->lastContactStats();
+  const double radius = params.contact.radius, rounding = 1e-6;
+  size_t wrongNear = 0, wrongLimited = 0, near = 0, pushed = 0, cut = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const bool markedNear = marks[i] & WEFT_CONTACT_MARK_NEAR;
+    if (nearest[i] < radius - rounding) wrongNear += !markedNear;
+    if (nearest[i] > radius + rounding) wrongNear += markedNear;
+    near += markedNear;
+    pushed += (marks[i] & WEFT_CONTACT_MARK_PUSHED) != 0;
+    const double ratio = glm::length(d3(x[i]) - d3(x0[i])) / nearest[i];
+    const bool markedLimited = marks[i] & WEFT_CONTACT_MARK_LIMITED;
+    wrongLimited += markedLimited ? ratio < 0.449 : ratio > 0.4499;  // a target exactly at its bound is unlikely
+    cut += markedLimited;
+  }
+  EXPECT_EQ(wrongNear, 0u) << "vertices marked near (or not) against the brute-force search";
+  EXPECT_EQ(wrongLimited, 0u) << "vertices marked cut short (or not) against whether they moved their whole bound";
+  EXPECT_GT(near, n / 2);
+  EXPECT_EQ(pushed, stats.contactVertices);
+  EXPECT_EQ(cut, stats.limitedVertices);
 }
 
 // Two triangles, one flat and one upright above it, whose long edges cross 3 mm apart, far from
@@ -428,6 +453,18 @@ TEST_F(ContactBackends, FindTheSameContactsAndAgreeOnTheMotion) {
   cpu->readState(xc, vc);
   gpu->readState(xg, vg);
   EXPECT_LT(maxPositionDifference(xc, xg), 1e-4f);
+  // The last frame's marks: the same vertices near, pushed and cut short, within a few that float
+  // rounding puts on the other side of a threshold.
+  const std::vector<uint32_t> cpuMarks = cpu->lastContactMarks(), gpuMarks = gpu->lastContactMarks();
+  ASSERT_EQ(cpuMarks.size(), xc.size());
+  ASSERT_EQ(gpuMarks.size(), xc.size());
+  size_t marked = 0, differ = 0;
+  for (size_t i = 0; i < cpuMarks.size(); ++i) {
+    marked += cpuMarks[i] != 0;
+    differ += cpuMarks[i] != gpuMarks[i];
+  }
+  EXPECT_GT(marked, cpuMarks.size() / 4);
+  EXPECT_LE(differ, cpuMarks.size() / 100) << "of " << marked << " marked";
   EXPECT_GT(cpuContacts, 100u);
   EXPECT_NEAR(double(gpuContacts), double(cpuContacts), 0.02 * double(cpuContacts));
 }
