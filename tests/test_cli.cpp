@@ -25,6 +25,8 @@
 #include <nlohmann/json.hpp>
 #include <stb/stb_image.h>
 
+#include "demos/render/palette.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -254,6 +256,41 @@ double differingPixels(const std::vector<unsigned char>& a, const std::vector<un
         break;
       }
   return double(differ) / double(a.size() / 4);
+}
+
+// `weft run --png --draw contacts` marks the particles contact touched in the last frame: the
+// pile's layers, in the overlay's colours, where the shaded picture of the same frame has none. The
+// mode is refused in one sentence where it cannot mean anything.
+TEST(Cli, RunDrawsTheLastFramesContactsIntoThePngWhenAsked) {
+  const std::string pile = std::string(WEFT_SOURCE_DIR) + "/demos/scenes/drop_pile.json";
+  const fs::path marked = tempDir() / "pile_contacts.png", shaded = tempDir() / "pile_shaded.png";
+  Result r = weft("run " + pile + " --backend cpu --frames 40 --quiet --draw contacts --png " + marked.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  r = weft("run " + pile + " --backend cpu --frames 40 --quiet --png " + shaded.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  auto count = [](const std::vector<unsigned char>& pixels, glm::vec3 colour) {
+    const glm::ivec3 c = glm::ivec3(glm::round(colour * 255.f));
+    int n = 0;
+    for (size_t p = 0; p + 3 < pixels.size(); p += 4)
+      n += std::abs(pixels[p] - c.r) <= 2 && std::abs(pixels[p + 1] - c.g) <= 2 && std::abs(pixels[p + 2] - c.b) <= 2;
+    return n;
+  };
+  const std::vector<unsigned char> withMarks = pngPixels(marked), without = pngPixels(shaded);
+  EXPECT_GT(count(withMarks, weft::palette::kContactNear), 200);
+  EXPECT_GT(count(withMarks, weft::palette::kContactPushed), 50);
+  EXPECT_EQ(count(without, weft::palette::kContactNear), 0);
+  EXPECT_EQ(count(without, weft::palette::kContactPushed), 0);
+
+  const fs::path small = writeFile("small_draw.json", kSmallScene);
+  Result noContact = weft("run " + small.string() + " --backend cpu --quiet --draw contacts --png " + shaded.string());
+  EXPECT_EQ(noContact.exitCode, 1);
+  EXPECT_EQ(noContact.output, "weft: --draw contacts marks what contact did, and this scene has no contact section\n");
+  Result noPng = weft("run " + small.string() + " --backend cpu --quiet --draw wireframe");
+  EXPECT_EQ(noPng.exitCode, 1);
+  EXPECT_EQ(noPng.output, "weft: --draw says how the PNG is drawn: give --png too\n");
+  Result unknown = weft("run " + small.string() + " --backend cpu --quiet --draw sketch --png " + shaded.string());
+  EXPECT_EQ(unknown.exitCode, 1);
+  EXPECT_EQ(unknown.output, "weft: unknown --draw mode 'sketch' (known: shaded, wireframe, springs, contacts)\n");
 }
 
 // A recorded frame replayed with its scene is the picture `weft run --png` drew of it: the scene's

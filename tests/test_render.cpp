@@ -221,6 +221,46 @@ TEST_F(RenderTest, DeviceBufferAndHostPositionsDrawTheSamePicture) {
   EXPECT_EQ(renderer.pixels(), fromHost);
 }
 
+// The contact overlay: each particle in the colour of its strongest mark, unmarked ones in the cloth's,
+// the same from host marks and from a device buffer; the shaded mode ignores the marks.
+TEST_F(RenderTest, ContactMarksColourEachParticleByItsStrongestMark) {
+  const std::vector<glm::vec4> positions = withInverseMass(model_.positions);
+  const std::array<ContactMarkKey, 4>& keys = contactMarkKeys();
+  // Particle k: no mark, one of the four alone, or every mark up to one (the strongest wins).
+  auto strongest = [](size_t k) { return k % 9 == 0 ? -1 : int((k % 9 - 1) % 4); };
+  std::vector<uint32_t> marks(positions.size());
+  for (size_t k = 0; k < marks.size(); ++k) {
+    const int s = strongest(k);
+    if (s >= 0) marks[k] = k % 9 <= 4 ? keys[s].mark : (keys[s].mark << 1) - 1u;
+  }
+  ClothRenderer renderer(*context_, shaders_, model_, kWidth, kHeight);
+  renderer.render(positions, {}, topCamera(), DrawMode::Shaded, marks);
+  const std::vector<uint8_t> shaded = renderer.pixels();
+  renderer.render(positions, {}, topCamera());
+  EXPECT_EQ(renderer.pixels(), shaded) << "the shaded mode draws no marks";
+  renderer.render(positions, {}, topCamera(), DrawMode::Contacts, marks);
+  size_t wrong = 0;
+  for (size_t k = 0; k < positions.size(); ++k) {
+    const glm::ivec3 at = pixelAt(renderer, renderer.project(glm::vec3(positions[k])));
+    const int s = strongest(k);
+    if (s >= 0) {
+      wrong += maxDifference(at, toBytes(keys[s].color)) > 2;
+    } else {
+      for (const ContactMarkKey& key : keys) wrong += maxDifference(at, toBytes(key.color)) <= 40;
+    }
+  }
+  EXPECT_EQ(wrong, 0u) << "of " << positions.size() << " particles";
+  const std::vector<uint8_t> fromHost = renderer.pixels();
+  engine::Buffer buffer(*context_, marks.size() * sizeof(uint32_t), engine::kStorageUsage,
+                        engine::MemoryUsage::DeviceLocal, "test.marks");
+  engine::uploadBuffer(*context_, buffer, marks.data(), marks.size() * sizeof(uint32_t));
+  engine::Buffer positionBuffer(*context_, positions.size() * sizeof(glm::vec4), engine::kStorageUsage,
+                                engine::MemoryUsage::DeviceLocal, "test.positions");
+  engine::uploadBuffer(*context_, positionBuffer, positions.data(), positions.size() * sizeof(glm::vec4));
+  renderer.render(positionBuffer, {}, topCamera(), DrawMode::Contacts, &buffer);
+  EXPECT_EQ(renderer.pixels(), fromHost);
+}
+
 TEST_F(RenderTest, SavePngIsWholeOrAbsent) {
   namespace fs = std::filesystem;
   fs::path folder = fs::temp_directory_path() / ("weft_render_test_" + std::to_string(std::random_device{}()));

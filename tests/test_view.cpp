@@ -12,6 +12,7 @@
 
 #include "demos/render/camera.h"
 #include "demos/render/palette.h"
+#include "demos/render/scene_drawer.h"
 #include "demos/view/orbit_camera.h"
 #include "demos/view/view_command.h"
 #include "solver/recording.h"
@@ -169,6 +170,30 @@ TEST(View, SpringsDrawModeShowsEachFamilyAndTheParticlesInTheirColours) {
   EXPECT_GT(count(palette::kBend), 100);
   EXPECT_GT(count(palette::kParticle), 500);
   EXPECT_LT(clothShare(pixels, w, w / 2, h / 2), 0.2);  // no shaded surface under the diagram
+}
+
+// The contact overlay on the pile: a strip hanging upright has nothing near it in its first frame
+// (its grid's own primitives are farther apart than the radius), so no particle is marked; once it
+// lies folded on the floor, its layers are marked near and pushed apart.
+TEST(View, ContactsDrawModeMarksTheParticlesThatContactTouched) {
+  if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  const std::string args = scene("drop_pile.json") + " --backend cpu --draw contacts --no-panel --msaa 1 --frames ";
+  Screenshot hanging = viewScreenshot(args + "1", "view_contacts1.png");
+  Screenshot piled = viewScreenshot(args + "90", "view_contacts90.png");
+  ASSERT_TRUE(hanging);
+  ASSERT_TRUE(piled);
+  auto count = [](const Screenshot& shot, glm::vec3 colour) {
+    glm::ivec3 c = glm::ivec3(glm::round(colour * 255.f));
+    int n = 0;
+    for (int i = 0; i < shot.width * shot.height; ++i) {
+      const unsigned char* p = shot.pixels() + 4 * i;
+      n += std::abs(p[0] - c.r) <= 1 && std::abs(p[1] - c.g) <= 1 && std::abs(p[2] - c.b) <= 1;
+    }
+    return n;
+  };
+  for (const ContactMarkKey& key : contactMarkKeys()) EXPECT_EQ(count(hanging, key.color), 0) << key.meaning;
+  EXPECT_GT(count(piled, palette::kContactNear), 500);
+  EXPECT_GT(count(piled, palette::kContactPushed), 100);
 }
 
 // Pixels of a one-pixel structural spring over the sky that mix the two colours, a fraction t of

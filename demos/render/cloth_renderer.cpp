@@ -23,10 +23,13 @@ ClothRenderer::ClothRenderer(engine::Context& context, const engine::ShaderLibra
 }
 
 void ClothRenderer::render(const std::vector<glm::vec4>& positions, const std::vector<ColliderDesc>& colliders,
-                           const CameraDesc& camera) {
+                           const CameraDesc& camera, DrawMode mode, const std::vector<uint32_t>& contactMarks) {
   if (positions.size() != particleCount_)
     throw std::invalid_argument("ClothRenderer: " + std::to_string(positions.size()) + " positions for a model of " +
                                 std::to_string(particleCount_) + " particles");
+  if (!contactMarks.empty() && contactMarks.size() != particleCount_)
+    throw std::invalid_argument("ClothRenderer: " + std::to_string(contactMarks.size()) +
+                                " contact marks for a model of " + std::to_string(particleCount_) + " particles");
   // Host-visible: the host writes it between frames (after the previous one's fence) and the
   // submission makes the writes visible, so no staging copy or extra submission per frame.
   if (!hostPositions_)
@@ -34,16 +37,22 @@ void ClothRenderer::render(const std::vector<glm::vec4>& positions, const std::v
                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::Upload,
                                     "render.hostPositions");
   std::memcpy(hostPositions_.mapped(), positions.data(), positions.size() * sizeof(glm::vec4));
-  render(hostPositions_, colliders, camera);
+  if (contactMarks.empty()) return render(hostPositions_, colliders, camera, mode);
+  if (!hostMarks_)
+    hostMarks_ = engine::Buffer(*context_, VkDeviceSize(particleCount_) * sizeof(uint32_t),
+                                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::Upload, "render.hostMarks");
+  std::memcpy(hostMarks_.mapped(), contactMarks.data(), contactMarks.size() * sizeof(uint32_t));
+  render(hostPositions_, colliders, camera, mode, &hostMarks_);
 }
 
 void ClothRenderer::render(const engine::Buffer& positions, const std::vector<ColliderDesc>& colliders,
-                           const CameraDesc& camera) {
+                           const CameraDesc& camera, DrawMode mode, const engine::Buffer* contactMarks) {
   viewProjection_ = viewProjection(camera, float(width()) / float(height()));
   engine::submitAndWait(*context_, [&](VkCommandBuffer cmd) {
     drawer_.recordNormals(cmd, positions);
     target_.begin(cmd, kSkyColor);
-    drawer_.recordDraw(cmd, positions, colliders, camera, viewProjection_);
+    drawer_.recordDraw(cmd, positions, colliders, camera, viewProjection_, mode,
+                       {float(width()), float(height())}, contactMarks);
     target_.endAndCopy(cmd);
     engine::barrier::transferToHost(context_->vk(), cmd);  // pixels() reads the copy after the fence
     // The solver's next step overwrites the positions this frame's shaders read.

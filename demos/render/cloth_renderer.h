@@ -49,11 +49,15 @@ class ClothRenderer {
 
   // Renders one frame from `positions` (vec4 per particle, xyz in m: on the GPU backend the solver's
   // own buffer), copies the image back and waits. pixels() holds the result afterwards.
+  // DrawMode::Contacts marks the particles from `contactMarks` (GpuSolver::contactMarkBuffer()).
   void render(const engine::Buffer& positions, const std::vector<ColliderDesc>& colliders,
-              const CameraDesc& camera);
-  // CPU backend: copies host positions into a buffer of the renderer's own, then renders.
+              const CameraDesc& camera, DrawMode mode = DrawMode::Shaded,
+              const engine::Buffer* contactMarks = nullptr);
+  // CPU backend: copies host positions (and contact marks, Solver::lastContactMarks(), when given)
+  // into buffers of the renderer's own, then renders.
   void render(const std::vector<glm::vec4>& positions, const std::vector<ColliderDesc>& colliders,
-              const CameraDesc& camera);
+              const CameraDesc& camera, DrawMode mode = DrawMode::Shaded,
+              const std::vector<uint32_t>& contactMarks = {});
 
   const std::vector<uint8_t>& pixels() const { return pixels_; }  // RGBA8, row-major, top row first
   uint32_t width() const { return target_.width(); }
@@ -73,6 +77,7 @@ class ClothRenderer {
   RenderTarget target_;  // before the drawer: its pipelines were made for the target's render pass
   SceneDrawer drawer_;
   engine::Buffer hostPositions_;  // vec4[N], host-visible: only for render(std::vector)
+  engine::Buffer hostMarks_;      // uint[N], host-visible: likewise
   glm::mat4 viewProjection_{1.f};
   std::vector<uint8_t> pixels_;
 };

@@ -70,6 +70,7 @@ SceneDrawer::SceneDrawer(const engine::Context& context, const engine::ShaderLib
   wireProgram_ = engine::GraphicsProgram(context, shaders, "cloth.vert", "cloth.frag", renderPass, lines);
   springProgram_ = engine::GraphicsProgram(context, shaders, "cloth.vert", "flat.frag", renderPass, lines);
   particleProgram_ = engine::GraphicsProgram(context, shaders, "particles.vert", "flat.frag", renderPass, state);
+  markProgram_ = engine::GraphicsProgram(context, shaders, "contact_marks.vert", "flat.frag", renderPass, state);
 
   std::vector<uint32_t> corners;
   corners.reserve(model.triangles.size() * 3);
@@ -116,7 +117,8 @@ void SceneDrawer::recordNormals(VkCommandBuffer cmd, const engine::Buffer& posit
 
 void SceneDrawer::recordDraw(VkCommandBuffer cmd, const engine::Buffer& positions,
                              const std::vector<ColliderDesc>& colliders, const CameraDesc& camera,
-                             const glm::mat4& viewProjection, DrawMode mode, glm::vec2 viewportPixels) const {
+                             const glm::mat4& viewProjection, DrawMode mode, glm::vec2 viewportPixels,
+                             const engine::Buffer* contactMarks) const {
   glm::vec3 light = lightDirection(camera);
   recordColliders(cmd, colliders, camera, viewProjection, light);
   if (mode == DrawMode::Springs) {
@@ -132,6 +134,35 @@ void SceneDrawer::recordDraw(VkCommandBuffer cmd, const engine::Buffer& position
                                            {WEFT_BIND_RENDER_TRIANGLES, wireframe ? &edges_ : &triangles_}};
   (wireframe ? wireProgram_ : clothProgram_).bind(cmd, buffers, &params, sizeof(params));
   vk_->CmdDraw(cmd, indices, 1, 0, 0);  // cloth.vert pulls triangles[gl_VertexIndex]
+  if (mode == DrawMode::Contacts && contactMarks != nullptr)
+    recordContactMarks(cmd, positions, *contactMarks, camera, viewProjection, viewportPixels);
+}
+
+const std::array<ContactMarkKey, 4>& contactMarkKeys() {
+  static const std::array<ContactMarkKey, 4> keys{{
+      {WEFT_CONTACT_MARK_NEAR, palette::kContactNear, "within the contact radius of a foreign primitive"},
+      {WEFT_CONTACT_MARK_PUSHED, palette::kContactPushed, "pushed back to the thickness"},
+      {WEFT_CONTACT_MARK_LIMITED, palette::kContactLimited, "move cut short by its bound"},
+      {WEFT_CONTACT_MARK_HELD, palette::kContactHeld, "held: nearer than the hold distance"},
+  }};
+  return keys;
+}
+
+void SceneDrawer::recordContactMarks(VkCommandBuffer cmd, const engine::Buffer& positions, const engine::Buffer& marks,
+                                     const CameraDesc& camera, const glm::mat4& viewProjection,
+                                     glm::vec2 viewportPixels) const {
+  if (particleCount_ == 0 || marks.size() < VkDeviceSize(particleCount_) * sizeof(uint32_t)) return;
+  constexpr float kMarkPixels = 2.5f;        // half size of a mark's square
+  constexpr float kTowardsEye = 0.004f;      // of the way to the eye: in front of the surface it marks
+  const engine::BufferBinding buffers[] = {{WEFT_BIND_RENDER_POSITIONS, &positions},
+                                           {WEFT_BIND_RENDER_CONTACT_MARKS, &marks}};
+  for (const ContactMarkKey& key : contactMarkKeys()) {
+    gpu::RenderParams params = renderParams(viewProjection, key.color, glm::vec3(0.f, 1.f, 0.f));
+    params.transform = glm::vec4(camera.eye, kTowardsEye);
+    params.shape = glm::vec4(2.f * kMarkPixels / glm::max(viewportPixels, glm::vec2(1.f)), float(key.mark), 0.f);
+    markProgram_.bind(cmd, buffers, &params, sizeof(params));
+    vk_->CmdDraw(cmd, 6 * particleCount_, 1, 0, 0);
+  }
 }
 
 void SceneDrawer::recordSprings(VkCommandBuffer cmd, const engine::Buffer& positions,
@@ -163,8 +194,17 @@ const char* drawModeName(DrawMode mode) {
     case DrawMode::Shaded: return "shaded";
     case DrawMode::Wireframe: return "wireframe";
     case DrawMode::Springs: return "springs and particles";
+    case DrawMode::Contacts: return "contacts";
   }
   return "?";
+}
+
+std::optional<DrawMode> drawModeNamed(const std::string& name) {
+  if (name == "shaded") return DrawMode::Shaded;
+  if (name == "wireframe") return DrawMode::Wireframe;
+  if (name == "springs") return DrawMode::Springs;
+  if (name == "contacts") return DrawMode::Contacts;
+  return std::nullopt;
 }
 
 void SceneDrawer::recordColliders(VkCommandBuffer cmd, const std::vector<ColliderDesc>& colliders,

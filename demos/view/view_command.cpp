@@ -61,8 +61,8 @@ void checkOptions(const ViewOptions& options) {
                                       options.recordFromStart || options.backend))
     throw InputError("--replay plays a recording back without a solver: it takes no --compare, --integrator, "
                      "--grid, --backend or --record-now");
-  if (!options.draw.empty() && options.draw != "shaded" && options.draw != "wireframe" && options.draw != "springs")
-    throw InputError("unknown --draw mode '" + options.draw + "' (known: shaded, wireframe, springs)");
+  if (!options.draw.empty() && !drawModeNamed(options.draw))
+    throw InputError("unknown --draw mode '" + options.draw + "' (known: " + kDrawModeNames + ")");
   if (options.msaa && *options.msaa != 1 && *options.msaa != 2 && *options.msaa != 4 && *options.msaa != 8)
     throw InputError("--msaa takes 1 (off), 2, 4 or 8 samples per pixel (got " + std::to_string(*options.msaa) + ")");
   if (!options.compare.empty() && options.integrator)

@@ -21,7 +21,7 @@ struct ViewOptions {
   std::optional<int> frames;   // render this many frames, then exit (unattended); else until closed
   std::string screenshotPath;  // PNG of the last frame (with --frames) or of each P press
   bool wireframe = false;      // start in wireframe (the W key cycles the draw modes)
-  std::string draw;            // start in this draw mode: shaded, wireframe or springs
+  std::string draw;            // start in this draw mode: shaded, wireframe, springs or contacts
   bool panel = true;           // show the panel (H toggles it)
   bool recordFromStart = false;  // start recording on the first frame (--record-now)
   bool paused = false;           // open with the simulation paused (space starts it)

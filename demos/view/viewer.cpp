@@ -47,9 +47,9 @@ Viewer::Viewer(engine::Context& context, const engine::ShaderLibrary& shaders, V
       swapchain_(context, window_.surface(), window_.framebufferSize(), wantedSamples(context, options)),
       frames_(context),
       camera_(content_.camera),
-      drawMode_(options.draw == "springs"                           ? DrawMode::Springs
-                : options.wireframe || options.draw == "wireframe" ? DrawMode::Wireframe
-                                                                   : DrawMode::Shaded),
+      drawMode_(!options.draw.empty()  ? *drawModeNamed(options.draw)  // checked by view_command
+                : options.wireframe ? DrawMode::Wireframe
+                                    : DrawMode::Shaded),
       showPanel_(options.panel),
       running_(!options.paused) {
   if (static_cast<int>(swapchain_.samples()) < wantedSamples(context, options))
@@ -232,6 +232,7 @@ void Viewer::followTopology(Pane& pane) {
       for (auto& upload : pane.uploads)
         upload = engine::Buffer(context_, cloth.particleCount() * sizeof(glm::vec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                 engine::MemoryUsage::Upload, "view.hostPositions");
+    for (auto& upload : pane.markUploads) upload = engine::Buffer();  // made again at the new size when drawn
     if (recorder_ && &pane == &panes_[0]) {
       stopRecording();  // its frames all have the particle count it started with
       status_ += "; stopped: the cloth tore";
@@ -267,6 +268,20 @@ const engine::Buffer& Viewer::positionsFor(Pane& pane, uint64_t frame) {
   return upload;  // the submission makes the host writes visible to the device
 }
 
+const engine::Buffer* Viewer::contactMarksFor(Pane& pane, uint64_t frame) {
+  if (drawMode_ != DrawMode::Contacts || !pane.sim) return nullptr;
+  if (GpuSolver* gpu = pane.sim->gpuSolver()) return gpu->contactMarkBuffer();  // drawn in place
+  const std::vector<uint32_t> marks = pane.sim->solver().lastContactMarks();
+  if (marks.empty()) return nullptr;
+  // The slot's own, free again since its fence was waited on (like its positions).
+  engine::Buffer& upload = pane.markUploads[frame % kFramesInFlight];
+  if (!upload || upload.size() < marks.size() * sizeof(uint32_t))
+    upload = engine::Buffer(context_, marks.size() * sizeof(uint32_t), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                            engine::MemoryUsage::Upload, "view.contactMarks");
+  std::memcpy(upload.mapped(), marks.data(), marks.size() * sizeof(uint32_t));
+  return &upload;
+}
+
 glm::vec4 Viewer::paneRect(size_t p) const {
   VkExtent2D e = swapchain_.extent();
   // Side by side, the panel gets a column of its own so it hides neither pane.
@@ -288,7 +303,7 @@ CameraDesc Viewer::paneCamera(size_t p) const {
 
 void Viewer::recordFrame(VkCommandBuffer cmd, uint32_t image, bool capture) {
   const size_t slot = frame_ % kFramesInFlight;
-  std::vector<const engine::Buffer*> positions;
+  std::vector<const engine::Buffer*> positions, marks;
   for (size_t p = 0; p < panes_.size(); ++p) {
     Pane& pane = panes_[p];
     engine::GpuTimer& timer = pane.timers[slot];
@@ -304,6 +319,7 @@ void Viewer::recordFrame(VkCommandBuffer cmd, uint32_t image, bool capture) {
         gpu->recordHandle(cmd);  // paused (or stepped on the host): a drag still moves the held particle
     }
     positions.push_back(&positionsFor(pane, frame_));
+    marks.push_back(contactMarksFor(pane, frame_));
     if (p == 0 && recorder_ && pane.advanced[slot]) {
       if (pane.sim->gpuSolver())
         recorder_->recordCopy(cmd, frame_, *positions.back());
@@ -329,7 +345,7 @@ void Viewer::recordFrame(VkCommandBuffer cmd, uint32_t image, bool capture) {
                              : content_.scene.colliders;
     engine::timed(&panes_[p].timers[slot], cmd, "view.draw", [&] {
       panes_[p].drawer.recordDraw(cmd, *positions[p], colliders, camera, viewProjection(camera, r.z / r.w),
-                                  drawMode_, {r.z, r.w});
+                                  drawMode_, {r.z, r.w}, marks[p]);
     });
   }
   imgui_->record(cmd);  // sets its own viewport and scissor

@@ -40,6 +40,7 @@ struct Pane {
   std::unique_ptr<LiveSimulation> sim;  // null when replaying
   SceneDrawer drawer;
   std::array<engine::Buffer, kFramesInFlight> uploads;  // host positions drawn: CPU backend, replay
+  std::array<engine::Buffer, kFramesInFlight> markUploads;  // host contact marks drawn: CPU backend, made when first drawn
   std::array<engine::GpuTimer, kFramesInFlight> timers;
   std::array<PassTimes, kFramesInFlight> hostPasses;  // passes of a host advance() in that slot's frame
   std::array<bool, kFramesInFlight> advanced{};       // the slot's frame stepped the simulation
@@ -95,6 +96,10 @@ class Viewer {
   // What pane `p` draws from this frame: the GPU solver's buffer, or the slot's upload buffer
   // holding the CPU state or the replayed frame.
   const engine::Buffer& positionsFor(Pane& pane, uint64_t frame);
+  // The contact marks pane `p` draws this frame, when drawing contacts: the GPU solver's buffer, or
+  // the slot's upload buffer holding the CPU solver's. Null when not drawing them, when the scene has
+  // no contact, and in a replay (recordings hold positions only).
+  const engine::Buffer* contactMarksFor(Pane& pane, uint64_t frame);
   glm::vec4 paneRect(size_t p) const;  // x, y, width, height in framebuffer pixels
   CameraDesc paneCamera(size_t p) const;
   bool replaying() const { return content_.recording != nullptr; }
@@ -108,6 +113,7 @@ class Viewer {
   void drawSimulationControls();
   void drawParameters();
   void drawReplayControls();
+  void drawContactLegend() const;  // what the contact overlay's colours mean
   void drawTimings();
   void drawPaneLabels();
   std::string paneTitle(size_t p) const;

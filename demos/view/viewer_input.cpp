@@ -71,8 +71,8 @@ void Viewer::onKey(int key, int action, int) {
       break;
     case GLFW_KEY_H: showPanel_ = !showPanel_; break;
     case GLFW_KEY_R: reset(); break;
-    case GLFW_KEY_W:  // shaded, wireframe, springs and particles, round again
-      drawMode_ = static_cast<DrawMode>((static_cast<int>(drawMode_) + 1) % 3);
+    case GLFW_KEY_W:  // shaded, wireframe, springs and particles, contacts, round again
+      drawMode_ = static_cast<DrawMode>((static_cast<int>(drawMode_) + 1) % kDrawModeCount);
       break;
     case GLFW_KEY_P: screenshotRequested_ = true; break;
     default: break;

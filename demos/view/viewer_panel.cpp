@@ -91,10 +91,13 @@ void Viewer::drawPanel() {
   drawTimings();
   ImGui::Separator();
   if (ImGui::BeginCombo("draw (W)", drawModeName(drawMode_))) {
-    for (DrawMode mode : {DrawMode::Shaded, DrawMode::Wireframe, DrawMode::Springs})
+    for (int m = 0; m < kDrawModeCount; ++m) {
+      const DrawMode mode = static_cast<DrawMode>(m);
       if (ImGui::Selectable(drawModeName(mode), mode == drawMode_)) drawMode_ = mode;
+    }
     ImGui::EndCombo();
   }
+  if (drawMode_ == DrawMode::Contacts) drawContactLegend();
   if (!status_.empty()) ImGui::TextWrapped("%s", status_.c_str());
   ImGui::TextDisabled("drag: orbit or grab  shift: pan  wheel: zoom\nP: screenshot  H: hide panel  Esc: quit");
   ImGui::End();
@@ -215,6 +218,24 @@ void Viewer::drawParameters() {
                   static_cast<unsigned long long>(stats.contactVertices),
                   static_cast<unsigned long long>(stats.limitedVertices));
     }
+  }
+}
+
+void Viewer::drawContactLegend() const {
+  if (replaying()) {
+    ImGui::TextDisabled("a recording holds positions only: no contacts to mark");
+    return;
+  }
+  if (!panes_.front().sim->contact()) {
+    ImGui::TextDisabled("self-collision is off: no contacts to mark");
+    return;
+  }
+  ImGui::TextDisabled("particles in the last frame, strongest last:");
+  for (const ContactMarkKey& key : contactMarkKeys()) {
+    ImGui::ColorButton(key.meaning, ImVec4(key.color.r, key.color.g, key.color.b, 1.f),
+                       ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop, ImVec2(10.f, 10.f));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(key.meaning);
   }
 }
 

@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   runCmd->add_option("--max-iterations", run.maxIterations, "implicit solves: iteration cap per step");
   runCmd->add_option("--grid", run.grid, "rebuild the scene's grid cloth with N x N particles, same size and mass");
   runCmd->add_option("--png", run.pngPath, "render the final frame to this PNG");
+  runCmd->add_option("--draw", run.draw, "draw the PNG's cloth shaded (default), as a wireframe, as springs, or with its contacts marked");
   runCmd->add_option("--obj-dir", run.objDir, "write one OBJ per frame into this folder");
   runCmd->add_option("--record", run.recordPath, "record every frame's positions to this file (docs/recording-format.md)");
   runCmd->add_option("--stats", run.statsPath, "write run statistics to this JSON file");
@@ -95,7 +96,8 @@ int main(int argc, char** argv) {
   viewCmd->add_option("--frames", view.frames, "render this many frames, then exit");
   viewCmd->add_option("--screenshot", view.screenshotPath, "write the last frame to this PNG");
   viewCmd->add_flag("--wireframe", view.wireframe, "start in wireframe (same as --draw wireframe)");
-  viewCmd->add_option("--draw", view.draw, "start drawing the cloth shaded, as a wireframe, or as springs (W cycles)");
+  viewCmd->add_option("--draw", view.draw,
+                      "start drawing the cloth shaded, as a wireframe, as springs, or with its contacts marked (W cycles)");
   viewCmd->add_option("--grid", view.grid, "simulate an N x N grid instead of the scene's (skips the calibration)");
   viewCmd->add_option("--compare", view.compare, "two integrators side by side, as A,B, each optionally with its substeps (explicit-euler:128,implicit-cg:1)");
   viewCmd->add_option("--replay", view.replayPath, "play this recording back (weft run --record) instead of simulating");

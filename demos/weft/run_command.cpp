@@ -74,6 +74,9 @@ void checkOutputs(const RunOptions& o) {
   if (o.onExplosion != "stop" && o.onExplosion != "halve-dt")
     throw InputError("--on-explosion must be 'stop' or 'halve-dt' (got '" + excerpt(o.onExplosion) + "')");
   if (!o.pngPath.empty()) checkOutputFile(o.pngPath, "PNG");
+  if (!o.draw.empty() && !drawModeNamed(o.draw))
+    throw InputError("unknown --draw mode '" + excerpt(o.draw) + "' (known: " + kDrawModeNames + ")");
+  if (!o.draw.empty() && o.pngPath.empty()) throw InputError("--draw says how the PNG is drawn: give --png too");
   if (!o.recordPath.empty()) checkOutputFile(o.recordPath, "recording");
   if (!o.statsPath.empty()) checkOutputFile(o.statsPath, "stats");
   if (!o.objDir.empty()) checkOutputFolder(o.objDir, frameObjName(1));
@@ -123,6 +126,9 @@ int runCommand(const RunOptions& options) {
   const int frames = demo.frames;
   Backend backend = options.backend ? parseBackend(*options.backend) : Backend::Gpu;
   checkOutputs(options);
+  const DrawMode drawMode = options.draw.empty() ? DrawMode::Shaded : *drawModeNamed(options.draw);
+  if (drawMode == DrawMode::Contacts && !scene.contact.enabled)
+    throw InputError("--draw contacts marks what contact did, and this scene has no contact section");
 
   // A Vulkan device is needed for the GPU backend and for rendering the PNG on either backend.
   std::unique_ptr<engine::Context> context;
@@ -319,10 +325,13 @@ int runCommand(const RunOptions& options) {
     // A torn cloth is drawn with its triangles as they are now.
     ClothRenderer renderer(*context, *shaders, solver->tears() ? *solver->tornModel() : scene.cloth, kPngWidth,
                            kPngHeight);
+    // The last frame's contact marks, when they are drawn.
     if (auto* gpu = dynamic_cast<GpuSolver*>(solver.get()))
-      renderer.render(gpu->positionBuffer(), solver->kinematics().collidersNow(), demo.camera);  // the solver's own buffer
+      renderer.render(gpu->positionBuffer(), solver->kinematics().collidersNow(), demo.camera, drawMode,
+                      gpu->contactMarkBuffer());  // the solver's own buffers
     else
-      renderer.render(positions, solver->kinematics().collidersNow(), demo.camera);  // where they are now
+      renderer.render(positions, solver->kinematics().collidersNow(), demo.camera, drawMode,
+                      drawMode == DrawMode::Contacts ? solver->lastContactMarks() : std::vector<uint32_t>{});
     renderer.savePng(options.pngPath);
   }
   if (int signal = interrupts.signal()) return interrupted(signal, frames, frames);

@@ -17,6 +17,7 @@ struct RunOptions {
   std::optional<int> maxIterations;
   std::optional<int> grid;  // particles per side of the scene's grid cloth (withGridSize)
   std::string pngPath;
+  std::string draw;  // the PNG's draw mode (demos/render/scene_drawer.h); empty: shaded
   std::string objDir;
   std::string statsPath;
   std::string recordPath;
