@@ -158,6 +158,76 @@ TEST_F(Embedding, RecordStepNeitherSubmitsNorWaitsNorAllocates) {
   }
 }
 
+// Two free 8 x 8 sheets 6 mm apart, the lower at rest and the upper thrown down onto it at 1 m/s,
+// no gravity. After one frame contact
+// has pushed both layers apart: the two backends report it alike and mark the same particles, and
+// the GPU's mark buffer holds what readContactMarks returns. A cloth without contact reports zeros
+// and has no marks.
+TEST_F(Embedding, ContactIsReportedAndMarkedPerParticleAlikeOnBothBackends) {
+  std::vector<glm::vec3> vertices;
+  std::vector<uint32_t> indices;
+  const uint32_t n = 8;
+  for (int layer = 0; layer < 2; ++layer) {
+    const uint32_t first = uint32_t(vertices.size());
+    for (uint32_t j = 0; j < n; ++j)
+      for (uint32_t i = 0; i < n; ++i) vertices.push_back({0.02f * float(i), 0.006f * float(layer), 0.02f * float(j)});
+    for (uint32_t j = 0; j + 1 < n; ++j)
+      for (uint32_t i = 0; i + 1 < n; ++i) {
+        const uint32_t a = first + j * n + i, b = a + 1, c = a + n, d = c + 1;
+        indices.insert(indices.end(), {a, c, b, b, c, d});
+      }
+  }
+  const Fabric fabric = Fabric::mesh(vertices, indices);
+  StepSettings settings;
+  settings.integrator = "xpbd";
+  settings.gravity = glm::vec3(0.f);
+  settings.contact.enabled = true;
+  settings.contact.thickness = 0.004f;
+  settings.contact.radius = 0.01f;
+  std::vector<glm::vec4> x(vertices.size()), v(vertices.size(), glm::vec4(0.f));
+  for (size_t i = 0; i < x.size(); ++i) x[i] = glm::vec4(vertices[i], 1.f);
+  for (size_t i = n * n; i < v.size(); ++i) v[i].y = -1.f;  // the upper sheet, thrown down
+
+  CpuCloth cpu(fabric, settings);
+  x = [&] { std::vector<glm::vec4> p, u; cpu.readState(p, u); return p; }();  // the inverse masses
+  cpu.writeState(x, v);
+  cpu.step(kDt, 4);
+  Device device(host().desc());
+  GpuCloth gpu(device, fabric, settings);
+  gpu.writeState(x, v);
+  gpu.prepare(4);
+  host().submit([&](VkCommandBuffer cmd) { gpu.recordStep(cmd, kDt, 4); });
+
+  const ContactReport a = cpu.contactReport(), b = gpu.readContactReport();
+  EXPECT_LT(a.nearest, 0.0045f) << "nearer than they started, held near the thickness";
+  EXPECT_NEAR(b.nearest, a.nearest, 1e-6f);
+  EXPECT_NEAR(double(b.pushed), double(a.pushed), 0.02 * double(a.pushed));
+  EXPECT_NEAR(double(b.cutShort), double(a.cutShort), 0.02 * double(a.cutShort) + 2.0);
+  const std::vector<uint32_t> cpuMarks = cpu.contactMarks(), gpuMarks = gpu.readContactMarks();
+  ASSERT_EQ(cpuMarks.size(), x.size());
+  ASSERT_EQ(gpuMarks.size(), x.size());
+  size_t pushed = 0, differ = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    pushed += (cpuMarks[i] & kContactPushed) != 0;
+    differ += cpuMarks[i] != gpuMarks[i];
+  }
+  EXPECT_EQ(pushed, x.size()) << "every particle of both layers pushed";
+  EXPECT_EQ(a.pushed, 4 * pushed) << "in every one of the four steps";
+  EXPECT_LT(a.cutShort, a.pushed) << "the throw is cut short only until the layers meet";
+  EXPECT_LE(differ, 2u);
+  ASSERT_NE(gpu.contactMarkBuffer(), VK_NULL_HANDLE);
+  const std::vector<uint8_t> inPlace = host().read(gpu.contactMarkBuffer(), 0, x.size() * sizeof(uint32_t));
+  EXPECT_EQ(std::memcmp(inPlace.data(), gpuMarks.data(), inPlace.size()), 0);
+
+  CpuCloth plain(fabric, StepSettings{});
+  plain.step(kDt, 1);
+  EXPECT_TRUE(plain.contactMarks().empty());
+  EXPECT_EQ(plain.contactReport().pushed, 0u);
+  GpuCloth plainGpu(device, fabric, StepSettings{});
+  EXPECT_EQ(plainGpu.contactMarkBuffer(), VK_NULL_HANDLE);
+  EXPECT_TRUE(plainGpu.readContactMarks().empty());
+}
+
 TEST_F(Embedding, RecordingMoreSubstepsThanPreparedIsRefused) {
   Device device(host().desc());
   GpuCloth cloth(device, hangingFabric(), StepSettings{});

@@ -38,6 +38,10 @@ class CpuCloth {
   void readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const;
   void writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities);
   size_t particleCount() const;
+  // What contact did in the last step() (docs/contact.md): a summary, and one ContactMark bit set per
+  // particle (empty without contact).
+  ContactReport contactReport() const;
+  std::vector<uint32_t> contactMarks() const;
 
  private:
   std::unique_ptr<detail::CpuClothImpl> impl_;

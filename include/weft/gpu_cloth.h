@@ -108,6 +108,14 @@ class GpuCloth {
   // submit and wait for the device's queue.
   void readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const;
   void writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities);
+  // What contact did in the last frame recorded (docs/contact.md), once the device has run it: a
+  // summary and one ContactMark bit set per particle (empty without contact). Both wait for the device.
+  ContactReport readContactReport() const;
+  std::vector<uint32_t> readContactMarks() const;
+  // The marks in place, uint32 per particle, for drawing them: recordStep writes them in a compute
+  // shader (a barrier from positionsWritten() to their use orders the read). The same buffer while
+  // contact is on; null without contact. setSettings turning contact off frees it.
+  VkBuffer contactMarkBuffer() const;
 
   const detail::GpuClothImpl& impl() const { return *impl_; }
 

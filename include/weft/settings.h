@@ -51,6 +51,24 @@ struct ContactSettings {
   float staticFriction = 0.3f;  // of sticking, at least friction
 };
 
+// What contact did in the last frame (CpuCloth::contactReport, GpuCloth::readContactReport); zeros
+// for a cloth without contact.
+struct ContactReport {
+  float nearest = 0.f;    // m: the smallest distance between primitives sharing no corner at a step's
+                          // start (the radius when none came nearer)
+  uint64_t pushed = 0;    // particles pushed back to the thickness, summed over the frame's steps
+  uint64_t cutShort = 0;  // particles whose move the displacement bound cut short, summed likewise
+};
+
+// The bits of a particle's contact mark (CpuCloth::contactMarks, GpuCloth::contactMarkBuffer): what
+// contact did to it in any step of the last frame. The strongest is the highest bit set.
+enum ContactMark : uint32_t {
+  kContactNear = 1,      // a primitive it is a corner of came within the radius of a foreign one
+  kContactPushed = 2,    // a pair nearer than the thickness pushed it back out
+  kContactCutShort = 4,  // its move was cut short by its displacement bound
+  kContactHeld = 8,      // nearer than the hold distance (a fiftieth of the thickness): it did not move
+};
+
 struct StepSettings {
   // One of integratorNames(): "explicit-euler", "symplectic-euler", "verlet", "rk4",
   // "implicit-cg", "nonlinear-cg", "newton-chebyshev", "imex", "xpbd".

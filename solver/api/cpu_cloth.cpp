@@ -43,5 +43,7 @@ void CpuCloth::writeState(const std::vector<glm::vec4>& positions, const std::ve
   impl_->solver->writeState(positions, velocities);
 }
 size_t CpuCloth::particleCount() const { return impl_->solver->particleCount(); }
+ContactReport CpuCloth::contactReport() const { return detail::contactReport(*impl_->solver); }
+std::vector<uint32_t> CpuCloth::contactMarks() const { return impl_->solver->lastContactMarks(); }
 
 }  // namespace weft

@@ -187,6 +187,13 @@ void GpuCloth::setSettings(const StepSettings& settings) {
 void GpuCloth::setColliderTransform(size_t index, const glm::mat4& transform) {
   detail::setColliderTransform(*impl_->solver, index, transform);
 }
+ContactReport GpuCloth::readContactReport() const { return detail::contactReport(*impl_->solver); }
+std::vector<uint32_t> GpuCloth::readContactMarks() const { return impl_->solver->lastContactMarks(); }
+VkBuffer GpuCloth::contactMarkBuffer() const {
+  const engine::Buffer* marks = impl_->solver->contactMarkBuffer();
+  return marks ? marks->handle() : VK_NULL_HANDLE;
+}
+
 void GpuCloth::setHandle(uint32_t index, glm::vec3 target) { impl_->solver->setHandle(index, target); }
 void GpuCloth::releaseHandle() { impl_->solver->clearHandle(); }
 

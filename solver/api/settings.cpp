@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/error.h"
+#include "shaders/shared.h"
 #include "solver/api/api_internal.h"
 
 namespace weft {
@@ -119,6 +120,15 @@ static_assert(static_cast<int>(Collider::Shape::Sphere) == static_cast<int>(Coll
                   static_cast<int>(Collider::Shape::Box) == static_cast<int>(ColliderDesc::Kind::Box) &&
                   static_cast<int>(Collider::Shape::Mesh) == static_cast<int>(ColliderDesc::Kind::Mesh),
               "the public collider shapes are the solver's");
+
+static_assert(kContactNear == WEFT_CONTACT_MARK_NEAR && kContactPushed == WEFT_CONTACT_MARK_PUSHED &&
+                  kContactCutShort == WEFT_CONTACT_MARK_LIMITED && kContactHeld == WEFT_CONTACT_MARK_HELD,
+              "the public contact marks are the kernels' bits");
+
+ContactReport contactReport(const Solver& solver) {
+  const ContactStats stats = solver.lastContactStats();
+  return {stats.minDistance, stats.contactVertices, stats.limitedVertices};
+}
 
 void setColliderTransform(Solver& solver, size_t index, const glm::mat4& transform) {
   const glm::mat3 r(transform);
