@@ -238,6 +238,11 @@ WEFT_FN float contactBound(float nearest, float thickness) {
   return nearest < WEFT_CONTACT_HOLD_FRACTION * thickness ? 0.0f : WEFT_CONTACT_BOUND_FRACTION * nearest;
 }
 
+// The Coulomb coefficients (static, kinetic) of a pair between two cloths of coefficients a and b:
+// their geometric mean, so that a frictionless cloth slides on anything and equal cloths keep theirs.
+// Static stays at least kinetic, as it is for each cloth.
+WEFT_FN vec2 contactPairFriction(vec2 a, vec2 b) { return sqrt(a * b); }
+
 // What contact did to a vertex this step, as WEFT_CONTACT_MARK_* bits: `nearest` and `bound` as for
 // contactBound, `weights` its pushes' total weight, `limited` whether its move was cut short.
 WEFT_FN uint contactMarks(float nearest, float radius, float weights, bool limited, float bound) {

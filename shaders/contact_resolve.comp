@@ -22,6 +22,16 @@ uvec3 contactTriangle(uint t) {
   return uvec3(topology[at], topology[at + 1u], topology[at + 2u]);
 }
 uvec2 contactEdge(uint e) { return uvec2(topology[contact.edgesAt + 2u * e], topology[contact.edgesAt + 2u * e + 1u]); }
+// A particle's own Coulomb coefficients (static, kinetic), or the scene's.
+vec2 frictionOf(uint v) {
+  vec2 scene = vec2(contact.staticFriction, contact.kineticFriction);
+  if (contact.frictionAt == 0u) return scene;
+  vec2 f = vec2(uintBitsToFloat(topology[contact.frictionAt + 2u * v]), uintBitsToFloat(topology[contact.frictionAt + 2u * v + 1u]));
+  return f.x < 0.0 ? scene : f;
+}
+// A pair's, between a corner of ours (coefficients `own`) and particle v, a corner of the other
+// primitive (whose corners are of one cloth).
+vec2 pairFriction(vec2 own, uint v) { return contact.frictionAt == 0u ? own : contactPairFriction(own, frictionOf(v)); }
 
 void main() {
   uint i = globalIndex();
@@ -32,7 +42,7 @@ void main() {
   float longest = contactLongestEdge();
   float cellSize = contactCellSize(contact.radius, longest);
   float thickness = contact.thickness;
-  vec2 friction = vec2(contact.staticFriction, contact.kineticFriction);
+  vec2 ownFriction = frictionOf(i);
   float nearest = contact.radius;
   vec3 push = vec3(0.0);
   float weights = 0.0;
@@ -72,7 +82,7 @@ void main() {
           uvec3 c = contactTriangle(t);
           if (c.x == i || c.y == i || c.z == i) continue;
           vec4 a = start[c.x], b = start[c.y], d = start[c.z];
-          vec4 r = contactVertexTriangle(si, a, b, d, xi.xyz, positions[c.x].xyz, positions[c.y].xyz, positions[c.z].xyz, 0u, thickness, friction, weight);
+          vec4 r = contactVertexTriangle(si, a, b, d, xi.xyz, positions[c.x].xyz, positions[c.y].xyz, positions[c.z].xyz, 0u, thickness, pairFriction(ownFriction, c.x), weight);
           nearest = min(nearest, r.x);
           push += r.yzw;
           weights += weight;
@@ -86,7 +96,7 @@ void main() {
           if (c.x == u || c.y == u || c.z == u) continue;
           vec4 a = start[c.x], b = start[c.y], d = start[c.z];
           uint corner = c.x == i ? 1u : (c.y == i ? 2u : 3u);
-          vec4 r = contactVertexTriangle(su, a, b, d, positions[u].xyz, positions[c.x].xyz, positions[c.y].xyz, positions[c.z].xyz, corner, thickness, friction, weight);
+          vec4 r = contactVertexTriangle(su, a, b, d, positions[u].xyz, positions[c.x].xyz, positions[c.y].xyz, positions[c.z].xyz, corner, thickness, pairFriction(ownFriction, u), weight);
           nearest = min(nearest, r.x);
           push += r.yzw;
           weights += weight;
@@ -111,7 +121,7 @@ void main() {
           float fReach = contact.radius + fSphere.w;
           if (pointSegmentDistance2(fSphere.xyz, p0.xyz, p1.xyz - p0.xyz, eInvLength2) >= fReach * fReach) continue;
           vec4 r = contactEdgeEdge(p0, p1, q0, q1, positions[p.x].xyz, positions[p.y].xyz, positions[q.x].xyz, positions[q.y].xyz,
-                                 p.x == i ? 0u : 1u, thickness, friction, weight);
+                                 p.x == i ? 0u : 1u, thickness, pairFriction(ownFriction, q.x), weight);
           nearest = min(nearest, r.x);
           push += r.yzw;
           weights += weight;

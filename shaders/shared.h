@@ -457,7 +457,8 @@ struct ContactParams {
   uint ownedEdgeRowsAt;      // N + 1 starts into the sorted edges
   float staticFriction;      // Coulomb coefficients between cloth and cloth
   float kineticFriction;
-  uint pad0;
+  uint frictionAt;           // 0: every particle uses the two above; else N pairs (static, kinetic) as
+                             // float bits, a negative static meaning the two above (contactPairFriction)
   uint pad1;
 };
 

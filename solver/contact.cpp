@@ -52,7 +52,12 @@ void checkReach(float radius, float meanEdge) {
 struct ContactCommon : UnitResources {
   ContactTopology topology;
   float radius = 0.f, thickness = 0.f, staticFriction = 0.f, kineticFriction = 0.f;
-  void set(const ContactSpec& settings) {
+  void build(const ClothModel& model, const ContactSpec& settings) {
+    topology = buildContactTopology(model.triangles, model.positions);
+    addClothFriction(topology, model.particleCount(), settings.clothFriction);
+    set(settings);
+  }
+  void set(const ContactSpec& settings) {  // Solver::setParams refuses other clothFriction
     radius = resolvedRadius(settings, topology);
     checkReach(radius, topology.meanEdge);
     thickness = settings.thickness;
@@ -143,7 +148,18 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
   const glm::vec4 vi = s.velocities[i];
   const float cellSize = gpu::contactCellSize(contact.radius, longest);
   const float thickness = contact.thickness;
-  const glm::vec2 friction(contact.staticFriction, contact.kineticFriction);
+  const glm::vec2 sceneFriction(contact.staticFriction, contact.kineticFriction);
+  // A particle's own coefficients, or the scene's.
+  auto frictionOf = [&](uint32_t v) {
+    if (contact.frictionAt == 0u) return sceneFriction;
+    const glm::vec2 f(bitsFloat(topology[contact.frictionAt + 2u * v]), bitsFloat(topology[contact.frictionAt + 2u * v + 1u]));
+    return f.x < 0.f ? sceneFriction : f;
+  };
+  const glm::vec2 ownFriction = frictionOf(i);
+  // A pair's, between a corner of ours and particle v (a corner of the other primitive: one cloth).
+  auto pairFriction = [&](uint32_t v) {
+    return contact.frictionAt == 0u ? sceneFriction : gpu::contactPairFriction(ownFriction, frictionOf(v));
+  };
   float nearest = contact.radius;
   glm::vec3 push(0.f);
   float weights = 0.f;
@@ -190,7 +206,7 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
               if (gpu::sphereBeyond(xyz(si), spheres[t], contact.radius)) continue;
               if (c.x == i || c.y == i || c.z == i) continue;
               const glm::vec4 a = start[c.x], b = start[c.y], d = start[c.z];
-              gather(gpu::contactVertexTriangle(si, a, b, d, xyz(xi), xyz(s.positions[c.x]), xyz(s.positions[c.y]), xyz(s.positions[c.z]), 0u, thickness, friction, weight));
+              gather(gpu::contactVertexTriangle(si, a, b, d, xyz(xi), xyz(s.positions[c.x]), xyz(s.positions[c.y]), xyz(s.positions[c.z]), 0u, thickness, pairFriction(c.x), weight));
             }
           }
           if (apart2 < ownReach2) {  // u within the radius of a triangle around this vertex
@@ -201,7 +217,7 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
               if (c.x == u || c.y == u || c.z == u) continue;
               const glm::vec4 a = start[c.x], b = start[c.y], d = start[c.z];
               const uint32_t corner = c.x == i ? 1u : (c.y == i ? 2u : 3u);
-              gather(gpu::contactVertexTriangle(su, a, b, d, xyz(s.positions[u]), xyz(s.positions[c.x]), xyz(s.positions[c.y]), xyz(s.positions[c.z]), corner, thickness, friction, weight));
+              gather(gpu::contactVertexTriangle(su, a, b, d, xyz(s.positions[u]), xyz(s.positions[c.x]), xyz(s.positions[c.y]), xyz(s.positions[c.z]), corner, thickness, pairFriction(u), weight));
             }
           }
           for (uint32_t f = topology[contact.ownedEdgeRowsAt + u]; f < topology[contact.ownedEdgeRowsAt + u + 1u]; ++f) {
@@ -223,7 +239,7 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
               const float fReach = contact.radius + fSphere.w;
               if (gpu::pointSegmentDistance2(xyz(fSphere), xyz(p0), xyz(p1) - xyz(p0), eInvLength2) >= fReach * fReach) continue;
               gather(gpu::contactEdgeEdge(p0, p1, q0, q1, xyz(s.positions[p.x]), xyz(s.positions[p.y]), xyz(s.positions[q.x]), xyz(s.positions[q.y]),
-                                 p.x == i ? 0u : 1u, thickness, friction, weight));
+                                 p.x == i ? 0u : 1u, thickness, pairFriction(q.x), weight));
             }
           }
         }
@@ -297,6 +313,23 @@ ContactTopology buildContactTopology(const std::vector<glm::uvec3>& triangles, c
   return out;
 }
 
+void addClothFriction(ContactTopology& topology, size_t particles, const std::vector<ClothFriction>& cloths) {
+  if (cloths.empty()) return;
+  std::vector<uint32_t>& d = topology.data;
+  topology.layout.frictionAt = static_cast<uint32_t>(d.size());
+  d.resize(d.size() + 2 * particles, floatBits(-1.f));  // -1: the scene's own coefficients
+  for (const ClothFriction& cloth : cloths) {
+    if (uint64_t(cloth.firstParticle) + cloth.particleCount > particles)
+      throw InputError("contact: a cloth's friction names particles " + std::to_string(cloth.firstParticle) + " to " +
+                       std::to_string(uint64_t(cloth.firstParticle) + cloth.particleCount) + " of " +
+                       std::to_string(particles));
+    for (uint32_t i = cloth.firstParticle; i < cloth.firstParticle + cloth.particleCount; ++i) {
+      d[topology.layout.frictionAt + 2 * i] = floatBits(cloth.staticFriction);
+      d[topology.layout.frictionAt + 2 * i + 1] = floatBits(cloth.friction);
+    }
+  }
+}
+
 uint32_t contactTableSize(size_t particles) { return std::bit_ceil(static_cast<uint32_t>(std::max<size_t>(particles, 1))); }
 
 void applyContactSettings(std::unique_ptr<UnitResources>& contact, const ContactSpec& settings) {
@@ -321,8 +354,7 @@ void prepareContactCpu(CpuState& state, const ClothModel& model, const ContactSp
     return;
   }
   auto k = std::make_unique<CpuContact>();
-  k->topology = buildContactTopology(model.triangles, model.positions);
-  k->set(settings);
+  k->build(model, settings);
   k->start.resize(model.particleCount());
   k->spheres.resize(size_t(k->topology.layout.triangleCount) + k->topology.layout.edgeCount);
   k->cells.resize(contactTableSize(model.particleCount()));
@@ -412,7 +444,7 @@ MemoryNeed contactMemoryNeed(size_t particles, size_t triangles) {
   const uint64_t n = particles, t = triangles, edges = 3 * t;
   MemoryNeed need;
   need.add(std::max<uint64_t>(n * sizeof(glm::vec4), 16));                                        // start
-  need.add(std::max<uint64_t>((6 * t + 4 * edges + 4 * (n + 1)) * sizeof(uint32_t), 16));         // topology
+  need.add(std::max<uint64_t>((6 * t + 4 * edges + 6 * n + 4) * sizeof(uint32_t), 16));           // topology, each particle's friction
   need.add(std::max<uint64_t>((t + edges) * sizeof(glm::vec4), 16));                              // spheres
   need.add(std::max<uint64_t>(uint64_t(contactTableSize(particles)) * sizeof(uint32_t), 16));     // cells
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));                                         // entries
@@ -428,8 +460,7 @@ void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSp
   }
   const engine::Context& context = *state.context;
   auto k = std::make_unique<GpuContact>();
-  k->topology = buildContactTopology(model.triangles, model.positions);
-  k->set(settings);
+  k->build(model, settings);
   const size_t n = model.particleCount();
   k->start = deviceBuffer(context, n * sizeof(glm::vec4), "weft.contactStart");
   k->topologyBuffer = deviceBuffer(context, k->topology.data.size() * sizeof(uint32_t), "weft.contactTopology");

@@ -29,6 +29,9 @@ struct ContactTopology {
 };
 // InputError for a corner past the particle count.
 ContactTopology buildContactTopology(const std::vector<glm::uvec3>& triangles, const std::vector<glm::vec3>& positions);
+// Appends each particle's own Coulomb coefficients (ContactParams::frictionAt) when some cloth has
+// them; InputError for a cloth past the particles.
+void addClothFriction(ContactTopology& topology, size_t particles, const std::vector<ClothFriction>& cloths);
 
 // The hash table's buckets for `particles`: a power of two at least as large.
 uint32_t contactTableSize(size_t particles);

@@ -120,6 +120,7 @@ struct ParsedCloth {
   std::optional<GridSpec> grid;
   PinSpec pins;
   glm::vec3 velocity{0.f};
+  std::optional<ClothFriction> friction;  // its own against other cloth: an entry's "contact"
 };
 
 // Reads the cloth's shape from `s` (an entry of "cloths" also holds its name, material, force
@@ -188,7 +189,7 @@ void readColliderSequence(const JsonSection& s, const std::string& baseDir, Coll
 void parseCloth(const JsonSection& s, ParsedCloth& scene, const std::string& baseDir, bool entry) {
   if (entry)
     s.allowKeys({"name", "grid", "mesh", "totalMass", "arealDensity", "velocity", "material", "membrane", "bending",
-                 "tethers", "pins"});
+                 "tethers", "pins", "contact"});
   else
     s.allowKeys({"grid", "mesh", "totalMass", "arealDensity", "velocity"});
   if (entry && s.has("material")) scene.material = parseMaterial(s.child("material"));
@@ -299,6 +300,18 @@ Environment parseEnvironment(const JsonSection& s, ForceModels& forces) {
   env.wind = s.vec3("wind", env.wind);
   env.airDrag = s.number("airDrag", env.airDrag, Bound::NonNegative);
   return env;
+}
+
+// An entry of "cloths" may give its own coefficients against other cloth: {"friction", "staticFriction"}.
+ClothFriction parseClothFriction(const JsonSection& s) {
+  s.allowKeys({"friction", "staticFriction"});
+  ClothFriction f;
+  f.friction = s.number("friction", f.friction, Bound::NonNegative);
+  f.staticFriction = s.number("staticFriction", f.friction, Bound::NonNegative);
+  if (f.staticFriction < f.friction)
+    s.fail("staticFriction", "must be at least 'friction' (" + std::to_string(f.friction) +
+                                 "): a cloth that slides at a force holds below it");
+  return f;
 }
 
 ContactSpec parseContact(const JsonSection& s) {
@@ -580,6 +593,11 @@ Scene readScene(const SceneDocument& document, const ForeignKeys& foreign) {
       ParsedCloth cloth;
       cloth.name = entry.string("name", "cloth" + std::to_string(i));
       parseCloth(entry, cloth, baseDir, true);
+      if (entry.has("contact")) {
+        if (!top.has("contact"))
+          entry.fail("contact", "gives the cloth's own friction, which needs the scene's 'contact' section to turn contact on");
+        cloth.friction = parseClothFriction(entry.child("contact"));
+      }
       finish(entry, cloth, true);
       cloths.push_back(std::move(cloth));
     }
@@ -620,6 +638,13 @@ Scene readScene(const SceneDocument& document, const ForeignKeys& foreign) {
     for (const HandleGroup& group : handleGroups(scene)) pinParticles(scene.cloth, group.particles);
   }
   if (top.has("contact")) scene.contact = parseContact(top.child("contact"));
+  for (size_t i = 0; i < cloths.size(); ++i)
+    if (cloths[i].friction) {
+      ClothFriction own = *cloths[i].friction;
+      own.firstParticle = scene.parts[i].firstParticle;
+      own.particleCount = scene.parts[i].particleCount;
+      scene.contact.clothFriction.push_back(own);
+    }
   if (top.has("solver")) scene.solver = parseSolver(top.child("solver"), foreign.solver);
   return scene;
 }

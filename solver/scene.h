@@ -85,12 +85,25 @@ struct Environment {
 
 // Contact between primitives of the cloths that share no corner: within one cloth and between
 // cloths (solver/contact.h, docs/contact.md). Off unless the scene has a "contact" section.
+// A cloth's own Coulomb coefficients against other cloth (and itself): its particles
+// [firstParticle, firstParticle + particleCount). A pair of cloths slides with the geometric mean of
+// their coefficients (contactPairFriction in shaders/contact.h).
+struct ClothFriction {
+  uint32_t firstParticle = 0, particleCount = 0;
+  float friction = 0.3f;
+  float staticFriction = 0.3f;  // >= friction
+  bool operator==(const ClothFriction&) const = default;
+};
+
 struct ContactSpec {
   bool enabled = false;
   float thickness = 0.002f;  // m: pairs nearer than this are pushed apart
   float radius = 0.f;        // m: pairs nearer than this limit each other's moves; 0: half the mean edge length, at least twice the thickness
   float friction = 0.3f;        // Coulomb coefficient of sliding between cloth and cloth
   float staticFriction = 0.3f;  // Coulomb coefficient of sticking, >= friction
+  // Cloths with coefficients of their own (a scene's per-cloth "contact"); the others use the two
+  // above. Chosen when the solver is made, like the tables contact builds from the cloth.
+  std::vector<ClothFriction> clothFriction;
 };
 
 enum class Integrator : uint8_t {

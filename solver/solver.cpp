@@ -26,6 +26,9 @@ void Solver::setParams(const SolverParams& params) {
     sameHandles = params.handles[h].particles == params_.handles[h].particles;
   if (!sameHandles)
     throw InputError("the handles' particles are pinned when the solver is made: make a new solver for other handles");
+  if (params.contact.enabled && params.contact.clothFriction != params_.contact.clothFriction)
+    throw InputError("each cloth's own contact friction is chosen when the solver is made (it lies in the tables "
+                     "contact builds from the cloth): make a new solver to change it");
   params_ = params;
   kinematics_.setColliders(params_.colliders);
   kinematics_.setHandlePaths(params_.handles);

@@ -135,6 +135,18 @@ TEST(SceneParse, ContactIsOffWithoutItsSectionAndReadWithIt) {
   EXPECT_FLOAT_EQ(defaults.contact.radius, 0.f);  // half the mean edge, chosen by the solver
 }
 
+// An entry of "cloths" may give its own friction against other cloth, over exactly its particles.
+TEST(SceneParse, EachClothMayGiveItsOwnContactFriction) {
+  const Scene s = parse(R"({"cloths": [{"grid": {"width": 4, "height": 4}},
+                                       {"grid": {"width": 3, "height": 5}, "contact": {"friction": 0.1}},
+                                       {"grid": {"width": 2, "height": 2}, "contact": {"friction": 0.5, "staticFriction": 0.9}}],
+                            "contact": {"friction": 0.3}})");
+  ASSERT_EQ(s.contact.clothFriction.size(), 2u);
+  EXPECT_EQ(s.contact.clothFriction[0], (ClothFriction{16, 15, 0.1f, 0.1f}));  // sticking defaults to sliding's
+  EXPECT_EQ(s.contact.clothFriction[1], (ClothFriction{31, 4, 0.5f, 0.9f}));
+  EXPECT_FLOAT_EQ(s.contact.friction, 0.3f);  // the first cloth's, and the default
+}
+
 // Handles carry rows or indices along a keyed path; their particles are pinned, their path turns
 // about their centroid unless the file names a centre, and a negative row counts from the last.
 // A collider's path turns about the collider's own centre unless it names one.
@@ -296,6 +308,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadScene{R"({)" GRID R"(, "contact": {"thickness": 0.004, "radius": 0.003}})", {"contact.radius", "must exceed the thickness"}},
         BadScene{R"({)" GRID R"(, "contact": {"friction": 0.5, "staticFriction": 0.2}})", {"contact.staticFriction", "at least 'friction'"}},
         BadScene{R"({)" GRID R"(, "contact": {"friction": -1}})", {"contact.friction", "got -1"}},
+        BadScene{R"({"cloths": [{"grid": {}, "contact": {"friction": 0.2}}]})",
+                 {"cloths[0].contact", "needs the scene's 'contact' section"}},
+        BadScene{R"({"cloths": [{"grid": {}, "contact": {"friction": 0.5, "staticFriction": 0.2}}], "contact": {}})",
+                 {"cloths[0].contact.staticFriction", "at least 'friction'"}},
+        BadScene{R"({"cloths": [{"grid": {}, "contact": {"thickness": 0.01}}], "contact": {}})",
+                 {"unknown key 'cloths[0].contact.thickness'", "friction, staticFriction"}},
         BadScene{R"({)" GRID R"(, "handles": [{"rows": [4], "path": {"keys": [{"time": 0}]}}]})",
                  {"handles[0].rows[0]", "0 to 3 or -1 (the last) to -4 (got 4)"}},
         BadScene{R"({)" GRID R"(, "handles": [{"rows": [0]}]})", {"handles[0].path is required"}},
