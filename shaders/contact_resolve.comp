@@ -137,5 +137,6 @@ void main() {
   if (nearest < contact.radius) atomicMin(scalars.minDistanceBits, floatBitsToUint(nearest));
   if (weights > 0.0) atomicAdd(scalars.contactVertices, 1u);
   if (x != target) atomicAdd(scalars.limitedVertices, 1u);
+  if (nearest < contact.radius) atomicAdd(scalars.nearVertices, 1u);
   marks[i] |= contactMarks(nearest, contact.radius, weights, x != target, bound);
 }

@@ -469,6 +469,7 @@ struct ContactScalars {
   uint minDistanceBits;   // the frame's smallest distance between primitives sharing no vertex (m)
   uint contactVertices;   // the frame's sum over steps of the vertices pushed apart
   uint limitedVertices;   // the frame's sum over steps of the vertices whose move was cut short
+  uint nearVertices;      // the frame's sum over steps of the vertices with a pair within the radius (contacts found)
 };
 
 // Push constants of normals.comp.
@@ -493,7 +494,7 @@ static_assert(sizeof(StepParams) == 64);
 static_assert(sizeof(XpbdConstraint) == 32);
 static_assert(sizeof(XpbdParams) == 80);
 static_assert(sizeof(ContactParams) == 80);
-static_assert(sizeof(ContactScalars) == 16);
+static_assert(sizeof(ContactScalars) == 20);
 static_assert(sizeof(RenderParams) == 128);
 static_assert(sizeof(SolveScalars) == 32);
 static_assert(sizeof(StepLog) == 16);

@@ -25,7 +25,7 @@ uint32_t floatBits(float f) { return std::bit_cast<uint32_t>(f); }
 float bitsFloat(uint32_t u) { return std::bit_cast<float>(u); }
 
 // Both backends' statistics start from this: no distance yet, no vertex counted.
-gpu::ContactScalars frameStartScalars() { return {0u, floatBits(FLT_MAX), 0u, 0u}; }
+gpu::ContactScalars frameStartScalars() { return {0u, floatBits(FLT_MAX), 0u, 0u, 0u}; }
 
 // The step's parameters on top of the topology's layout.
 struct ContactCommon;
@@ -388,25 +388,28 @@ void resolveContactCpu(CpuState& state, float dt, ThreadPool& pool) {
   for (uint32_t& cell : k.cells) running += std::exchange(cell, running);
   for (uint32_t i = 0; i < n; ++i) k.entries[k.cells[bucketOf[i]]++] = i;
   std::atomic<uint32_t> minBits{k.scalars.minDistanceBits};
-  std::atomic<uint32_t> pushed{0}, limited{0};
+  std::atomic<uint32_t> pushed{0}, limited{0}, near{0};
   pool.parallelFor(n, [&](size_t begin, size_t end) {
     float nearest = FLT_MAX;
-    uint32_t p = 0, l = 0;
+    uint32_t p = 0, l = 0, q = 0;
     for (size_t i = begin; i < end; ++i) {
       const VertexOutcome o = contactResolveVertex(static_cast<uint32_t>(i), state, k, c, longest);
       if (o.nearest < c.radius) nearest = std::min(nearest, o.nearest);
       p += (o.marks & WEFT_CONTACT_MARK_PUSHED) != 0;
       l += (o.marks & WEFT_CONTACT_MARK_LIMITED) != 0;
+      q += (o.marks & WEFT_CONTACT_MARK_NEAR) != 0;
       k.marks[i] |= o.marks;  // vertex i's own entry: no other thread writes it
     }
     uint32_t seen = minBits.load();
     while (floatBits(nearest) < seen && !minBits.compare_exchange_weak(seen, floatBits(nearest))) {}
     pushed += p;
     limited += l;
+    near += q;
   }, 64);  // hundreds of pair tests per vertex: worth the workers from a few dozen vertices
   k.scalars.minDistanceBits = minBits.load();
   k.scalars.contactVertices += pushed.load();
   k.scalars.limitedVertices += limited.load();
+  k.scalars.nearVertices += near.load();
   k.scalars.maxEdgeBits = floatBits(longest);
   state.swapPositions();
   state.swapVelocities();
@@ -417,6 +420,7 @@ ContactStats contactStats(const gpu::ContactScalars& s, float radius) {
   ContactStats out;
   out.contactVertices = s.contactVertices;
   out.limitedVertices = s.limitedVertices;
+  out.nearVertices = s.nearVertices;
   out.minDistance = std::min(bitsFloat(s.minDistanceBits), radius);
   return out;
 }
@@ -484,7 +488,8 @@ void recordContactFrameStart(GpuRecorder& r) {
   GpuContact& k = gpuContact(r.state);
   engine::barrier::allToUpload(r.vk(), r.cmd);
   r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, minDistanceBits), 4, floatBits(FLT_MAX));
-  r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, contactVertices), 8, 0u);
+  r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, contactVertices),
+                       sizeof(gpu::ContactScalars) - offsetof(gpu::ContactScalars, contactVertices), 0u);
   r.vk().CmdFillBuffer(r.cmd, k.marks.handle(), 0, VK_WHOLE_SIZE, 0u);
   engine::barrier::transferToAll(r.vk(), r.cmd);
 }

@@ -162,6 +162,8 @@ TEST(Cli, RunReportsContactInTheStatsAndTheSummary) {
   EXPECT_GT(j["contact"]["minDistance"].get<double>(), 0.0);
   EXPECT_LE(j["contact"]["minDistance"].get<double>(), 0.013);  // the radius: half the mean edge, 1.2 cm
   EXPECT_GT(j["contact"]["contactVertices"].get<double>(), 0.0) << "the strip lands at 0.2 s";
+  // Every vertex pushed had a pair within the radius; most near ones are not pushed.
+  EXPECT_GT(j["contact"]["nearVertices"].get<double>(), j["contact"]["contactVertices"].get<double>());
   EXPECT_GT(j["contact"]["medianMsPerStep"].get<double>(), 0.0);
   fs::path small = writeFile("small.json", kSmallScene);
   r = weft("run " + small.string() + " --backend cpu --quiet --stats " + stats.string());

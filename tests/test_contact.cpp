@@ -270,6 +270,7 @@ TEST_P(ContactTest, NoVertexMovesFartherThanItsBoundOverEveryPairABruteForceSear
   EXPECT_GT(near, n / 2);
   EXPECT_EQ(pushed, stats.contactVertices);
   EXPECT_EQ(cut, stats.limitedVertices);
+  EXPECT_EQ(near, stats.nearVertices);
 }
 
 // Two triangles, one flat and one upright above it, whose long edges cross 3 mm apart, far from

@@ -213,6 +213,8 @@ TEST_F(Embedding, ContactIsReportedAndMarkedPerParticleAlikeOnBothBackends) {
   }
   EXPECT_EQ(pushed, x.size()) << "every particle of both layers pushed";
   EXPECT_EQ(a.pushed, 4 * pushed) << "in every one of the four steps";
+  EXPECT_EQ(a.near, a.pushed) << "every particle near is pushed: the layers are within the thickness";
+  EXPECT_EQ(b.near, a.near);
   EXPECT_LT(a.cutShort, a.pushed) << "the throw is cut short only until the layers meet";
   EXPECT_LE(differ, 2u);
   ASSERT_NE(gpu.contactMarkBuffer(), VK_NULL_HANDLE);

@@ -214,8 +214,8 @@ void Viewer::drawParameters() {
     }
     if (on) {
       const ContactStats stats = first.solver().lastContactStats();
-      ImGui::Text("nearest %.2f mm, %llu pushed, %llu limited in the last frame", 1000.0 * stats.minDistance,
-                  static_cast<unsigned long long>(stats.contactVertices),
+      ImGui::Text("nearest %.2f mm; %llu near, %llu pushed, %llu limited in the last frame", 1000.0 * stats.minDistance,
+                  static_cast<unsigned long long>(stats.nearVertices), static_cast<unsigned long long>(stats.contactVertices),
                   static_cast<unsigned long long>(stats.limitedVertices));
     }
   }

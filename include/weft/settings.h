@@ -58,6 +58,7 @@ struct ContactReport {
                           // start (the radius when none came nearer)
   uint64_t pushed = 0;    // particles pushed back to the thickness, summed over the frame's steps
   uint64_t cutShort = 0;  // particles whose move the displacement bound cut short, summed likewise
+  uint64_t near = 0;      // particles with a pair within the radius (contacts found), summed likewise
 };
 
 // The bits of a particle's contact mark (CpuCloth::contactMarks, GpuCloth::contactMarkBuffer): what

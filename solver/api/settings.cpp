@@ -127,7 +127,7 @@ static_assert(kContactNear == WEFT_CONTACT_MARK_NEAR && kContactPushed == WEFT_C
 
 ContactReport contactReport(const Solver& solver) {
   const ContactStats stats = solver.lastContactStats();
-  return {stats.minDistance, stats.contactVertices, stats.limitedVertices};
+  return {stats.minDistance, stats.contactVertices, stats.limitedVertices, stats.nearVertices};
 }
 
 void setColliderTransform(Solver& solver, size_t index, const glm::mat4& transform) {
