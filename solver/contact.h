@@ -26,6 +26,7 @@ struct ContactTopology {
   std::vector<uint32_t> data;
   gpu::ContactParams layout{};  // offsets and counts; the per-step fields are left zero
   float meanEdge = 0.f;         // m, of the rest shape: the radius when the scene gives none
+  float medianEdge = 0.f;       // m, of the rest shape: bounds the thickness
 };
 // InputError for a corner past the particle count.
 ContactTopology buildContactTopology(const std::vector<glm::uvec3>& triangles, const std::vector<glm::vec3>& positions);

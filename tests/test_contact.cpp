@@ -85,6 +85,30 @@ TEST(ContactSettings, ARadiusHundredsOfEdgesWideIsRefusedInOneSentence) {
   EXPECT_NO_THROW(makeTestSolver(model, params, Backend::Cpu));
 }
 
+// A thickness past 0.7 of the median edge would have a flat cloth push itself apart (its parallel
+// diagonals lie 1/sqrt 2 of the spacing apart): refused in one sentence on both backends. A 64²
+// grid of 0.25 m has 3.97 mm edges: 3 mm is refused, 2.5 mm accepted.
+TEST(ContactSettings, AThicknessNearTheEdgeLengthIsRefusedInOneSentence) {
+  GridSpec g;
+  g.width = g.height = 64;
+  g.sizeX = g.sizeY = 0.25f;
+  const ClothModel model = buildGrid(g, Material{});
+  SolverParams params;
+  params.contact.enabled = true;
+  params.contact.thickness = 0.003f;
+  for (Backend backend : allBackends()) {
+    try {
+      makeTestSolver(model, params, backend);
+      ADD_FAILURE() << "a 3 mm thickness on 3.97 mm edges was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("median edge (0.003968 m)"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("push the cloth apart from itself"), std::string::npos) << e.what();
+    }
+  }
+  params.contact.thickness = 0.0025f;
+  EXPECT_NO_THROW(makeTestSolver(model, params, Backend::Cpu));
+}
+
 // Each cloth's own friction lies in the tables contact builds from the cloth: a solver keeps the
 // coefficients it was made with and refuses others, on both backends, leaving its settings as they were;
 // a range past the particles is refused when the solver is made.
