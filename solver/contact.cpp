@@ -355,6 +355,13 @@ void addClothFriction(ContactTopology& topology, size_t particles, const std::ve
 
 uint32_t contactTableSize(size_t particles) { return std::bit_ceil(static_cast<uint32_t>(std::max<size_t>(particles, 1))); }
 
+void checkContactSettings(const std::unique_ptr<UnitResources>& contact, const ContactSpec& settings) {
+  if (!settings.enabled || !contact) return;
+  const ContactTopology& topology = static_cast<const ContactCommon&>(*contact).topology;
+  checkReach(resolvedRadius(settings, topology), topology.meanEdge);
+  checkThickness(settings.thickness, topology.medianEdge);
+}
+
 void applyContactSettings(std::unique_ptr<UnitResources>& contact, const ContactSpec& settings) {
   if (!settings.enabled) {
     contact.reset();

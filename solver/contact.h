@@ -41,6 +41,9 @@ uint32_t contactTableSize(size_t particles);
 // when turned off, its thickness and radius changed when on. InputError when turned on in
 // a solver made without it: the tables come from the cloth, which the solver no longer has.
 void applyContactSettings(std::unique_ptr<UnitResources>& contact, const ContactSpec& settings);
+// What applyContactSettings would refuse of `settings` (a radius or thickness out of proportion to
+// the cloth's edges), refused here without changing anything.
+void checkContactSettings(const std::unique_ptr<UnitResources>& contact, const ContactSpec& settings);
 
 // true when the solver was made with contact on (the tables exist).
 bool hasContact(const CpuState& state);

@@ -57,6 +57,8 @@ void CpuSolver::onParamsChanged() {
   applyContactSettings(state_.contact, params_.contact);
 }
 
+void CpuSolver::checkParams(const SolverParams& params) const { checkContactSettings(state_.contact, params.contact); }
+
 ContactStats CpuSolver::lastContactStats() const { return contactStatsCpu(state_); }
 
 std::vector<uint32_t> CpuSolver::lastContactMarks() const { return contactMarksCpu(state_); }

@@ -28,6 +28,7 @@ class CpuSolver : public Solver {
 
  protected:
   void onParamsChanged() override;
+  void checkParams(const SolverParams& params) const override;
   std::vector<uint32_t> detectTears() override;
   void reloadTopology(const ClothModel& model, const std::vector<glm::vec4>& positions,
                       const std::vector<glm::vec4>& velocities) override;

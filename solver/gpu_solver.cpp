@@ -160,6 +160,8 @@ void GpuSolver::onParamsChanged() {
   applyContactSettings(state_.contact, params_.contact);
 }
 
+void GpuSolver::checkParams(const SolverParams& params) const { checkContactSettings(state_.contact, params.contact); }
+
 ContactStats GpuSolver::lastContactStats() const { return readContactStatsGpu(state_); }
 
 std::vector<uint32_t> GpuSolver::lastContactMarks() const { return readContactMarksGpu(state_); }

@@ -50,6 +50,7 @@ class GpuSolver : public Solver {
 
  protected:
   void onParamsChanged() override;
+  void checkParams(const SolverParams& params) const override;
   std::vector<uint32_t> detectTears() override;
   void reloadTopology(const ClothModel& model, const std::vector<glm::vec4>& positions,
                       const std::vector<glm::vec4>& velocities) override;

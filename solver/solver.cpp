@@ -29,6 +29,7 @@ void Solver::setParams(const SolverParams& params) {
   if (params.contact.enabled && params.contact.clothFriction != params_.contact.clothFriction)
     throw InputError("each cloth's own contact friction is chosen when the solver is made (it lies in the tables "
                      "contact builds from the cloth): make a new solver to change it");
+  checkParams(params);
   params_ = params;
   kinematics_.setColliders(params_.colliders);
   kinematics_.setHandlePaths(params_.handles);

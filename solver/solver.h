@@ -119,7 +119,8 @@ class Solver {
 
   const SolverParams& params() const { return params_; }
   // InputError, with nothing changed, for contact turned on in a solver made without it (its tables
-  // come from the cloth: solver/contact.h), or for other handles (they are the cloth's pins).
+  // come from the cloth: solver/contact.h), contact settings the cloth refuses (a radius or thickness
+  // out of proportion to its edges, other per-cloth friction), or other handles (the cloth's pins).
   void setParams(const SolverParams& params);
   size_t particleCount() const { return particleCount_; }
 
@@ -155,6 +156,8 @@ class Solver {
   size_t applyEdit(const std::function<TearEdit(ClothModel&, std::vector<glm::vec4>&, std::vector<glm::vec4>&)>& edit);
 
   virtual void onParamsChanged() {}
+  // InputError for parameters the backend's tables refuse, before setParams changes anything.
+  virtual void checkParams(const SolverParams&) const {}
   SolverParams params_;
   size_t particleCount_ = 0;
   std::vector<SolveStats> solveStats_;

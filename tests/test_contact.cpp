@@ -87,7 +87,8 @@ TEST(ContactSettings, ARadiusHundredsOfEdgesWideIsRefusedInOneSentence) {
 
 // A thickness past 0.7 of the median edge would have a flat cloth push itself apart (its parallel
 // diagonals lie 1/sqrt 2 of the spacing apart): refused in one sentence on both backends. A 64²
-// grid of 0.25 m has 3.97 mm edges: 3 mm is refused, 2.5 mm accepted.
+// grid of 0.25 m has 3.97 mm edges: 3 mm is refused, 2.5 mm accepted, and a change to 3 mm through
+// setParams is refused with nothing changed.
 TEST(ContactSettings, AThicknessNearTheEdgeLengthIsRefusedInOneSentence) {
   GridSpec g;
   g.width = g.height = 64;
@@ -106,7 +107,15 @@ TEST(ContactSettings, AThicknessNearTheEdgeLengthIsRefusedInOneSentence) {
     }
   }
   params.contact.thickness = 0.0025f;
-  EXPECT_NO_THROW(makeTestSolver(model, params, Backend::Cpu));
+  for (Backend backend : allBackends()) {
+    auto solver = makeTestSolver(model, params, backend);
+    SolverParams thicker = params;
+    thicker.contact.thickness = 0.003f;
+    thicker.environment.gravity = glm::vec3(0.f, -1.f, 0.f);
+    EXPECT_THROW(solver->setParams(thicker), InputError);
+    EXPECT_FLOAT_EQ(solver->params().contact.thickness, 0.0025f) << "nothing changed";
+    EXPECT_FLOAT_EQ(solver->params().environment.gravity.y, params.environment.gravity.y);
+  }
 }
 
 // Each cloth's own friction lies in the tables contact builds from the cloth: a solver keeps the
