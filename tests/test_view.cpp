@@ -149,6 +149,18 @@ Screenshot viewScreenshot(const std::string& args, const std::string& name) {
   return loadPng(png);
 }
 
+// The pixels of `shot` in `colour` within one level: flat colours drawn without multisampling carry
+// the palette's values exactly.
+int pixelsOfColour(const Screenshot& shot, glm::vec3 colour) {
+  const glm::ivec3 c = glm::ivec3(glm::round(colour * 255.f));
+  int n = 0;
+  for (int i = 0; i < shot.width * shot.height; ++i) {
+    const unsigned char* p = shot.pixels() + 4 * i;
+    n += std::abs(p[0] - c.r) <= 1 && std::abs(p[1] - c.g) <= 1 && std::abs(p[2] - c.b) <= 1;
+  }
+  return n;
+}
+
 TEST(View, SpringsDrawModeShowsEachFamilyAndTheParticlesInTheirColours) {
   if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
   Screenshot shot =
@@ -156,15 +168,7 @@ TEST(View, SpringsDrawModeShowsEachFamilyAndTheParticlesInTheirColours) {
   ASSERT_TRUE(shot);
   const unsigned char* pixels = shot.pixels();
   const int w = shot.width, h = shot.height;
-  // Flat colours, no multisampling: the overlay's pixels carry the palette's values exactly.
-  auto count = [&](glm::vec3 colour) {
-    glm::ivec3 c = glm::ivec3(glm::round(colour * 255.f));
-    int n = 0;
-    for (int i = 0; i < w * h; ++i)
-      n += std::abs(pixels[4 * i] - c.r) <= 1 && std::abs(pixels[4 * i + 1] - c.g) <= 1 &&
-           std::abs(pixels[4 * i + 2] - c.b) <= 1;
-    return n;
-  };
+  auto count = [&](glm::vec3 colour) { return pixelsOfColour(shot, colour); };
   EXPECT_GT(count(palette::kStructural), 500);
   EXPECT_GT(count(palette::kShear), 500);
   EXPECT_GT(count(palette::kBend), 100);
@@ -182,18 +186,9 @@ TEST(View, ContactsDrawModeMarksTheParticlesThatContactTouched) {
   Screenshot piled = viewScreenshot(args + "90", "view_contacts90.png");
   ASSERT_TRUE(hanging);
   ASSERT_TRUE(piled);
-  auto count = [](const Screenshot& shot, glm::vec3 colour) {
-    glm::ivec3 c = glm::ivec3(glm::round(colour * 255.f));
-    int n = 0;
-    for (int i = 0; i < shot.width * shot.height; ++i) {
-      const unsigned char* p = shot.pixels() + 4 * i;
-      n += std::abs(p[0] - c.r) <= 1 && std::abs(p[1] - c.g) <= 1 && std::abs(p[2] - c.b) <= 1;
-    }
-    return n;
-  };
-  for (const ContactMarkKey& key : contactMarkKeys()) EXPECT_EQ(count(hanging, key.color), 0) << key.meaning;
-  EXPECT_GT(count(piled, palette::kContactNear), 500);
-  EXPECT_GT(count(piled, palette::kContactPushed), 100);
+  for (const ContactMarkKey& key : contactMarkKeys()) EXPECT_EQ(pixelsOfColour(hanging, key.color), 0) << key.meaning;
+  EXPECT_GT(pixelsOfColour(piled, palette::kContactNear), 500);
+  EXPECT_GT(pixelsOfColour(piled, palette::kContactPushed), 100);
 }
 
 // Pixels of a one-pixel structural spring over the sky that mix the two colours, a fraction t of
