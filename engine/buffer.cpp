@@ -1,5 +1,6 @@
 #include "engine/buffer.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -78,6 +79,12 @@ void Buffer::release() {
   buffer_ = VK_NULL_HANDLE;
   memory_ = VK_NULL_HANDLE;
   mapped_ = nullptr;
+}
+
+void writeHostBuffer(const Context& context, Buffer& buffer, const void* data, size_t bytes, const char* name) {
+  if (!buffer || buffer.size() < bytes)
+    buffer = Buffer(context, std::max<size_t>(bytes, 16), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUsage::Upload, name);
+  if (bytes > 0) std::memcpy(buffer.mapped(), data, bytes);
 }
 
 void uploadBuffer(const Context& context, const Buffer& dst, const void* data, size_t bytes, size_t dstOffset) {

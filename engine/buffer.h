@@ -51,6 +51,11 @@ constexpr VkBufferUsageFlags kStorageUsage =
 // Copies host data into a device buffer through a staging buffer and waits for it.
 // Not for per-step use: it blocks on the queue.
 void uploadBuffer(const Context& context, const Buffer& dst, const void* data, size_t bytes, size_t dstOffset = 0);
+// Writes host data into `buffer`, a host-visible storage buffer that shaders read straight from
+// (positions or marks drawn from the CPU backend), first making it (MemoryUsage::Upload, `name`)
+// when it is missing or smaller. No copy and no wait: the submission that reads it makes the writes
+// visible, so it must not be in use by a submission still in flight.
+void writeHostBuffer(const Context& context, Buffer& buffer, const void* data, size_t bytes, const char* name);
 // Copies a device buffer back to the host and waits for it.
 void downloadBuffer(const Context& context, const Buffer& src, void* data, size_t bytes, size_t srcOffset = 0);
 // Records a readback of `bytes` at `srcOffset` of a device buffer into `readback` (a MemoryUsage::

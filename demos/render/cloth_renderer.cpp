@@ -30,18 +30,13 @@ void ClothRenderer::render(const std::vector<glm::vec4>& positions, const std::v
   if (!contactMarks.empty() && contactMarks.size() != particleCount_)
     throw std::invalid_argument("ClothRenderer: " + std::to_string(contactMarks.size()) +
                                 " contact marks for a model of " + std::to_string(particleCount_) + " particles");
-  // Host-visible: the host writes it between frames (after the previous one's fence) and the
+  // Host-visible: the host writes them between frames (render waits for each frame's fence) and the
   // submission makes the writes visible, so no staging copy or extra submission per frame.
-  if (!hostPositions_)
-    hostPositions_ = engine::Buffer(*context_, VkDeviceSize(particleCount_) * sizeof(glm::vec4),
-                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::Upload,
-                                    "render.hostPositions");
-  std::memcpy(hostPositions_.mapped(), positions.data(), positions.size() * sizeof(glm::vec4));
+  engine::writeHostBuffer(*context_, hostPositions_, positions.data(), positions.size() * sizeof(glm::vec4),
+                          "render.hostPositions");
   if (contactMarks.empty()) return render(hostPositions_, colliders, camera, mode);
-  if (!hostMarks_)
-    hostMarks_ = engine::Buffer(*context_, VkDeviceSize(particleCount_) * sizeof(uint32_t),
-                                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::Upload, "render.hostMarks");
-  std::memcpy(hostMarks_.mapped(), contactMarks.data(), contactMarks.size() * sizeof(uint32_t));
+  engine::writeHostBuffer(*context_, hostMarks_, contactMarks.data(), contactMarks.size() * sizeof(uint32_t),
+                          "render.hostMarks");
   render(hostPositions_, colliders, camera, mode, &hostMarks_);
 }
 

@@ -275,10 +275,7 @@ const engine::Buffer* Viewer::contactMarksFor(Pane& pane, uint64_t frame) {
   if (marks.empty()) return nullptr;
   // The slot's own, free again since its fence was waited on (like its positions).
   engine::Buffer& upload = pane.markUploads[frame % kFramesInFlight];
-  if (!upload || upload.size() < marks.size() * sizeof(uint32_t))
-    upload = engine::Buffer(context_, marks.size() * sizeof(uint32_t), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                            engine::MemoryUsage::Upload, "view.contactMarks");
-  std::memcpy(upload.mapped(), marks.data(), marks.size() * sizeof(uint32_t));
+  engine::writeHostBuffer(context_, upload, marks.data(), marks.size() * sizeof(uint32_t), "view.contactMarks");
   return &upload;
 }
 
