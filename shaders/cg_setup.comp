@@ -23,10 +23,8 @@ void main() {
     if (xi.w == 0.0) {
       flt.w = WEFT_FILTER_PINNED;
     } else {
-      for (uint k = 0; k < params.colliderCount; ++k) {
-        vec4 contact = contactNormal(xi.xyz, vi, colliders[k]);
-        if (contact.w > 0.0 && flt.w == WEFT_FILTER_FREE) flt = vec4(contact.xyz, WEFT_FILTER_CONTACT);
-      }
+      vec4 contact = firstContactNormal(xi.xyz, vi);
+      if (contact.w > 0.0) flt = vec4(contact.xyz, WEFT_FILTER_CONTACT);
       float mass = 1.0 / xi.w;
       float drag = params.wind.w;
       block = (mass + a * drag) * mat3(1.0);

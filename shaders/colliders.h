@@ -78,6 +78,29 @@ WEFT_FN vec3 triangleNormal(WEFT_COLLIDER c) {
   return len > 0.0f ? n / len : vec3(0.0f);
 }
 
+// How far from a mesh face's centre a particle may be and still be touched by it, less the
+// particle's step seen from the face: the face's radius plus twice its shell's half thickness and its
+// margin (collideFrom's cull). The collider grid enters each face in the cells within this.
+WEFT_FN float faceClearance(WEFT_COLLIDER c) { return c.shape2.w + 2.0f * (c.shape.w + c.margin); }
+
+// The bucket of the collider grid (ColliderGrid) that holds x: the contact hash of its cell.
+WEFT_FN uint colliderGridBucket(vec3 x, float cellSize, uint tableSize) {
+  return contactBucket(contactCell(x, cellSize), tableSize);
+}
+
+// Whether a particle that began the colliders' pass at x0 with velocity v0, after a step of dt, and
+// that the colliders its cell lists moved at most `drift` from x0, can have been touched by no face
+// its cell leaves out. Such a face's centre is more than clear + allowance from x0 (ColliderGrid),
+// so more than clear + allowance - drift from wherever the particle was, while its step seen from
+// the face is at most drift + |v0| dt plus the face's surface speed times dt (that speed bounded
+// through the grid's reference point): allowance covering twice the drift and both speeds leaves
+// every such face's cull in collideFrom (and colliderDepth's) true, as in a pass over every collider.
+WEFT_FN bool colliderGridHeld(vec3 x0, vec3 v0, float dt, float drift, vec4 reference, float maxSpeed, float maxSpin,
+                              float allowance) {
+  float surface = maxSpeed + maxSpin * (length(x0 - xyz(reference)) + drift + reference.w);
+  return 2.0f * drift + (length(v0) + surface) * dt <= allowance;
+}
+
 // How far x is inside the collider's surface plus margin (negative: outside), and the outward normal.
 WEFT_FN float colliderDepth(vec3 x, WEFT_COLLIDER c, WEFT_INOUT(vec3) n) {
   if (c.kind == WEFT_COLLIDER_PLANE) {
@@ -190,7 +213,7 @@ WEFT_FN void collideFrom(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, vec3 start, WEF
   if (c.kind == WEFT_COLLIDER_TRIANGLE) {  // a mesh face the whole step kept clear of, by its bounding sphere
     vec3 toMean = x - (xyz(c.shape) + xyz(c.shape2) + xyz(c.shape3)) * (1.0f / 3.0f);
     vec3 step = x - start - colliderSurfaceVelocity(x, c) * dt;  // the step seen from the face
-    float clear = c.shape2.w + 2.0f * (c.shape.w + c.margin);
+    float clear = faceClearance(c);
     float moved = length(step);
     if (dot(toMean, toMean) > (clear + moved) * (clear + moved)) return;
   }

@@ -28,7 +28,9 @@ using std::floor;
 #define WEFT_CONTACT_MAX_CELL 1.0e8f
 
 // Barycentric weights of the point of triangle abc nearest p, by the region tests of Ericson's
-// Real-Time Collision Detection, section 5.1.5. A degenerate triangle falls back on its corners.
+// Real-Time Collision Detection, section 5.1.5. A degenerate triangle falls back on its corners. An
+// edge whose two corners are one point (an OBJ face naming a vertex twice) has no region of its
+// own: its test would divide 0 by 0, so it is passed over and the face is its other two edges.
 WEFT_FN vec3 closestTriangleWeights(vec3 p, vec3 a, vec3 b, vec3 c) {
   vec3 ab = b - a;
   vec3 ac = c - a;
@@ -41,7 +43,7 @@ WEFT_FN vec3 closestTriangleWeights(vec3 p, vec3 a, vec3 b, vec3 c) {
   float d4 = dot(ac, bp);
   if (d3 >= 0.0f && d4 <= d3) return vec3(0.0f, 1.0f, 0.0f);
   float vc = d1 * d4 - d3 * d2;
-  if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {
+  if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f && d1 - d3 > 0.0f) {
     float v = d1 / (d1 - d3);
     return vec3(1.0f - v, v, 0.0f);
   }
@@ -50,12 +52,12 @@ WEFT_FN vec3 closestTriangleWeights(vec3 p, vec3 a, vec3 b, vec3 c) {
   float d6 = dot(ac, cp);
   if (d6 >= 0.0f && d5 <= d6) return vec3(0.0f, 0.0f, 1.0f);
   float vb = d5 * d2 - d1 * d6;
-  if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {
+  if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f && d2 - d6 > 0.0f) {
     float w = d2 / (d2 - d6);
     return vec3(1.0f - w, 0.0f, w);
   }
   float va = d3 * d6 - d5 * d4;
-  if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f) {
+  if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f && (d4 - d3) + (d5 - d6) > 0.0f) {
     float w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
     return vec3(0.0f, 1.0f - w, w);
   }

@@ -27,6 +27,8 @@ using uvec4 = glm::uvec4;
 #define WEFT_BIND_SPRING_ROWS 5     // uint[N+1]: CSR row starts into the spring entries
 #define WEFT_BIND_SPRINGS 6         // SpringEntry[2*S]: each spring stored once per endpoint
 #define WEFT_BIND_COLLIDERS 7       // Collider[C]
+#define WEFT_BIND_COLLIDER_GRID 65  // ColliderGrid: the hash grid over the mesh colliders' faces
+#define WEFT_BIND_COLLIDER_CELLS 66  // uint[]: its lists (ColliderGrid says what lies where)
 #define WEFT_BIND_SPRING_LINKS 41   // SpringLink[2*S]: the same rows as SPRINGS, 8 bytes per entry
 #define WEFT_BIND_BASE_VELOCITIES 8  // vec4[N]: velocities at the step's start (RK4)
 #define WEFT_BIND_ACCUM_POSITIONS 9  // vec4[N]: RK4's weighted sum of position slopes
@@ -251,6 +253,29 @@ struct Collider {
   vec4 velocity;    // xyz m/s: the pivot's velocity
   vec4 spin;        // xyz rad/s: angular velocity
   vec4 pivot;       // xyz m: the point the spin turns about, where it is at the step's end
+};
+
+// A hash grid over the faces of mesh colliders, so a particle tests the faces near it rather than
+// every face (solver/collider_grid.h builds it on the host, once for colliders that stay put and once
+// a frame for those that move). Its lists, one uint array at WEFT_BIND_COLLIDER_CELLS:
+//   [0, alwaysCount)                 colliders every particle tests, ascending: all but the gridded faces
+//   [alwaysCount, + tableSize)       each bucket's end in the entries (its start: the bucket before's end)
+//   [alwaysCount + tableSize, ...)   the entries: per bucket, ascending collider indices
+// A face is entered in every cell its centre comes within clear + allowance of during the frame
+// (clear: the distance past which colliderDepth and collideFrom leave a particle alone, the face's
+// radius plus twice its thickness and margin), so the faces a particle's cell does not list leave it
+// alone while it moves less than the allowance over a step: colliderGridHeld checks that afterwards,
+// and a particle that moved more tests every collider instead. Either way the result is the same.
+struct ColliderGrid {
+  uint tableSize;    // buckets, a power of two; 0: no grid, every particle tests every collider
+  uint alwaysCount;
+  float cellSize;    // m
+  float allowance;   // m: what a particle's step, the surface's and the pushes may add up to (colliderGridHeld)
+  vec4 reference;    // xyz m: a point the faces' spin is measured from; w m: the farthest pivot from it
+  float maxSpeed;    // m/s: the fastest face's velocity (its pivot's)
+  float maxSpin;     // rad/s: the fastest face's angular velocity
+  uint pad0;
+  uint pad1;
 };
 
 // A particle carried by a handle (solver/kinematics.h): it is pinned, and before each step it is
@@ -484,6 +509,7 @@ struct NormalsParams {
 static_assert(sizeof(SpringEntry) == 16);
 static_assert(sizeof(Element) == 64);
 static_assert(sizeof(Collider) == 112);
+static_assert(sizeof(ColliderGrid) == 48);
 static_assert(sizeof(HandleVertex) == 32);
 static_assert(sizeof(HandlePose) == 48);
 static_assert(sizeof(HandleParams) == 16);

@@ -36,6 +36,8 @@ layout(std430, binding = WEFT_BIND_SPRING_ROWS) readonly buffer SpringRows { uin
 layout(std430, binding = WEFT_BIND_SPRINGS) readonly buffer Springs { SpringEntry springs[]; };
 layout(std430, binding = WEFT_BIND_SPRING_LINKS) readonly buffer SpringLinks { SpringLink springLinks[]; };
 layout(std430, binding = WEFT_BIND_COLLIDERS) readonly buffer Colliders { Collider colliders[]; };
+layout(std430, binding = WEFT_BIND_COLLIDER_GRID) readonly buffer ColliderGridBlock { ColliderGrid colliderGrid; };
+layout(std430, binding = WEFT_BIND_COLLIDER_CELLS) readonly buffer ColliderCells { uint colliderCells[]; };
 layout(std430, binding = WEFT_BIND_SPRING_BOUNDS) readonly buffer SpringBounds { StrainLimit springBounds[]; };
 layout(std430, binding = WEFT_BIND_BASE_VELOCITIES) readonly buffer BaseVelocities { vec4 baseVelocities[]; };
 layout(std430, binding = WEFT_BIND_ACCUM_POSITIONS) buffer AccumPositions { vec4 accumPositions[]; };
@@ -69,11 +71,80 @@ vec3 particleAcceleration(uint i, vec4 xi, vec3 v) {
   return params.gravity.xyz + xi.w * force;
 }
 
+// The colliders a particle at x tests when the grid is on, in ascending order as a pass over every
+// collider meets them: the always-tested ones merged with the faces of its cell (ColliderGrid).
+// Mirrors ColliderWalk in solver/collider_grid.h.
+struct ColliderWalk {
+  uint always, alwaysEnd, cell, cellEnd;
+};
+ColliderWalk colliderWalk(vec3 x) {
+  ColliderWalk w;
+  uint alwaysCount = colliderGrid.alwaysCount;
+  uint b = colliderGridBucket(x, colliderGrid.cellSize, colliderGrid.tableSize);
+  uint entriesAt = alwaysCount + colliderGrid.tableSize;
+  w.always = 0u;
+  w.alwaysEnd = alwaysCount;
+  w.cell = entriesAt + (b > 0u ? colliderCells[alwaysCount + b - 1u] : 0u);
+  w.cellEnd = entriesAt + colliderCells[alwaysCount + b];
+  return w;
+}
+// The next collider of the walk into c; false when none is left.
+bool nextCollider(inout ColliderWalk w, out uint c) {
+  uint a = w.always < w.alwaysEnd ? colliderCells[w.always] : 0xffffffffu;
+  uint f = w.cell < w.cellEnd ? colliderCells[w.cell] : 0xffffffffu;
+  c = min(a, f);
+  if (c == 0xffffffffu) return false;
+  if (a < f) ++w.always;
+  else ++w.cell;
+  return true;
+}
+
+void collideEvery(inout vec3 x, inout vec3 v, vec3 start, float dt) {
+  for (uint c = 0; c < params.colliderCount; ++c) collideFrom(x, v, start, colliders[c], dt);
+}
+
 // After a step that moved the particle by v dt (dt = 0: the velocity alone is corrected):
-// collideStep's friction takes back the tangential displacement it takes from the velocity.
+// collideStep's friction takes back the tangential displacement it takes from the velocity. With the
+// grid, the faces of the particle's cell, unless it moved too far for the cell to be sure of holding
+// every face that touches it (colliderGridHeld): then every collider, from where it was.
 void collideAll(inout vec3 x, inout vec3 v, float dt) {
   vec3 start = x - v * dt;
-  for (uint c = 0; c < params.colliderCount; ++c) collideFrom(x, v, start, colliders[c], dt);
+  if (colliderGrid.tableSize == 0u) {
+    collideEvery(x, v, start, dt);
+    return;
+  }
+  vec3 x0 = x, v0 = v;
+  float drift = 0.0;
+  ColliderWalk w = colliderWalk(x0);
+  uint c;
+  while (nextCollider(w, c)) {
+    collideFrom(x, v, start, colliders[c], dt);
+    drift = max(drift, length(x - x0));
+  }
+  ColliderGrid g = colliderGrid;
+  if (colliderGridHeld(x0, v0, dt, drift, g.reference, g.maxSpeed, g.maxSpin, g.allowance)) return;
+  x = x0;
+  v = v0;
+  collideEvery(x, v, start, dt);
+}
+
+// The first collider (in index order) the particle at x moving at v rests on: contactNormal's
+// (outward normal, 1), or zero. A face its grid cell leaves out is too far for that.
+vec4 firstContactNormal(vec3 x, vec3 v) {
+  if (colliderGrid.tableSize == 0u) {
+    for (uint c = 0; c < params.colliderCount; ++c) {
+      vec4 contact = contactNormal(x, v, colliders[c]);
+      if (contact.w > 0.0) return contact;
+    }
+    return vec4(0.0);
+  }
+  ColliderWalk w = colliderWalk(x);
+  uint c;
+  while (nextCollider(w, c)) {
+    vec4 contact = contactNormal(x, v, colliders[c]);
+    if (contact.w > 0.0) return contact;
+  }
+  return vec4(0.0);
 }
 
 #endif

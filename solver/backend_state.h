@@ -17,6 +17,7 @@
 #include "engine/shader_library.h"
 #include "shaders/shared.h"
 #include "solver/solver.h"
+#include "solver/collider_grid.h"
 #include "solver/elements.h"
 #include "solver/spring_table.h"
 
@@ -49,6 +50,7 @@ struct CpuState {
   SpringTable springs;
   ElementTable elements;
   std::vector<gpu::Collider> colliders;
+  ColliderGridData colliderGrid;  // over the mesh faces among the colliders (solver/collider_grid.h)
   std::vector<float> strainExcessSums;  // strain limiting: each particle's summed |excess| (strain_limit.h)
   std::array<std::unique_ptr<UnitResources>, kIntegratorCount> units;
   std::unique_ptr<UnitResources> contact;  // solver/contact.h: its tables and hash grid, when contact is on
@@ -72,6 +74,7 @@ struct GpuState {
   engine::Buffer positions[2], velocities[2];
   int currentPositions = 0, currentVelocities = 0;
   engine::Buffer prevPositions, springRows, springs, springLinks, colliders;
+  engine::Buffer colliderGrid, colliderCells;  // gpu::ColliderGrid and its lists (solver/collider_grid.h)
   engine::Buffer elements, elementRows, elementRefs;  // the element table and its incidence rows
   uint32_t elementRefCount = 0;                       // incidence entries (0: a cloth of springs only)
   // Strain limiting (solver/strain_limit.h): each spring end's allowed lengths and each particle's

@@ -54,6 +54,7 @@ void CpuSolver::reloadTopology(const ClothModel& model, const std::vector<glm::v
 
 void CpuSolver::onParamsChanged() {
   state_.colliders = packColliders(kinematics_.collidersNow());
+  state_.colliderGrid = buildColliderGrid({&state_.colliders}, kColliderGridStaticStep);
   applyContactSettings(state_.contact, params_.contact);
 }
 
@@ -143,7 +144,8 @@ uint64_t CpuSolver::stateBytes() const {
   auto bytes = [](const auto& v) { return uint64_t(v.size()) * sizeof(v[0]); };
   uint64_t total = bytes(state_.positions) + bytes(state_.velocities) + bytes(state_.positionsOut) +
                    bytes(state_.velocitiesOut) + bytes(state_.prevPositions) + bytes(state_.blocks) +
-                   bytes(state_.springBlocks) + bytes(state_.colliders);
+                   bytes(state_.springBlocks) + bytes(state_.colliders) +
+                   (state_.colliderGrid.on() ? bytes(state_.colliderGrid.cells) : 0);
   for (const auto& s : state_.scratch) total += bytes(s);
   total += bytes(state_.springs.rows) + bytes(state_.springs.entries) + bytes(state_.springs.links);
   total += bytes(state_.springs.strainLimits) + bytes(state_.strainExcessSums) + bytes(state_.springs.forceBounds);

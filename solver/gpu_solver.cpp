@@ -139,7 +139,9 @@ std::vector<engine::BufferBinding> GpuState::withTables(std::initializer_list<en
                                    {WEFT_BIND_ELEMENTS, &elements},
                                    {WEFT_BIND_ELEMENT_ROWS, &elementRows},
                                    {WEFT_BIND_ELEMENT_REFS, &elementRefs},
-                                   {WEFT_BIND_COLLIDERS, &colliders}});
+                                   {WEFT_BIND_COLLIDERS, &colliders},
+                                   {WEFT_BIND_COLLIDER_GRID, &colliderGrid},
+                                   {WEFT_BIND_COLLIDER_CELLS, &colliderCells}});
   return bindings;
 }
 
@@ -157,6 +159,7 @@ void GpuSolver::onParamsChanged() {
   }
   upload(context_, state_.colliders, colliders);
   state_.colliderCount = static_cast<uint32_t>(colliders.size());
+  uploadColliderGrid(state_, buildColliderGrid({&colliders}, kColliderGridStaticStep));
   applyContactSettings(state_.contact, params_.contact);
 }
 
@@ -214,8 +217,9 @@ void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, 
                            " decides on the host after every step, so it cannot record a frame into one command "
                            "buffer: use advance()");
   // Before anything is recorded: a path that would carry a collider through the cloth is refused here.
-  const std::vector<KinematicStep> plan =
+  std::vector<KinematicStep> plan =
       kinematics_.active() ? kinematics_.planFrame(frameDt, substeps) : std::vector<KinematicStep>{};
+  reserveColliderGrid(state_, plan, recordingOwnFrame_);
   recordHandle(cmd);
   prepare(substeps);  // nothing to do when the caller prepared
   const gpu::StepParams step = stepParams(frameDt, substeps);
@@ -273,7 +277,8 @@ void GpuSolver::advance(float frameDt, int substeps) {
   passTimes_.clear();
   if (unit.submitsOwnFrames()) {
     const bool moving = kinematics_.active();
-    const std::vector<KinematicStep> plan = moving ? kinematics_.planFrame(frameDt, substeps) : std::vector<KinematicStep>{};
+    std::vector<KinematicStep> plan = moving ? kinematics_.planFrame(frameDt, substeps) : std::vector<KinematicStep>{};
+    reserveColliderGrid(state_, plan, true);
     engine::submitAndWait(context_, [&](VkCommandBuffer cmd) { recordHandle(cmd); });
     unit.prepareGpu(state_, params_, substeps);
     integrators::GpuFrame frame{state_, &timer_, [this](const auto& record) { submitTimed(record); }};
@@ -314,7 +319,14 @@ void GpuSolver::advance(float frameDt, int substeps) {
   } else {
     unit.prepareGpu(state_, params_, substeps);
     if (hasTearing(state_)) prepareTearDetectionGpu(state_);
-    submitTimed([&](VkCommandBuffer cmd) { recordAdvance(cmd, frameDt, substeps, &timer_); });
+    recordingOwnFrame_ = true;  // the grid's buffer may grow: every earlier submission of ours is done
+    try {
+      submitTimed([&](VkCommandBuffer cmd) { recordAdvance(cmd, frameDt, substeps, &timer_); });
+    } catch (...) {
+      recordingOwnFrame_ = false;
+      throw;
+    }
+    recordingOwnFrame_ = false;
     solveStats_ = unit.readFrameStats(state_, substeps);
   }
   if (tears()) applyTears(detectTears());

@@ -67,6 +67,9 @@ class GpuSolver : public Solver {
   PassTimes passTimes_;
   glm::vec3 handleTarget_{0.f};
   bool handleMoved_ = false;  // the held particle's target changed since the last recordHandle
+  // recordAdvance is recording a frame advance() submits at once (not a host's command buffer), so
+  // the collider grid's buffer may be made anew (reserveColliderGrid).
+  bool recordingOwnFrame_ = false;
   std::vector<std::pair<uint32_t, float>> releases_;  // particles to give their inverse mass back
 };
 

@@ -16,5 +16,11 @@ void prepareKinematicsGpu(GpuState& state, const Kinematics& kinematics);
 // Uploads the step's colliders and handle poses inside `recorder`'s command buffer (outside a render
 // pass), then moves the handles' particles; barriers on either side.
 void recordKinematicStep(GpuRecorder& recorder, const KinematicStep& step);
+// The collider grid's buffers made (or grown) and filled (uploads and waits: not while recording).
+void uploadColliderGrid(GpuState& state, const ColliderGridData& grid);
+// Room in the grid's buffers for the grid `plan` brings, if any: grown when `mayGrow` (waits for the
+// device: only where no command buffer recorded earlier is waiting to be submitted), else, when it
+// does not fit, the grid turned off for the frame.
+void reserveColliderGrid(GpuState& state, std::vector<KinematicStep>& plan, bool mayGrow);
 
 }  // namespace weft

@@ -46,6 +46,13 @@ void Kinematics::setColliders(const std::vector<ColliderDesc>& colliders) {
     if (i < colliders_.size()) {
       body.now = colliders_[i].now;
       body.next = colliders_[i].next;
+      // A host's shapes carry over to the same mesh (as many vertices): new settings of its friction.
+      const bool sameMesh = colliders[i].kind == ColliderDesc::Kind::Mesh && colliders[i].mesh &&
+                            descs_[i].mesh && colliders[i].mesh->vertices.size() == descs_[i].mesh->vertices.size();
+      if (sameMesh) {
+        body.shape = colliders_[i].shape;
+        body.nextShape = colliders_[i].nextShape;
+      }
     } else {
       body.now = body.path.at(time_);
     }
@@ -87,6 +94,50 @@ void Kinematics::setColliderPose(size_t index, const RigidPose& pose) {
   posed_ = true;
 }
 
+void Kinematics::setColliderVertices(size_t index, const std::vector<glm::vec3>& vertices) {
+  if (index >= colliders_.size())
+    throw std::out_of_range("setColliderVertices: no collider " + std::to_string(index) + " (the scene has " +
+                            std::to_string(colliders_.size()) + ")");
+  const ColliderDesc& desc = descs_[index];
+  if (desc.kind != ColliderDesc::Kind::Mesh || !desc.mesh)
+    throw InputError("collider " + std::to_string(index) + " is not a mesh: only a mesh's vertices can be set");
+  if (vertices.size() != desc.mesh->vertices.size())
+    throw InputError("collider " + std::to_string(index) + " has " + std::to_string(desc.mesh->vertices.size()) +
+                     " vertices, but " + std::to_string(vertices.size()) + " were given: a mesh keeps its vertices and triangles");
+  for (size_t v = 0; v < vertices.size(); ++v)
+    if (!std::isfinite(vertices[v].x) || !std::isfinite(vertices[v].y) || !std::isfinite(vertices[v].z))
+      throw InputError("vertex " + std::to_string(v) + " given for collider " + std::to_string(index) + " is not finite");
+  auto shape = std::make_shared<ColliderMesh>();
+  shape->vertices = vertices;
+  shape->triangles = desc.mesh->triangles;
+  colliders_[index].nextShape = std::move(shape);
+  posed_ = true;  // as for a pose: the frames after it repack the colliders, with their speeds back at zero
+}
+
+ColliderDesc Kinematics::shapeAt(size_t index, double seconds, float fraction) const {
+  const Body& body = colliders_[index];
+  if (!body.shape && !body.nextShape) return colliderAtTime(descs_[index], seconds);
+  ColliderDesc out = descs_[index];
+  out.sequence.clear();
+  const std::shared_ptr<const ColliderMesh> from = body.shape ? body.shape : colliderAtTime(descs_[index], seconds).mesh;
+  if (!body.nextShape || fraction <= 0.f) {
+    out.mesh = from;
+    return out;
+  }
+  if (fraction >= 1.f) {
+    out.mesh = body.nextShape;
+    return out;
+  }
+  auto mesh = std::make_shared<ColliderMesh>();
+  mesh->triangles = from->triangles;
+  const std::vector<glm::vec3>& a = from->vertices;
+  const std::vector<glm::vec3>& b = body.nextShape->vertices;
+  mesh->vertices.resize(a.size());
+  for (size_t v = 0; v < a.size(); ++v) mesh->vertices[v] = a[v] + fraction * (b[v] - a[v]);
+  out.mesh = std::move(mesh);
+  return out;
+}
+
 void Kinematics::setHandlePose(size_t index, const RigidPose& pose) {
   if (index >= handles_.size())
     throw std::out_of_range("setHandlePose: no handle " + std::to_string(index) + " (the scene has " +
@@ -96,7 +147,7 @@ void Kinematics::setHandlePose(size_t index, const RigidPose& pose) {
 
 std::vector<ColliderDesc> Kinematics::collidersNow() const {
   std::vector<ColliderDesc> out;
-  for (size_t i = 0; i < descs_.size(); ++i) out.push_back(posedCollider(colliderAtTime(descs_[i], time_), colliders_[i].now));
+  for (size_t i = 0; i < descs_.size(); ++i) out.push_back(posedCollider(shapeAt(i, time_, 0.f), colliders_[i].now));
   return out;
 }
 
@@ -185,8 +236,8 @@ std::vector<KinematicStep> Kinematics::planFrame(float frameDt, int substeps) co
       const Body& body = colliders_[i];
       const RigidPose before = stepPose(body, s - 1, substeps, frameDt), after = stepPose(body, s, substeps, frameDt);
       const double startsAt = time_ + double(frameDt) * (s - 1) / substeps, endsAt = time_ + double(frameDt) * s / substeps;
-      const ColliderDesc was = posedCollider(colliderAtTime(descs_[i], startsAt), before);
-      const ColliderDesc is = posedCollider(colliderAtTime(descs_[i], endsAt), after);
+      const ColliderDesc was = posedCollider(shapeAt(i, startsAt, float(s - 1) / float(substeps)), before);
+      const ColliderDesc is = posedCollider(shapeAt(i, endsAt, float(s) / float(substeps)), after);
       const StepReach reach = stepReach(was, is);
       if (reach.moved > reach.allowed)
         throw InputError("collider " + std::to_string(i) + " would move " + shownNumber(reach.moved) +
@@ -194,10 +245,11 @@ std::vector<KinematicStep> Kinematics::planFrame(float frameDt, int substeps) co
                          shownNumber(reach.allowed) + " m), and cloth could pass through it: take more substeps or a slower path");
       const RigidVelocity motion = velocityBetween(before, after, h, body.reference);
       const std::vector<gpu::Collider> faces = packColliders({is});  // a mesh packs one per triangle
-      const std::vector<gpu::Collider> facesWere = body.deforms ? packColliders({was}) : std::vector<gpu::Collider>{};
+      const bool deforms = body.deforms || body.nextShape;
+      const std::vector<gpu::Collider> facesWere = deforms ? packColliders({was}) : std::vector<gpu::Collider>{};
       for (size_t k = 0; k < faces.size(); ++k) {
         gpu::Collider packed = faces[k];
-        if (body.deforms) {  // each face of a deforming mesh moves on its own: its centre's velocity
+        if (deforms) {  // each face of a deforming mesh moves on its own: its centre's velocity
           const glm::vec3 centre = faceCentre(packed);
           packed.velocity = glm::vec4((centre - faceCentre(facesWere[k])) / h, 0.f);
           packed.pivot = glm::vec4(centre, 0.f);
@@ -210,6 +262,11 @@ std::vector<KinematicStep> Kinematics::planFrame(float frameDt, int substeps) co
       }
     }
   }
+  if (collidersMove) {
+    std::vector<const std::vector<gpu::Collider>*> poses;
+    for (const KinematicStep& step : steps) poses.push_back(&step.colliders);
+    steps.front().colliderGrid = buildColliderGrid(poses, h);
+  }
   return steps;
 }
 
@@ -218,6 +275,8 @@ void Kinematics::finishFrame(float frameDt) {
     for (Body& body : *bodies) {
       body.now = stepPose(body, 1, 1, frameDt);
       body.next.reset();
+      if (body.nextShape) body.shape = std::move(body.nextShape);
+      body.nextShape.reset();
     }
   time_ += frameDt;
 }

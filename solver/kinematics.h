@@ -5,22 +5,26 @@
 // the rigid velocity of its surface for friction, and each handle's pose for handle_move. The
 // backends only upload and apply them (solver/handles.h), so the two cannot disagree.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include <glm/glm.hpp>
 
 #include "shaders/shared.h"
+#include "solver/collider_grid.h"
 #include "solver/motion.h"
 #include "solver/scene.h"
 
 namespace weft {
 
 // What the kinematics give one step: every collider at the step's end (empty when none moves), and
-// every handle's pose at the step's end.
+// every handle's pose at the step's end; on a frame's first step, when the colliders move, the
+// grid over their faces for the whole frame (solver/collider_grid.h).
 struct KinematicStep {
   std::vector<gpu::Collider> colliders;
   std::vector<gpu::HandlePose> handlePoses;
+  std::optional<ColliderGridData> colliderGrid;
 };
 
 // The colliders as a solver made with them has them `seconds` after its start: each on its path,
@@ -57,6 +61,13 @@ class Kinematics {
   // a wrong index.
   void setColliderPose(size_t index, const RigidPose& pose);
   void setHandlePose(size_t index, const RigidPose& pose);
+  // The vertices mesh collider `index` is to have at the end of the next frame (in its own frame, as
+  // its mesh gave them: its pose still applies), instead of its file's or sequence's: the host of a
+  // skinned body sets them every frame. The steps between go from its shape now in a straight line,
+  // each face swept with its centre's velocity. std::out_of_range for a wrong index; InputError,
+  // with nothing changed, for a collider that is not a mesh, a different vertex count or a vertex
+  // that is not finite.
+  void setColliderVertices(size_t index, const std::vector<glm::vec3>& vertices);
   RigidPose colliderPose(size_t index) const { return colliders_.at(index).now; }
   RigidPose handlePose(size_t index) const { return handles_.at(index).now; }
   // The colliders where they are now (for drawing).
@@ -77,8 +88,14 @@ class Kinematics {
     RigidPose now;
     std::optional<RigidPose> next;  // set through the API for the next frame
     bool deforms = false;           // a mesh played from a sequence of shapes
-    bool moves() const { return path.moves() || next.has_value() || deforms; }
+    // A mesh whose vertices the host sets (setColliderVertices): its shape now (null: its own), and
+    // the one to reach at the end of the next frame (null: it keeps its shape).
+    std::shared_ptr<const ColliderMesh> shape, nextShape;
+    bool moves() const { return path.moves() || next.has_value() || deforms || nextShape != nullptr; }
   };
+  // Collider `index` as its file, sequence or host has it at `seconds` (a time within the next frame,
+  // `fraction` of the way through it), before its pose.
+  ColliderDesc shapeAt(size_t index, double seconds, float fraction) const;
   // Where `body` is at the end of step `step` (0: the frame's start) of a frame of `steps` steps.
   RigidPose stepPose(const Body& body, int step, int steps, double frameDt) const;
   std::vector<ColliderDesc> descs_;

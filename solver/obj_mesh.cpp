@@ -96,7 +96,7 @@ ColliderMesh loadColliderMesh(const MeshSpec& spec) {
   if (model.triangles.size() > kMaxColliderTriangles)
     throw InputError("cannot use mesh '" + shownPath(spec.path) + "' as a collider: it has " +
                      std::to_string(model.triangles.size()) + " triangles, more than " +
-                     std::to_string(kMaxColliderTriangles) + " (every cloth particle tests every one): decimate it");
+                     std::to_string(kMaxColliderTriangles) + " (each is sent to the device every step it moves): decimate it");
   ColliderMesh mesh;
   mesh.vertices = std::move(model.positions);
   mesh.triangles = std::move(model.triangles);

@@ -20,9 +20,9 @@ struct ColliderMesh {
   std::vector<glm::uvec3> triangles;
 };
 
-// Every cloth particle tests every triangle of a mesh collider in each step's last pass (no
-// acceleration structure yet), so a mesh collider is kept small.
-inline constexpr size_t kMaxColliderTriangles = 4096;
+// A cloth particle tests the triangles of mesh colliders near it (solver/collider_grid.h), but each
+// triangle is 112 bytes of the colliders' buffer, and a moving one is sent to the device every step.
+inline constexpr size_t kMaxColliderTriangles = size_t(1) << 18;
 
 // Reads an OBJ (scaled and moved by `spec`) as a collider's surface; InputError in one sentence for
 // an unreadable file or one with more than kMaxColliderTriangles triangles. (In weft_scene.)

@@ -42,7 +42,7 @@ void strainLimitCorrect(uint32_t i, CpuState& s, const gpu::StepParams& p, bool 
       v = gpu::carryCorrection(v, x, xyz(xi), p.dt);
     }
     if (final)
-      integrators::collideAll(x, v, s.colliders, 0.f);  // a projection, not a step of v dt
+      integrators::collideAll(x, v, s.colliders, s.colliderGrid, 0.f);  // a projection, not a step of v dt
   }
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(v, vi.w);

@@ -25,7 +25,8 @@ TEST_F(EngineTest, ReflectionReadsBindingsAndWorkgroupSize) {
   std::vector<uint32_t> expected = {WEFT_BIND_POSITIONS,  WEFT_BIND_VELOCITIES, WEFT_BIND_POSITIONS_OUT,
                                     WEFT_BIND_VELOCITIES_OUT, WEFT_BIND_SPRING_ROWS, WEFT_BIND_SPRINGS,
                                     WEFT_BIND_COLLIDERS,  WEFT_BIND_ELEMENTS,   WEFT_BIND_ELEMENT_ROWS,
-                                    WEFT_BIND_ELEMENT_REFS, WEFT_BIND_SPRING_BOUNDS};
+                                    WEFT_BIND_ELEMENT_REFS, WEFT_BIND_SPRING_BOUNDS, WEFT_BIND_COLLIDER_GRID,
+                                    WEFT_BIND_COLLIDER_CELLS};
   EXPECT_EQ(layout.bindings, expected);
   // verlet_predict touches neither springs nor colliders (only the elements, for aerodynamics; it
   // starts the step's carried velocity in VELOCITIES_OUT): the compiler drops them, reflection agrees

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <memory>
 
+#include "collider_meshes.h"
 #include "crossing_counter.h"
 #include "demos/common/demo_scene.h"
 #include "engine/error.h"
@@ -42,26 +43,8 @@ bool overFace(const ColliderDesc& box, glm::vec3 x) {
 
 // The board as a mesh: its middle plane in 4 x 4 squares of two triangles each, as thick as the board.
 ColliderDesc plateMesh(const ColliderDesc& box) {
-  auto mesh = std::make_shared<ColliderMesh>();
-  const uint32_t n = 4;
-  for (uint32_t j = 0; j <= n; ++j)
-    for (uint32_t i = 0; i <= n; ++i) {
-      const glm::vec3 p(box.halfExtents.x * (2.f * float(i) / n - 1.f), 0.f, box.halfExtents.z * (2.f * float(j) / n - 1.f));
-      mesh->vertices.push_back(box.center + box.rotation * p);
-    }
-  for (uint32_t j = 0; j < n; ++j)
-    for (uint32_t i = 0; i < n; ++i) {
-      const uint32_t a = j * (n + 1) + i, b = a + 1, c = a + n + 1, d = c + 1;
-      mesh->triangles.push_back({a, c, b});
-      mesh->triangles.push_back({b, c, d});
-    }
-  ColliderDesc plate;
-  plate.kind = ColliderDesc::Kind::Mesh;
-  plate.mesh = mesh;
-  plate.thickness = 2.f * box.halfExtents.y;
-  plate.margin = box.margin;
-  plate.friction = box.friction;
-  return plate;
+  return test::plateMesh(box.center, box.rotation, {box.halfExtents.x, box.halfExtents.z}, 4, 2.f * box.halfExtents.y,
+                         box.margin, box.friction);
 }
 
 // A closed cube of 12 triangles, `half` m from its centre to each face.
@@ -172,6 +155,26 @@ TEST(MeshGeometry, AStepThroughA1mmShellIsMetWhereItEntered) {
 
 // Two faces 8 mm apart (the top and bottom of a thin closed body) and a particle that went through
 // both in one step: met on top whichever face comes first, because each keeps the step's start.
+// A face naming one vertex twice (as a latitude-longitude sphere's pole rows do) is its third edge:
+// the nearest point, the depth and the push are those of that segment, never NaN.
+TEST(MeshGeometry, AFaceWithTwoCornersAtOnePointActsAsItsSegment) {
+  const glm::vec3 a(0.f, 0.f, 0.f), c(1.f, 0.f, 0.f);
+  for (glm::vec3 p : {glm::vec3(0.5f, 0.003f, 0.f), glm::vec3(-0.002f, 0.002f, 0.f), glm::vec3(0.5f, 0.f, 0.003f)}) {
+    for (const glm::vec3 w : {gpu::closestTriangleWeights(p, a, a, c), gpu::closestTriangleWeights(p, a, c, c),
+                              gpu::closestTriangleWeights(p, c, a, a)}) {
+      ASSERT_TRUE(std::isfinite(w.x) && std::isfinite(w.y) && std::isfinite(w.z)) << w.x << " " << w.y << " " << w.z;
+    }
+    const glm::vec3 w = gpu::closestTriangleWeights(p, a, a, c);
+    const glm::vec3 nearest = w.x * a + w.y * a + w.z * c;
+    EXPECT_NEAR(glm::length(p - nearest), gpu::pointSegmentDistance(p, a, c), 1e-7f);
+  }
+  const gpu::Collider face = meshFace(a, a, c, 0.002f, 0.001f);
+  glm::vec3 x(0.5f, 0.001f, 0.f), v(0.f, -1.f, 0.f);
+  gpu::collideStep(x, v, face, 0.001f);
+  ASSERT_TRUE(std::isfinite(x.x) && std::isfinite(x.y) && std::isfinite(x.z));
+  EXPECT_NEAR(x.y, 0.001f + 0.001f, 1e-6f);  // pushed out to the segment's shell: half the thickness plus the margin
+}
+
 TEST(MeshGeometry, AStepThroughTwoFacesEndsOnTheNearSideInEitherOrder) {
   const gpu::Collider top = meshFace({0.f, 0.004f, 0.f}, {0.f, 0.004f, 1.f}, {1.f, 0.004f, 0.f}, 0.001f, 0.001f);
   const gpu::Collider bottom = meshFace({0.f, -0.004f, 0.f}, {0.f, -0.004f, 1.f}, {1.f, -0.004f, 0.f}, 0.001f, 0.001f);

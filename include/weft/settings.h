@@ -26,7 +26,7 @@ struct Collider {
   glm::vec3 axis{0.f, 1.f, 0.f};    // box: its axes are the world's turned by `angle` radians about this
   float angle = 0.f;
   std::vector<glm::vec3> vertices;    // mesh: m
-  std::vector<glm::uvec3> triangles;  // mesh: corner indices into vertices; at most 4096 triangles
+  std::vector<glm::uvec3> triangles;  // mesh: corner indices into vertices; at most 262,144 triangles
   float thickness = 0.f;              // mesh: m; the solid is every point within half of it of the surface
   float friction = 0.3f;            // Coulomb coefficient of sliding
   float staticFriction = -1.f;      // of sticking: negative, the same as friction; else at least friction

@@ -1,10 +1,12 @@
 #pragma once
 // CPU twin of particleAcceleration() in shaders/solver_bindings.glsl: gravity, drag, the
 // particle's row of springs and its elements, read from the given position and velocity arrays.
+#include <algorithm>
 #include <vector>
 
 #include "shaders/physics.h"
 #include "solver/integrators/common/cpu_elements.h"
+#include "solver/collider_grid.h"
 #include "solver/spring_table.h"
 
 namespace weft::integrators {
@@ -22,10 +24,45 @@ inline glm::vec3 particleAcceleration(uint32_t i, glm::vec4 xi, glm::vec3 v, con
 }
 
 // CPU twin of collideAll() in shaders/solver_bindings.glsl: every collider after a step of dt that
-// moved the particle by about v dt (dt = 0: the velocity alone is corrected).
-inline void collideAll(glm::vec3& x, glm::vec3& v, const std::vector<gpu::Collider>& colliders, float dt) {
+// moved the particle by about v dt (dt = 0: the velocity alone is corrected), or with the grid on,
+// the colliders of the particle's cell unless it moved too far for them.
+inline void collideAll(glm::vec3& x, glm::vec3& v, const std::vector<gpu::Collider>& colliders,
+                       const ColliderGridData& grid, float dt) {
   const glm::vec3 start = x - v * dt;
+  if (!grid.on()) {
+    for (const gpu::Collider& c : colliders) gpu::collideFrom(x, v, start, c, dt);
+    return;
+  }
+  const glm::vec3 x0 = x, v0 = v;
+  float drift = 0.f;
+  ColliderWalk walk(grid, x0);
+  for (uint32_t c; walk.next(c);) {
+    gpu::collideFrom(x, v, start, colliders[c], dt);
+    drift = std::max(drift, glm::length(x - x0));
+  }
+  const gpu::ColliderGrid& g = grid.header;
+  if (gpu::colliderGridHeld(x0, v0, dt, drift, g.reference, g.maxSpeed, g.maxSpin, g.allowance)) return;
+  x = x0;
+  v = v0;
   for (const gpu::Collider& c : colliders) gpu::collideFrom(x, v, start, c, dt);
+}
+
+// CPU twin of firstContactNormal() in shaders/solver_bindings.glsl.
+inline glm::vec4 firstContactNormal(glm::vec3 x, glm::vec3 v, const std::vector<gpu::Collider>& colliders,
+                                    const ColliderGridData& grid) {
+  if (!grid.on()) {
+    for (const gpu::Collider& c : colliders) {
+      const glm::vec4 contact = gpu::contactNormal(x, v, c);
+      if (contact.w > 0.f) return contact;
+    }
+    return glm::vec4(0.f);
+  }
+  ColliderWalk walk(grid, x);
+  for (uint32_t c; walk.next(c);) {
+    const glm::vec4 contact = gpu::contactNormal(x, v, colliders[c]);
+    if (contact.w > 0.f) return contact;
+  }
+  return glm::vec4(0.f);
 }
 
 }  // namespace weft::integrators

@@ -30,7 +30,7 @@ void eulerStepParticle(uint32_t i, const CpuState& s, CpuState& out, const gpu::
     v += a * dt;
     x += v * dt;
   }
-  integrators::collideAll(x, v, s.colliders, p.dt);
+  integrators::collideAll(x, v, s.colliders, s.colliderGrid, p.dt);
   out.positionsOut[i] = glm::vec4(x, xi.w);
   out.velocitiesOut[i] = glm::vec4(v, 0.f);
 }

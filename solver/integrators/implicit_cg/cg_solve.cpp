@@ -42,10 +42,8 @@ float cgSetupParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPara
   if (xi.w == 0.f) {
     flt.w = WEFT_FILTER_PINNED;
   } else {
-    for (const gpu::Collider& c : s.colliders) {
-      glm::vec4 contact = gpu::contactNormal(xyz(xi), vi, c);
-      if (contact.w > 0.f && flt.w == WEFT_FILTER_FREE) flt = glm::vec4(xyz(contact), WEFT_FILTER_CONTACT);
-    }
+    const glm::vec4 contact = integrators::firstContactNormal(xyz(xi), vi, s.colliders, s.colliderGrid);
+    if (contact.w > 0.f) flt = glm::vec4(xyz(contact), WEFT_FILTER_CONTACT);
     float mass = 1.f / xi.w;
     float drag = p.wind.w;
     block = (mass + a * drag) * glm::mat3(1.f);
@@ -114,7 +112,7 @@ void cgFinishParticle(uint32_t i, CpuState& s, CgVectors& w, const CgSystem& sys
   }
   glm::vec3 v = xyz(s.velocities[i]) + xyz(w.dv[i]);
   glm::vec3 x = xyz(xi) + system.driftTime * v;
-  integrators::collideAll(x, v, s.colliders, system.driftTime);
+  integrators::collideAll(x, v, s.colliders, s.colliderGrid, system.driftTime);
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(v, 0.f);
 }

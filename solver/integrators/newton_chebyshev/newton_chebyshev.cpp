@@ -124,7 +124,7 @@ void newtonFinishParticle(uint32_t i, CpuState& s, float h) {
   }
   glm::vec3 x = xyz(xi);
   glm::vec3 v = xyz(s.velocitiesOut[i]);
-  integrators::collideAll(x, v, s.colliders, h);
+  integrators::collideAll(x, v, s.colliders, s.colliderGrid, h);
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(v, 0.f);
 }

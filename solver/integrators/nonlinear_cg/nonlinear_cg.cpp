@@ -145,7 +145,7 @@ void nlcgFinishParticle(uint32_t i, CpuState& s, float dt) {
   glm::vec4 xi = s.positionsOut[i];
   if (xi.w == 0.f) return;
   glm::vec3 x = xyz(xi), v = xyz(s.velocitiesOut[i]);
-  integrators::collideAll(x, v, s.colliders, dt);
+  integrators::collideAll(x, v, s.colliders, s.colliderGrid, dt);
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(v, 0.f);
 }

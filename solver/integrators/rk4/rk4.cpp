@@ -51,7 +51,7 @@ void rk4StageParticle(uint32_t i, uint32_t stage, Rk4Arrays& a, const CpuState& 
   } else {
     glm::vec3 x = xyz(x0) + (h / 6.f) * sumX;
     glm::vec3 v = v0 + (h / 6.f) * sumV;
-    integrators::collideAll(x, v, s.colliders, p.dt);
+    integrators::collideAll(x, v, s.colliders, s.colliderGrid, p.dt);
     a.xOut[i] = glm::vec4(x, x0.w);
     a.vOut[i] = glm::vec4(v, 0.f);
   }

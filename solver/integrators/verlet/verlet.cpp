@@ -52,7 +52,7 @@ static void verletRelaxParticle(uint32_t i, CpuState& s, std::vector<glm::vec4>&
     x = gpu::accelerate(x, beforeLast, last, p.omega, nesterov);
     glm::vec3 v = gpu::carryCorrection(xyz(s.velocitiesOut[i]), x, xyz(xi), p.dt);
     if ((p.mode & WEFT_MODE_RELAX_FINAL) != 0u)
-      integrators::collideAll(x, v, s.colliders, p.dt);
+      integrators::collideAll(x, v, s.colliders, s.colliderGrid, p.dt);
     s.velocitiesOut[i] = glm::vec4(v, 0.f);
   }
   s.positionsOut[i] = glm::vec4(x, xi.w);

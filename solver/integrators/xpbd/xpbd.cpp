@@ -63,7 +63,7 @@ void finishParticle(uint32_t i, CpuState& s, const std::vector<glm::vec4>& predi
   if (xi.w == 0.f) return;
   glm::vec3 x = xyz(xi);
   glm::vec3 v = gpu::carryCorrection(xyz(s.velocitiesOut[i]), x, xyz(predicted[i]), p.dt);
-  integrators::collideAll(x, v, s.colliders, p.dt);
+  integrators::collideAll(x, v, s.colliders, s.colliderGrid, p.dt);
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(v, 0.f);
 }

@@ -1,0 +1,119 @@
+#include "solver/collider_grid.h"
+
+#include <algorithm>
+#include <bit>
+#include <cfloat>
+#include <utility>
+
+#include "shaders/physics.h"
+
+namespace weft {
+
+using gpu::xyz;
+
+namespace {
+
+// What a cell's bounds lose to float rounding is far below this fraction of the reach; the grid
+// enters each face this much farther out, and keeps this much of its allowance back.
+constexpr float kRoundingSlack = 1e-4f;
+
+glm::vec3 faceCentre(const gpu::Collider& c) { return (xyz(c.shape) + xyz(c.shape2) + xyz(c.shape3)) * (1.f / 3.f); }
+
+}  // namespace
+
+ColliderGridData buildColliderGrid(const std::vector<const std::vector<gpu::Collider>*>& steps, float stepDt) {
+  ColliderGridData out;
+  if (steps.empty() || !steps.front()) return out;
+  const std::vector<gpu::Collider>& first = *steps.front();
+  std::vector<uint32_t> faces;
+  for (uint32_t c = 0; c < first.size(); ++c)
+    if (first[c].kind == WEFT_COLLIDER_TRIANGLE) faces.push_back(c);
+  if (faces.size() < kColliderGridMinFaces) return out;
+
+  // The cells: as wide as the typical face's reach, so a typical face sits in at most 27 of them, and a
+  // particle's cell lists the faces within about two cells of it.
+  std::vector<float> clear;
+  clear.reserve(faces.size());
+  for (uint32_t f : faces) clear.push_back(gpu::faceClearance(first[f]));
+  std::nth_element(clear.begin(), clear.begin() + clear.size() / 2, clear.end());
+  const float typical = clear[clear.size() / 2];
+  const float allowance = std::max(typical, kColliderGridSpeed * stepDt);
+  gpu::ColliderGrid& g = out.header;
+  g.cellSize = typical + allowance;
+  g.allowance = allowance * (1.f - kRoundingSlack);
+
+  // The surface speeds, bounded about one reference point.
+  const glm::vec3 reference = xyz(first[faces.front()].pivot);
+  float pivotReach = 0.f;
+  for (const std::vector<gpu::Collider>* step : steps)
+    for (uint32_t f : faces) {
+      const gpu::Collider& c = (*step)[f];
+      g.maxSpeed = std::max(g.maxSpeed, glm::length(xyz(c.velocity)));
+      g.maxSpin = std::max(g.maxSpin, glm::length(xyz(c.spin)));
+      pivotReach = std::max(pivotReach, glm::length(xyz(c.pivot) - reference));
+    }
+  g.reference = glm::vec4(reference, pivotReach);
+
+  // Each face into the cells its reach covers at any step, or onto the always-tested list.
+  std::vector<uint32_t> always;
+  for (uint32_t c = 0; c < first.size(); ++c)
+    if (first[c].kind != WEFT_COLLIDER_TRIANGLE) always.push_back(c);
+  g.tableSize = std::bit_ceil(static_cast<uint32_t>(std::max<size_t>(64, 4 * faces.size())));
+  std::vector<std::pair<uint32_t, uint32_t>> entries;  // (bucket, collider)
+  entries.reserve(27 * faces.size());
+  for (uint32_t f : faces) {
+    glm::vec3 lo(FLT_MAX), hi(-FLT_MAX);
+    for (const std::vector<gpu::Collider>* step : steps) {
+      const gpu::Collider& c = (*step)[f];
+      const float reach = (gpu::faceClearance(c) + allowance) * (1.f + kRoundingSlack) + kRoundingSlack * g.cellSize;
+      lo = glm::min(lo, faceCentre(c) - glm::vec3(reach));
+      hi = glm::max(hi, faceCentre(c) + glm::vec3(reach));
+    }
+    const glm::ivec3 a = gpu::contactCell(lo, g.cellSize), b = gpu::contactCell(hi, g.cellSize);
+    const int64_t cells = int64_t(b.x - a.x + 1) * int64_t(b.y - a.y + 1) * int64_t(b.z - a.z + 1);
+    if (cells > int64_t(kColliderGridMaxCellsPerFace)) {
+      always.push_back(f);
+      continue;
+    }
+    for (int z = a.z; z <= b.z; ++z)
+      for (int y = a.y; y <= b.y; ++y)
+        for (int x = a.x; x <= b.x; ++x) entries.emplace_back(gpu::contactBucket(glm::ivec3(x, y, z), g.tableSize), f);
+  }
+  std::sort(always.begin(), always.end());
+  std::sort(entries.begin(), entries.end());
+  entries.erase(std::unique(entries.begin(), entries.end()), entries.end());  // two cells of a face in one bucket
+
+  g.alwaysCount = static_cast<uint32_t>(always.size());
+  std::vector<uint32_t>& d = out.cells;
+  d.assign(always.begin(), always.end());
+  const size_t endsAt = d.size();
+  d.resize(d.size() + g.tableSize, 0u);
+  for (auto [bucket, face] : entries) ++d[endsAt + bucket];
+  uint32_t running = 0;
+  for (size_t b = 0; b < g.tableSize; ++b) d[endsAt + b] = running += d[endsAt + b];
+  for (auto [bucket, face] : entries) d.push_back(face);  // sorted by bucket, then collider
+  return out;
+}
+
+ColliderWalk::ColliderWalk(const ColliderGridData& grid, glm::vec3 x) : cells_(grid.cells) {
+  const gpu::ColliderGrid& g = grid.header;
+  const uint32_t b = gpu::colliderGridBucket(x, g.cellSize, g.tableSize);
+  const uint32_t entriesAt = g.alwaysCount + g.tableSize;
+  alwaysEnd_ = g.alwaysCount;
+  cell_ = entriesAt + (b > 0u ? cells_[g.alwaysCount + b - 1u] : 0u);
+  cellEnd_ = entriesAt + cells_[g.alwaysCount + b];
+}
+
+bool ColliderWalk::next(uint32_t& c) {
+  const uint32_t a = always_ < alwaysEnd_ ? cells_[always_] : 0xffffffffu;
+  const uint32_t f = cell_ < cellEnd_ ? cells_[cell_] : 0xffffffffu;
+  c = std::min(a, f);
+  if (c == 0xffffffffu) return false;
+  if (a < f)
+    ++always_;
+  else
+    ++cell_;
+  return true;
+}
+
+}  // namespace weft

@@ -1,0 +1,255 @@
+// The hash grid over mesh colliders' faces (solver/collider_grid.h) is only a faster way to the same
+// result as testing every collider:
+//  - thousands of particles near a sphere of 9,216 faces, a box and a plane, some slow and some
+//    far too fast for the grid, end each step bit for bit where a test of every collider leaves them,
+//    with the same velocity and the same resting contact, while the grid tests a small share of
+//    the faces for nearly all of them; the same for a body turning and moving over a frame;
+//  - a cloth dropped on that sphere, and one thrown at 10 m/s onto a finely meshed 1 mm board, stay
+//    outside every face's shell on both backends, which agree.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <random>
+
+#include "collider_meshes.h"
+#include "shaders/physics.h"
+#include "solver/collider_grid.h"
+#include "solver/integrators/common/cpu_forces.h"
+#include "solver/spring_table.h"
+#include "test_support.h"
+
+namespace weft::test {
+namespace {
+
+std::vector<gpu::Collider> sphereBoxAndFloor() {
+  ColliderDesc floor;
+  floor.kind = ColliderDesc::Kind::Plane;
+  floor.normal = {0.f, 1.f, 0.f};
+  floor.offset = -0.32f;
+  floor.margin = 0.005f;
+  ColliderDesc box;
+  box.kind = ColliderDesc::Kind::Box;
+  box.center = {0.25f, 0.f, 0.f};
+  box.halfExtents = {0.05f, 0.2f, 0.05f};
+  box.margin = 0.005f;
+  return packColliders({floor, sphereMesh({0.f, 0.f, 0.f}, 0.3f, 48, 0.002f, 0.005f), box});
+}
+
+// Particles within 2 cm of the sphere's surface, in every direction; four in five move at up to
+// 3 m/s, the rest at up to 40 m/s (too fast for the grid in a step: they test every collider).
+struct Particles {
+  std::vector<glm::vec3> x, v;
+};
+Particles particlesNearTheSphere(size_t count, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> gauss;
+  std::uniform_real_distribution<float> unit(0.f, 1.f);
+  Particles p;
+  auto direction = [&] {
+    glm::vec3 d(gauss(rng), gauss(rng), gauss(rng));
+    return glm::length(d) > 1e-6f ? glm::normalize(d) : glm::vec3(0.f, 1.f, 0.f);
+  };
+  for (size_t k = 0; k < count; ++k) {
+    p.x.push_back(direction() * (0.3f + 0.04f * (unit(rng) - 0.5f)));
+    p.v.push_back(direction() * (k % 5 == 4 ? 3.f + 37.f * unit(rng) : 3.f * unit(rng)));
+  }
+  return p;
+}
+
+bool sameBits(glm::vec3 a, glm::vec3 b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool sameBits(glm::vec4 a, glm::vec4 b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// What the grid does for `p` against `colliders` at step dt, measured against every collider.
+struct Comparison {
+  size_t differ = 0;      // particles whose position, velocity or resting contact differ
+  size_t touched = 0;     // particles a collider moved
+  size_t held = 0;        // particles the grid's faces were enough for (colliderGridHeld)
+  double candidates = 0;  // colliders tested per held particle, on average
+};
+Comparison compareWithEveryCollider(const Particles& p, const std::vector<gpu::Collider>& colliders,
+                                    const ColliderGridData& grid, float dt) {
+  Comparison out;
+  size_t tested = 0;
+  for (size_t k = 0; k < p.x.size(); ++k) {
+    glm::vec3 xAll = p.x[k], vAll = p.v[k];
+    const glm::vec3 start = xAll - vAll * dt;
+    for (const gpu::Collider& c : colliders) gpu::collideFrom(xAll, vAll, start, c, dt);
+    glm::vec3 xGrid = p.x[k], vGrid = p.v[k];
+    integrators::collideAll(xGrid, vGrid, colliders, grid, dt);
+    glm::vec4 restAll(0.f);
+    for (const gpu::Collider& c : colliders) {
+      const glm::vec4 n = gpu::contactNormal(p.x[k], p.v[k], c);
+      if (n.w > 0.f) {
+        restAll = n;
+        break;
+      }
+    }
+    const glm::vec4 restGrid = integrators::firstContactNormal(p.x[k], p.v[k], colliders, grid);
+    out.differ += !sameBits(xAll, xGrid) || !sameBits(vAll, vGrid) || !sameBits(restAll, restGrid);
+    out.touched += !sameBits(xAll, p.x[k]);
+    // Replay the grid's walk to see whether its faces were enough, and how many it tested.
+    glm::vec3 x = p.x[k], v = p.v[k];
+    float drift = 0.f;
+    size_t walked = 0;
+    ColliderWalk walk(grid, p.x[k]);
+    for (uint32_t c; walk.next(c); ++walked) {
+      gpu::collideFrom(x, v, start, colliders[c], dt);
+      drift = std::max(drift, glm::length(x - p.x[k]));
+    }
+    const gpu::ColliderGrid& g = grid.header;
+    if (gpu::colliderGridHeld(p.x[k], p.v[k], dt, drift, g.reference, g.maxSpeed, g.maxSpin, g.allowance)) {
+      ++out.held;
+      tested += walked;
+    }
+  }
+  out.candidates = out.held ? double(tested) / double(out.held) : 0.0;
+  return out;
+}
+
+TEST(ColliderGrid, EveryParticleEndsAsIfItTestedEveryCollider) {
+  const std::vector<gpu::Collider> colliders = sphereBoxAndFloor();
+  ASSERT_EQ(colliders.size(), 2u + 4u * 48u * 48u);
+  const float dt = 1.f / 240.f;
+  const ColliderGridData grid = buildColliderGrid({&colliders}, dt);
+  ASSERT_TRUE(grid.on());
+  const Particles p = particlesNearTheSphere(20000, 7);
+  const Comparison c = compareWithEveryCollider(p, colliders, grid, dt);
+  EXPECT_EQ(c.differ, 0u);
+  // The comparison means something: many particles met a collider, most through the grid alone,
+  // and those tested a small share of the colliders.
+  EXPECT_GT(c.touched, p.x.size() / 4);
+  EXPECT_GT(c.held, p.x.size() * 7 / 10);
+  EXPECT_LT(c.held, p.x.size());  // the fastest needed every collider
+  EXPECT_LT(c.candidates, 0.05 * double(colliders.size())) << c.candidates << " colliders tested per particle";
+}
+
+// The sphere turning about a tilted axis through a point off its centre and moving, over the four
+// steps of a frame: one grid for the frame holds every step's faces.
+TEST(ColliderGrid, AMovingBodysFrameGridGivesEveryStepTheResultOfEveryCollider) {
+  const std::vector<gpu::Collider> rest = sphereBoxAndFloor();
+  const float dt = 1.f / 240.f;
+  const glm::vec3 axis = glm::normalize(glm::vec3(0.3f, 1.f, 0.2f)), pivot(0.1f, 0.05f, 0.f), velocity(0.8f, -0.3f, 0.5f);
+  const float spin = 6.f;  // rad/s
+  std::vector<std::vector<gpu::Collider>> steps(4, rest);
+  for (size_t s = 0; s < steps.size(); ++s) {
+    const float t = float(s + 1) * dt;
+    const glm::quat turn = glm::angleAxis(spin * t, axis);
+    const glm::vec3 shift = velocity * t;
+    auto move = [&](glm::vec4 p) { return glm::vec4(pivot + shift + turn * (glm::vec3(p) - pivot), p.w); };
+    for (gpu::Collider& c : steps[s]) {
+      if (c.kind != WEFT_COLLIDER_TRIANGLE) continue;
+      c.shape = move(c.shape);
+      c.shape2 = move(c.shape2);
+      c.shape3 = move(c.shape3);
+      c.velocity = glm::vec4(velocity, 0.f);
+      c.spin = glm::vec4(spin * axis, 0.f);
+      c.pivot = glm::vec4(pivot + shift, 0.f);
+    }
+  }
+  std::vector<const std::vector<gpu::Collider>*> poses;
+  for (const auto& s : steps) poses.push_back(&s);
+  const ColliderGridData grid = buildColliderGrid(poses, dt);
+  ASSERT_TRUE(grid.on());
+  EXPECT_GT(grid.header.maxSpin, 5.9f);
+  const Particles p = particlesNearTheSphere(6000, 11);
+  for (size_t s = 0; s < steps.size(); ++s) {
+    const Comparison c = compareWithEveryCollider(p, steps[s], grid, dt);
+    EXPECT_EQ(c.differ, 0u) << "step " << s;
+    EXPECT_GT(c.touched, p.x.size() / 4) << "step " << s;
+    EXPECT_GT(c.held, p.x.size() / 2) << "step " << s;
+  }
+}
+
+// Below kColliderGridMinFaces faces, or with no mesh, every particle tests every collider.
+TEST(ColliderGrid, FewFacesAreTestedOneByOne) {
+  const std::vector<gpu::Collider> small = packColliders({sphereMesh({0.f, 0.f, 0.f}, 0.3f, 3, 0.002f, 0.005f)});
+  ASSERT_LT(small.size(), kColliderGridMinFaces);
+  EXPECT_FALSE(buildColliderGrid({&small}, 0.01f).on());
+  const std::vector<gpu::Collider> big = packColliders({sphereMesh({0.f, 0.f, 0.f}, 0.3f, 4, 0.002f, 0.005f)});
+  ASSERT_GE(big.size(), kColliderGridMinFaces);
+  EXPECT_TRUE(buildColliderGrid({&big}, 0.01f).on());
+}
+
+// Whether x lies inside the shell (half thickness plus margin, less `slack`) of any face.
+size_t particlesInsideAFace(const std::vector<glm::vec4>& x, const std::vector<gpu::Collider>& colliders, float slack) {
+  size_t inside = 0;
+  for (const glm::vec4& p : x) {
+    bool in = false;
+    for (const gpu::Collider& c : colliders) {
+      if (c.kind != WEFT_COLLIDER_TRIANGLE) continue;
+      glm::vec3 n(0.f);
+      in = in || gpu::colliderDepth(glm::vec3(p), c, n) > slack;
+    }
+    inside += in;
+  }
+  return inside;
+}
+
+class MeshGridTest : public ValidatedTest, public ::testing::WithParamInterface<Backend> {};
+
+// A 0.6 m sheet dropped on a sphere of 9,216 faces (more than 4,096, the limit when every particle
+// tested every face): after a second and a half it rests on top, outside every face's shell, its
+// middle at the top of the shell.
+TEST_P(MeshGridTest, AClothDrapesOnASphereOfNineThousandFaces) {
+  ClothModel model = testSheet(17, 0.6f, {-0.3f, 0.36f, -0.3f}, 200.f);
+  SolverParams params;
+  params.integrator = Integrator::Xpbd;
+  params.iterations = 4;
+  params.colliders = {sphereMesh({0.f, 0.f, 0.f}, 0.3f, 48, 0.002f, 0.005f)};
+  const std::vector<gpu::Collider> faces = packColliders(params.colliders);
+  ASSERT_TRUE(buildColliderGrid({&faces}, kColliderGridStaticStep).on());
+  auto solver = makeTestSolver(model, params, GetParam());
+  std::vector<glm::vec4> x, v;
+  for (int frame = 0; frame < 90; ++frame) solver->advance(1.f / 60.f, 8);
+  solver->readState(x, v);
+  EXPECT_EQ(particlesInsideAFace(x, faces, 2e-4f), 0u);
+  // The middle particle sits on the pole: the faceted sphere's top ring is 0.3 m cos(pi / 48) out,
+  // plus half the thickness and the margin.
+  const glm::vec4 middle = x[8 * 17 + 8];
+  EXPECT_NEAR(middle.y, 0.3f * std::cos(glm::pi<float>() / 48.f) + 0.001f + 0.005f, 0.002f);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, MeshGridTest, ::testing::ValuesIn(allBackends()), backendParamName);
+
+// The backends agree: the same drop on both, frame by frame.
+TEST_F(ValidatedTest, BothBackendsDrapeTheSameOnAGriddedMesh) {
+  ClothModel model = testSheet(12, 0.5f, {-0.25f, 0.34f, -0.25f}, 200.f);
+  SolverParams params;
+  params.integrator = Integrator::Xpbd;
+  params.iterations = 4;
+  params.colliders = {sphereMesh({0.f, 0.f, 0.f}, 0.3f, 32, 0.002f, 0.005f)};
+  auto cpu = makeTestSolver(model, params, Backend::Cpu);
+  auto gpu = makeTestSolver(model, params, Backend::Gpu);
+  std::vector<glm::vec4> xc, vc, xg, vg;
+  for (int frame = 0; frame < 30; ++frame) {
+    cpu->advance(1.f / 60.f, 8);
+    gpu->advance(1.f / 60.f, 8);
+  }
+  cpu->readState(xc, vc);
+  gpu->readState(xg, vg);
+  EXPECT_LT(maxPositionDifference(xc, xg), 1e-4f);
+}
+
+// A sheet thrown at 10 m/s onto a board 1 mm thick meshed in 2,048 faces: every step moves it past
+// the grid's allowance as it meets the board, so those particles test every face; none goes through.
+TEST_P(MeshGridTest, AClothThrownAt10MetresASecondStaysAboveAFinelyMeshedBoard) {
+  ClothModel model = testSheet(8, 0.25f, {-0.125f, 0.08f, -0.125f});
+  model.velocities.assign(model.particleCount(), glm::vec3(0.f, -10.f, 0.f));
+  SolverParams params;
+  params.integrator = Integrator::Xpbd;
+  params.colliders = {plateMesh({0.f, 0.f, 0.f}, glm::quat(1.f, 0.f, 0.f, 0.f), {0.3f, 0.3f}, 32, 0.001f, 0.001f, 0.5f)};
+  const std::vector<gpu::Collider> faces = packColliders(params.colliders);
+  ASSERT_TRUE(buildColliderGrid({&faces}, kColliderGridStaticStep).on());
+  auto solver = makeTestSolver(model, params, GetParam());
+  std::vector<glm::vec4> x, v;
+  for (int frame = 1; frame <= 30; ++frame) {
+    solver->advance(1.f / 60.f, 16);
+    solver->readState(x, v);
+    for (size_t p = 0; p < x.size(); ++p) ASSERT_GT(x[p].y, 0.0005f + 0.001f - 1e-4f) << "particle " << p << " frame " << frame;
+  }
+  for (size_t p = 0; p < x.size(); ++p) EXPECT_LT(x[p].y, 0.0015f + 0.01f) << "particle " << p << " is not on the board";
+}
+
+}  // namespace
+}  // namespace weft::test
