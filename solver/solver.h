@@ -110,6 +110,9 @@ class Solver {
   // every frame, and the steps between go there in a straight line, turning the shorter way.
   // std::out_of_range for an index past the scene's colliders (handles).
   void setColliderPose(size_t index, const RigidPose& pose) { kinematics_.setColliderPose(index, pose); }
+  void setColliderVertices(size_t index, const std::vector<glm::vec3>& vertices) {
+    kinematics_.setColliderVertices(index, vertices);
+  }
   void setHandlePose(size_t index, const RigidPose& pose) { kinematics_.setHandlePose(index, pose); }
   const Kinematics& kinematics() const { return kinematics_; }
   double time() const { return kinematics_.time(); }  // s advanced since the solver was made

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <string>
+#include <utility>
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -423,14 +425,9 @@ TEST_F(Embedding, ATurnedBoxTheHostMovesLiftsTheClothByItsTurnedExtent) {
   EXPECT_THROW(CpuCloth(fabric, settings), InputError);
 }
 
-// A cube mesh (12 triangles, 2 mm shells) from the public settings, under the hanging cloth, raised
-// 2 cm a frame by setColliderTransform: its top lifts the cloth, the same way on both backends,
-// and nothing gets inside.
-// A triangle naming a missing vertex is refused in one sentence.
-TEST_F(Embedding, AMeshTheHostMovesLiftsTheClothOnBothBackends) {
-  Device device(host().desc());
-  const Fabric fabric = hangingFabric();
-  std::vector<glm::vec3> vertices;
+// A cube mesh 0.4 m wide about (0, 0.7, 0), 12 triangles of 2 mm shells, and its vertices.
+Collider cubeCollider(std::vector<glm::vec3>& vertices) {
+  vertices.clear();
   for (int k = 0; k < 8; ++k)
     vertices.push_back(glm::vec3(0.f, 0.7f, 0.f) + 0.2f * glm::vec3(k & 1 ? 1.f : -1.f, k & 2 ? 1.f : -1.f, k & 4 ? 1.f : -1.f));
   std::vector<glm::uvec3> triangles;
@@ -439,17 +436,15 @@ TEST_F(Embedding, AMeshTheHostMovesLiftsTheClothOnBothBackends) {
     triangles.push_back({q[0], q[1], q[2]});
     triangles.push_back({q[0], q[2], q[3]});
   }
-  StepSettings settings;
-  settings.gravity = glm::vec3(0.f);
-  settings.colliders = {Collider::mesh(vertices, triangles, 0.002f)};
-  std::vector<glm::vec4> xg, xc;
-  liftColliderOnBothBackends(device, fabric, settings, xg, xc);
-  EXPECT_LT(maxPositionDifference(xg, xc), 1e-4f);
-  // Over the cube's top, 1.3 m up now, every particle is at least half the shell and the margin above
-  // it, and some rest there; the flat top lifts the cloth's middle, which bulges a little higher.
+  return Collider::mesh(vertices, triangles, 0.002f);
+}
+
+// Over the cube's top, raised 0.4 m, every particle is at least half the shell and the margin above
+// it, and some rest there; the flat top lifts the cloth's middle, which bulges a little higher.
+void expectOnTheRaisedCubesTop(const std::vector<glm::vec4>& positions) {
   const float top = 0.7f + 0.4f + 0.2f + 0.001f + 0.005f;
   int resting = 0;
-  for (const glm::vec4& x : xc) {
+  for (const glm::vec4& x : positions) {
     if (std::abs(x.x) < 0.2f && std::abs(x.z) < 0.2f) {
       EXPECT_GT(x.y, top - 1e-4f);
     }
@@ -457,9 +452,124 @@ TEST_F(Embedding, AMeshTheHostMovesLiftsTheClothOnBothBackends) {
     EXPECT_LT(x.y, top + 0.02f);
   }
   EXPECT_GE(resting, 4);
+}
+
+// A cube mesh (12 triangles, 2 mm shells) from the public settings, under the hanging cloth, raised
+// 2 cm a frame by setColliderTransform: its top lifts the cloth, the same way on both backends,
+// and nothing gets inside.
+// A triangle naming a missing vertex is refused in one sentence.
+TEST_F(Embedding, AMeshTheHostMovesLiftsTheClothOnBothBackends) {
+  Device device(host().desc());
+  const Fabric fabric = hangingFabric();
+  std::vector<glm::vec3> vertices;
+  StepSettings settings;
+  settings.gravity = glm::vec3(0.f);
+  settings.colliders = {cubeCollider(vertices)};
+  std::vector<glm::vec4> xg, xc;
+  liftColliderOnBothBackends(device, fabric, settings, xg, xc);
+  EXPECT_LT(maxPositionDifference(xg, xc), 1e-4f);
+  expectOnTheRaisedCubesTop(xc);
+  std::vector<glm::uvec3> triangles = settings.colliders[0].triangles;
   triangles.push_back({0, 1, 8});
   settings.colliders = {Collider::mesh(vertices, triangles, 0.002f)};
   EXPECT_THROW(CpuCloth(fabric, settings), InputError);
+}
+
+// A host deforms a mesh every frame (a skinned body): the cube's top four vertices rise 2 cm a frame
+// by setColliderVertices while its bottom stays, so the cube stretches to 0.8 m tall under the
+// hanging cloth. Its top lifts the cloth as the rigid lift above does, the same way on both
+// backends (the GPU's frames recorded without a submission), and nothing gets inside.
+TEST_F(Embedding, AMeshTheHostDeformsLiftsTheClothOnBothBackends) {
+  Device device(host().desc());
+  const Fabric fabric = hangingFabric();
+  std::vector<glm::vec3> rest;
+  StepSettings settings;
+  settings.gravity = glm::vec3(0.f);
+  settings.colliders = {cubeCollider(rest)};
+  GpuCloth gpu(device, fabric, settings);
+  CpuCloth cpu(fabric, settings);
+  gpu.prepare(4);
+  for (int frame = 1; frame <= 20; ++frame) {
+    std::vector<glm::vec3> stretched = rest;
+    for (glm::vec3& v : stretched)
+      if (v.y > 0.7f) v.y += 0.02f * float(frame);
+    gpu.setColliderVertices(0, stretched);
+    cpu.setColliderVertices(0, stretched);
+    host().submit([&](VkCommandBuffer cmd) {
+      weftCalls().reset();
+      gpu.recordStep(cmd, kDt, 4);
+      EXPECT_EQ(weftCalls().submits, 0u);
+    });
+    cpu.step(kDt, 4);
+  }
+  std::vector<glm::vec4> xg, xc, v;
+  gpu.readState(xg, v);
+  cpu.readState(xc, v);
+  EXPECT_LT(maxPositionDifference(xg, xc), 1e-4f);
+  expectOnTheRaisedCubesTop(xc);
+}
+
+// Vertices that all move by the same 2 cm a frame are the rigid lift of setColliderTransform: the
+// cloth ends where that leaves it, to rounding (the two reach the faces' corners and speeds by
+// different float sums: 0.06 mm apart after 80 steps that lift it 0.4 m).
+TEST_F(Embedding, MovingEveryVertexAlikeIsTheRigidTransform) {
+  const Fabric fabric = hangingFabric();
+  std::vector<glm::vec3> rest;
+  StepSettings settings;
+  settings.gravity = glm::vec3(0.f);
+  settings.colliders = {cubeCollider(rest)};
+  CpuCloth deformed(fabric, settings), rigid(fabric, settings);
+  for (int frame = 1; frame <= 20; ++frame) {
+    std::vector<glm::vec3> raised = rest;
+    for (glm::vec3& v : raised) v.y += 0.02f * float(frame);
+    deformed.setColliderVertices(0, raised);
+    rigid.setColliderTransform(0, glm::translate(glm::mat4(1.f), glm::vec3(0.f, 0.02f * frame, 0.f)));
+    deformed.step(kDt, 4);
+    rigid.step(kDt, 4);
+  }
+  std::vector<glm::vec4> xd, xr, v;
+  deformed.readState(xd, v);
+  rigid.readState(xr, v);
+  EXPECT_LT(maxPositionDifference(xd, xr), 2e-4f);
+  float highest = 0.f;
+  for (const glm::vec4& x : xd) highest = std::max(highest, x.y);
+  EXPECT_GT(highest, 1.3f);  // it was lifted
+}
+
+// Vertices for a collider that is not a mesh, of another count, not finite, or past the colliders
+// are refused in one sentence each, and the cloth steps as if the call had not been made.
+TEST_F(Embedding, WrongColliderVerticesAreRefusedWithNothingChanged) {
+  const Fabric fabric = hangingFabric();
+  std::vector<glm::vec3> rest;
+  StepSettings settings;
+  settings.colliders = {cubeCollider(rest), Collider::sphere({0.f, 0.3f, 0.f}, 0.1f)};
+  CpuCloth refused(fabric, settings), untouched(fabric, settings);
+  std::vector<glm::vec3> raised = rest;
+  for (glm::vec3& v : raised) v.y += 0.05f;
+  refused.setColliderVertices(0, raised);
+  untouched.setColliderVertices(0, raised);
+  std::vector<glm::vec3> nan = rest;
+  nan[3].x = std::nanf("");
+  const std::vector<glm::vec3> fewer(rest.begin(), rest.end() - 1);
+  const std::vector<std::pair<size_t, std::vector<glm::vec3>>> wrong = {{0, fewer}, {0, nan}, {1, rest}, {2, rest}};
+  for (const auto& [index, vertices] : wrong) {
+    try {
+      refused.setColliderVertices(index, vertices);
+      ADD_FAILURE() << "collider " << index << " took " << vertices.size() << " vertices";
+    } catch (const InputError& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+      EXPECT_NE(message.find(std::to_string(index)), std::string::npos) << message;
+    }
+  }
+  for (int frame = 0; frame < 5; ++frame) {
+    refused.step(kDt, 4);
+    untouched.step(kDt, 4);
+  }
+  std::vector<glm::vec4> xa, xb, v;
+  refused.readState(xa, v);
+  untouched.readState(xb, v);
+  for (size_t i = 0; i < xa.size(); ++i) ASSERT_EQ(xa[i], xb[i]) << "particle " << i;
 }
 
 }  // namespace

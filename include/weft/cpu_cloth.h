@@ -33,6 +33,8 @@ class CpuCloth {
   // with its surface. An animated body's host calls it every frame. InputError for a transform
   // with scale or shear, or an index past the colliders.
   void setColliderTransform(size_t index, const glm::mat4& transform);
+  // As GpuCloth::setColliderVertices: a mesh collider's vertices at the end of the next frame.
+  void setColliderVertices(size_t index, const std::vector<glm::vec3>& vertices);
   void setHandle(uint32_t index, glm::vec3 target);
   void releaseHandle();
   void readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const;

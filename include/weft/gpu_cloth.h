@@ -99,6 +99,13 @@ class GpuCloth {
   // with its surface. An animated body's host calls it every frame. InputError for a transform
   // with scale or shear, or an index past the colliders.
   void setColliderTransform(size_t index, const glm::mat4& transform);
+  // Deforms mesh collider `index` (a skinned body): `vertices`, as many as Collider::mesh gave it and
+  // in the same frame (setColliderTransform's transform still applies), are where its vertices are
+  // at the end of the next frame. The frame's steps take each there in a straight line, each face
+  // swept with its centre's velocity, and friction drags the cloth with it. InputError, with nothing
+  // changed, for an index past the colliders, a collider that is not a mesh, another vertex count or
+  // a vertex that is not finite.
+  void setColliderVertices(size_t index, const std::vector<glm::vec3>& vertices);
   // A moving pin (a mouse drag): particle `index` follows `target` from the next recordStep on,
   // until releaseHandle(). The first call for a particle reads its inverse mass back: submits and waits.
   void setHandle(uint32_t index, glm::vec3 target);

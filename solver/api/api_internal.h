@@ -50,6 +50,7 @@ SolverParams toSolverParams(const StepSettings& settings);
 // A host's collider transform as the solver's pose for its next frame: InputError for scale, shear,
 // a reflection or an index past the colliders.
 void setColliderTransform(Solver& solver, size_t index, const glm::mat4& transform);
+void setColliderVertices(Solver& solver, size_t index, const std::vector<glm::vec3>& vertices);
 // What contact did in the solver's last advance, as the public summary.
 ContactReport contactReport(const Solver& solver);
 

@@ -34,6 +34,9 @@ void CpuCloth::setSettings(const StepSettings& settings) { impl_->solver->setPar
 void CpuCloth::setColliderTransform(size_t index, const glm::mat4& transform) {
   detail::setColliderTransform(*impl_->solver, index, transform);
 }
+void CpuCloth::setColliderVertices(size_t index, const std::vector<glm::vec3>& vertices) {
+  detail::setColliderVertices(*impl_->solver, index, vertices);
+}
 void CpuCloth::setHandle(uint32_t index, glm::vec3 target) { impl_->solver->setHandle(index, target); }
 void CpuCloth::releaseHandle() { impl_->solver->clearHandle(); }
 void CpuCloth::readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const {

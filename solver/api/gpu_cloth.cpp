@@ -187,6 +187,9 @@ void GpuCloth::setSettings(const StepSettings& settings) {
 void GpuCloth::setColliderTransform(size_t index, const glm::mat4& transform) {
   detail::setColliderTransform(*impl_->solver, index, transform);
 }
+void GpuCloth::setColliderVertices(size_t index, const std::vector<glm::vec3>& vertices) {
+  detail::setColliderVertices(*impl_->solver, index, vertices);
+}
 ContactReport GpuCloth::readContactReport() const { return detail::contactReport(*impl_->solver); }
 std::vector<uint32_t> GpuCloth::readContactMarks() const { return impl_->solver->lastContactMarks(); }
 VkBuffer GpuCloth::contactMarkBuffer() const {

@@ -148,6 +148,13 @@ void setColliderTransform(Solver& solver, size_t index, const glm::mat4& transfo
   solver.setColliderPose(index, pose);
 }
 
+void setColliderVertices(Solver& solver, size_t index, const std::vector<glm::vec3>& vertices) {
+  if (index >= solver.params().colliders.size())
+    throw InputError("no collider " + std::to_string(index) + ": the settings have " +
+                     std::to_string(solver.params().colliders.size()));
+  solver.setColliderVertices(index, vertices);
+}
+
 SolverParams toSolverParams(const StepSettings& settings) {
   validate(settings);
   SolverParams params;
