@@ -59,8 +59,9 @@ ColliderGridData buildColliderGrid(const std::vector<const std::vector<gpu::Coll
   for (uint32_t c = 0; c < first.size(); ++c)
     if (first[c].kind != WEFT_COLLIDER_TRIANGLE) always.push_back(c);
   g.tableSize = std::bit_ceil(static_cast<uint32_t>(std::max<size_t>(64, 4 * faces.size())));
-  std::vector<std::pair<uint32_t, uint32_t>> entries;  // (bucket, collider)
+  std::vector<std::pair<uint32_t, uint32_t>> entries;  // (bucket, collider), in collider order
   entries.reserve(27 * faces.size());
+  std::vector<uint32_t> buckets;  // one face's
   for (uint32_t f : faces) {
     glm::vec3 lo(FLT_MAX), hi(-FLT_MAX);
     for (const std::vector<gpu::Collider>* step : steps) {
@@ -75,23 +76,27 @@ ColliderGridData buildColliderGrid(const std::vector<const std::vector<gpu::Coll
       always.push_back(f);
       continue;
     }
+    buckets.clear();
     for (int z = a.z; z <= b.z; ++z)
       for (int y = a.y; y <= b.y; ++y)
-        for (int x = a.x; x <= b.x; ++x) entries.emplace_back(gpu::contactBucket(glm::ivec3(x, y, z), g.tableSize), f);
+        for (int x = a.x; x <= b.x; ++x) buckets.push_back(gpu::contactBucket(glm::ivec3(x, y, z), g.tableSize));
+    std::sort(buckets.begin(), buckets.end());
+    buckets.erase(std::unique(buckets.begin(), buckets.end()), buckets.end());  // two of its cells in one bucket
+    for (uint32_t bucket : buckets) entries.emplace_back(bucket, f);
   }
   std::sort(always.begin(), always.end());
-  std::sort(entries.begin(), entries.end());
-  entries.erase(std::unique(entries.begin(), entries.end()), entries.end());  // two cells of a face in one bucket
 
+  // A counting sort by bucket, stable: each bucket's faces stay in collider order.
   g.alwaysCount = static_cast<uint32_t>(always.size());
   std::vector<uint32_t>& d = out.cells;
   d.assign(always.begin(), always.end());
-  const size_t endsAt = d.size();
-  d.resize(d.size() + g.tableSize, 0u);
+  const size_t endsAt = d.size(), entriesAt = endsAt + g.tableSize;
+  d.resize(entriesAt + entries.size(), 0u);
   for (auto [bucket, face] : entries) ++d[endsAt + bucket];
   uint32_t running = 0;
   for (size_t b = 0; b < g.tableSize; ++b) d[endsAt + b] = running += d[endsAt + b];
-  for (auto [bucket, face] : entries) d.push_back(face);  // sorted by bucket, then collider
+  for (size_t k = entries.size(); k-- > 0;) d[entriesAt + --d[endsAt + entries[k].first]] = entries[k].second;
+  for (size_t b = 0; b < g.tableSize; ++b) d[endsAt + b] = b + 1 < g.tableSize ? d[endsAt + b + 1] : uint32_t(entries.size());
   return out;
 }
 
