@@ -54,7 +54,8 @@ void CpuSolver::reloadTopology(const ClothModel& model, const std::vector<glm::v
 
 void CpuSolver::onParamsChanged() {
   state_.colliders = packColliders(kinematics_.collidersNow());
-  state_.colliderGrid = buildColliderGrid({&state_.colliders}, kColliderGridStaticStep);
+  state_.colliderGrid =
+      params_.colliderGrid ? buildColliderGrid({&state_.colliders}, kColliderGridStaticStep) : ColliderGridData{};
   applyContactSettings(state_.contact, params_.contact);
 }
 
@@ -79,7 +80,8 @@ void CpuSolver::advanceSteps(float frameDt, int substeps) {
   auto start = Clock::now();
   const bool limited = hasStrainLimit(state_), contact = hasContact(state_), moving = kinematics_.active();
   // Before anything changes: a path that would carry a collider through the cloth is refused here.
-  const std::vector<KinematicStep> plan = moving ? kinematics_.planFrame(frameDt, substeps) : std::vector<KinematicStep>{};
+  const std::vector<KinematicStep> plan =
+      moving ? kinematics_.planFrame(frameDt, substeps, params_.colliderGrid) : std::vector<KinematicStep>{};
   if (contact) startContactFrameCpu(state_);
   if (!limited && !contact && !moving) {
     solveStats_ = unit.advanceCpu(state_, params_, step, frameDt, substeps, pool_);

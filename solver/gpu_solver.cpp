@@ -159,7 +159,8 @@ void GpuSolver::onParamsChanged() {
   }
   upload(context_, state_.colliders, colliders);
   state_.colliderCount = static_cast<uint32_t>(colliders.size());
-  uploadColliderGrid(state_, buildColliderGrid({&colliders}, kColliderGridStaticStep));
+  uploadColliderGrid(state_, params_.colliderGrid ? buildColliderGrid({&colliders}, kColliderGridStaticStep)
+                                                 : ColliderGridData{});
   applyContactSettings(state_.contact, params_.contact);
 }
 
@@ -218,7 +219,7 @@ void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, 
                            "buffer: use advance()");
   // Before anything is recorded: a path that would carry a collider through the cloth is refused here.
   std::vector<KinematicStep> plan =
-      kinematics_.active() ? kinematics_.planFrame(frameDt, substeps) : std::vector<KinematicStep>{};
+      kinematics_.active() ? kinematics_.planFrame(frameDt, substeps, params_.colliderGrid) : std::vector<KinematicStep>{};
   reserveColliderGrid(state_, plan, recordingOwnFrame_);
   recordHandle(cmd);
   prepare(substeps);  // nothing to do when the caller prepared
@@ -277,7 +278,8 @@ void GpuSolver::advance(float frameDt, int substeps) {
   passTimes_.clear();
   if (unit.submitsOwnFrames()) {
     const bool moving = kinematics_.active();
-    std::vector<KinematicStep> plan = moving ? kinematics_.planFrame(frameDt, substeps) : std::vector<KinematicStep>{};
+    std::vector<KinematicStep> plan =
+        moving ? kinematics_.planFrame(frameDt, substeps, params_.colliderGrid) : std::vector<KinematicStep>{};
     reserveColliderGrid(state_, plan, true);
     engine::submitAndWait(context_, [&](VkCommandBuffer cmd) { recordHandle(cmd); });
     unit.prepareGpu(state_, params_, substeps);

@@ -223,7 +223,7 @@ StepReach stepReach(const ColliderDesc& from, const ColliderDesc& to) {
 
 }  // namespace
 
-std::vector<KinematicStep> Kinematics::planFrame(float frameDt, int substeps) const {
+std::vector<KinematicStep> Kinematics::planFrame(float frameDt, int substeps, bool colliderGrid) const {
   std::vector<KinematicStep> steps(static_cast<size_t>(substeps));
   const float h = frameDt / static_cast<float>(substeps);
   bool collidersMove = posed_;
@@ -265,7 +265,7 @@ std::vector<KinematicStep> Kinematics::planFrame(float frameDt, int substeps) co
   if (collidersMove) {
     std::vector<const std::vector<gpu::Collider>*> poses;
     for (const KinematicStep& step : steps) poses.push_back(&step.colliders);
-    steps.front().colliderGrid = buildColliderGrid(poses, h);
+    steps.front().colliderGrid = colliderGrid ? buildColliderGrid(poses, h) : ColliderGridData{};
   }
   return steps;
 }

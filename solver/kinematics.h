@@ -78,7 +78,8 @@ class Kinematics {
   // kernels to catch the cloth (a sphere or capsule more than half its radius; a box or mesh turning
   // fast; see stepReach in kinematics.cpp). Does not advance the clock: finishFrame does, once the
   // frame is recorded or run.
-  std::vector<KinematicStep> planFrame(float frameDt, int substeps) const;
+  // `colliderGrid`: make the frame's grid over moving mesh faces (else every face is tested).
+  std::vector<KinematicStep> planFrame(float frameDt, int substeps, bool colliderGrid = true) const;
   void finishFrame(float frameDt);
 
  private:

@@ -50,6 +50,9 @@ struct SolverParams {
                                   // themselves are the model's (per spring), none: no pass at all
   Environment environment;
   std::vector<ColliderDesc> colliders;
+  // The hash grid over mesh colliders' faces (solver/collider_grid.h). Off, every particle tests
+  // every face, with the same result, only slower: for benchmarks and tests that measure the grid.
+  bool colliderGrid = true;
   std::vector<HandleGroup> handles;  // particles carried along paths (solver/kinematics.h); fixed at creation
   ContactSpec contact;
 };

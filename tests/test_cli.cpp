@@ -715,6 +715,26 @@ TEST(Cli, BenchContactSuiteTimesEachClothWithContactOnAndOff) {
   }
 }
 
+// The colliders suite times a cloth on a sphere of triangles with the face grid, with every face
+// tested, and on the floor alone, on both backends; its ratio column is its own two numbers' ratio.
+TEST(Cli, BenchCollidersSuiteTimesTheGridAgainstEveryFace) {
+  fs::path json = tempDir() / "colliders_suite.json";
+  Result r = weft("bench --suite colliders --quick --quiet --json " + json.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("| body | backend | ms/frame, face grid | ms/frame, every face"));
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(json));
+  EXPECT_EQ(j["suite"], "colliders");
+  ASSERT_EQ(j["rows"].size(), 4u);  // a sphere standing and one moving, CPU and device
+  EXPECT_EQ(j["rows"][2]["moves"], true);
+  for (const auto& row : j["rows"]) {
+    EXPECT_EQ(row["faces"], 4 * 16 * 15) << row.dump();  // 16 bands of 32 faces, less a fan's worth at each pole
+    const double grid = row["msPerFrameGrid"], every = row["msPerFrameEveryFace"];
+    EXPECT_GT(grid, 0.0) << row.dump();
+    EXPECT_NEAR(row["everyFaceOverGrid"].get<double>(), every / grid, 1e-9 * every / grid) << row.dump();
+    EXPECT_GT(row["msPerFrameFloorOnly"].get<double>(), 0.0) << row.dump();
+  }
+}
+
 TEST(Cli, BenchTargetsSuiteJudgesEachRowByItsOwnNumbers) {
   const fs::path json = tempDir() / "targets.json";
   Result r = weft("bench --suite targets --quick --quiet --json " + json.string());

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "demos/weft/bench_colliders.h"
 #include "demos/weft/bench_contact.h"
 #include "demos/weft/bench_measure.h"
 #include "demos/weft/bench_record.h"
@@ -355,7 +356,9 @@ class Suite {
 
 int benchTargetsSuite(const BenchOptions& options) {
   if (options.suite == "contact") return benchContactSuite(options);
-  if (options.suite != "targets") throw InputError("unknown bench suite '" + options.suite + "' (known: targets, contact)");
+  if (options.suite == "colliders") return benchCollidersSuite(options);
+  if (options.suite != "targets")
+    throw InputError("unknown bench suite '" + options.suite + "' (known: targets, contact, colliders)");
   if (!options.csvPath.empty() || !options.plotPath.empty())
     throw InputError("--csv and --plot record the sweep; the targets suite writes --json only");
   if (!options.jsonPath.empty()) checkOutputFile(options.jsonPath, "JSON");

@@ -74,7 +74,8 @@ int main(int argc, char** argv) {
   benchCmd->add_flag("--quiet", bench.quiet, "no progress lines on stderr");
   benchCmd->add_option("--suite", bench.suite,
                        "targets: the performance targets' rows, each beside its target (docs/benchmarks.md); "
-                       "contact: what contact costs, on and off (docs/contact.md)");
+                       "contact: what contact costs, on and off (docs/contact.md); "
+                       "colliders: what mesh colliders cost, with the face grid and without (docs/contact.md)");
   benchCmd->add_flag("--quick", bench.quick, "with --suite: quarter-size grids and a few frames (a check, not the figures)");
 
   weft::ReplayOptions replay;
