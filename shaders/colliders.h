@@ -80,8 +80,16 @@ WEFT_FN vec3 triangleNormal(WEFT_COLLIDER c) {
 
 // How far from a mesh face's centre a particle may be and still be touched by it, less the
 // particle's step seen from the face: the face's radius plus twice its shell's half thickness and its
-// margin (collideFrom's cull). The collider grid enters each face in the cells within this.
+// margin (collideFrom's cull).
 WEFT_FN float faceClearance(WEFT_COLLIDER c) { return c.shape2.w + 2.0f * (c.shape.w + c.margin); }
+
+// How far from a mesh face itself a particle, or the straight step it ends, may be and still be
+// touched by it: twice its shell's half thickness and margin, the shell's reach h = half thickness +
+// margin with room to spare for the rim (sweptDepth pushes a step that enters the shell's slab within
+// h of the face in its plane, so within sqrt(2) h of it) and for colliderDepth's resting contact
+// (within h + margin). The collider grid enters each face in the cells within this of its corners'
+// box, plus its allowance.
+WEFT_FN float faceShellReach(WEFT_COLLIDER c) { return 2.0f * (c.shape.w + c.margin); }
 
 // The bucket of the collider grid (ColliderGrid) that holds x: the contact hash of its cell.
 WEFT_FN uint colliderGridBucket(vec3 x, float cellSize, uint tableSize) {
@@ -90,11 +98,13 @@ WEFT_FN uint colliderGridBucket(vec3 x, float cellSize, uint tableSize) {
 
 // Whether a particle that began the colliders' pass at x0 with velocity v0, after a step of dt, and
 // that the colliders its cell lists moved at most `drift` from x0, can have been touched by no face
-// its cell leaves out. Such a face's centre is more than clear + allowance from x0 (ColliderGrid),
-// so more than clear + allowance - drift from wherever the particle was, while its step seen from
-// the face is at most drift + |v0| dt plus the face's surface speed times dt (that speed bounded
-// through the grid's reference point): allowance covering twice the drift and both speeds leaves
-// every such face's cull in collideFrom (and colliderDepth's) true, as in a pass over every collider.
+// its cell leaves out. Such a face is more than faceShellReach + allowance from x0 (ColliderGrid),
+// while every point the particle's step passes seen from the face (from its start moved by the
+// surface's velocity to wherever the colliders put it) is within drift + |v0| dt plus the face's
+// surface speed times dt of x0 (that speed bounded through the grid's reference point). With the
+// allowance covering that (twice the drift, for room), every such face is still farther than its
+// shell's reach from the whole step: collideFrom, and colliderDepth's resting contact, leave the
+// particle as they would in a pass over every collider.
 WEFT_FN bool colliderGridHeld(vec3 x0, vec3 v0, float dt, float drift, vec4 reference, float maxSpeed, float maxSpin,
                               float allowance) {
   float surface = maxSpeed + maxSpin * (length(x0 - xyz(reference)) + drift + reference.w);

@@ -261,11 +261,11 @@ struct Collider {
 //   [0, alwaysCount)                 colliders every particle tests, ascending: all but the gridded faces
 //   [alwaysCount, + tableSize)       each bucket's end in the entries (its start: the bucket before's end)
 //   [alwaysCount + tableSize, ...)   the entries: per bucket, ascending collider indices
-// A face is entered in every cell its centre comes within clear + allowance of during the frame
-// (clear: the distance past which colliderDepth and collideFrom leave a particle alone, the face's
-// radius plus twice its thickness and margin), so the faces a particle's cell does not list leave it
-// alone while it moves less than the allowance over a step: colliderGridHeld checks that afterwards,
-// and a particle that moved more tests every collider instead. Either way the result is the same.
+// A face is entered in every cell within faceShellReach + allowance of its corners' box at any step
+// of the frame (faceShellReach: the distance from the face past which colliderDepth and collideFrom
+// leave a particle and its step alone), so the faces a particle's cell does not list leave it alone
+// while it moves less than the allowance over a step: colliderGridHeld checks that afterwards, and a
+// particle that moved more tests every collider instead. Either way the result is the same.
 struct ColliderGrid {
   uint tableSize;    // buckets, a power of two; 0: no grid, every particle tests every collider
   uint alwaysCount;

@@ -17,7 +17,11 @@ namespace {
 // enters each face this much farther out, and keeps this much of its allowance back.
 constexpr float kRoundingSlack = 1e-4f;
 
-glm::vec3 faceCentre(const gpu::Collider& c) { return (xyz(c.shape) + xyz(c.shape2) + xyz(c.shape3)) * (1.f / 3.f); }
+// A face's corners' box.
+void faceBox(const gpu::Collider& c, glm::vec3& lo, glm::vec3& hi) {
+  lo = glm::min(glm::min(xyz(c.shape), xyz(c.shape2)), xyz(c.shape3));
+  hi = glm::max(glm::max(xyz(c.shape), xyz(c.shape2)), xyz(c.shape3));
+}
 
 }  // namespace
 
@@ -30,29 +34,39 @@ ColliderGridData buildColliderGrid(const std::vector<const std::vector<gpu::Coll
     if (first[c].kind == WEFT_COLLIDER_TRIANGLE) faces.push_back(c);
   if (faces.size() < kColliderGridMinFaces) return out;
 
-  // The cells: as wide as the typical face's reach, so a typical face sits in at most 27 of them, and a
-  // particle's cell lists the faces within about two cells of it.
-  std::vector<float> clear;
-  clear.reserve(faces.size());
-  for (uint32_t f : faces) clear.push_back(gpu::faceClearance(first[f]));
-  std::nth_element(clear.begin(), clear.begin() + clear.size() / 2, clear.end());
-  const float typical = clear[clear.size() / 2];
-  const float allowance = std::max(typical, kColliderGridSpeed * stepDt);
+  // The surface speeds, bounded about one reference point; and the fastest at a corner.
   gpu::ColliderGrid& g = out.header;
-  g.cellSize = typical + allowance;
-  g.allowance = allowance * (1.f - kRoundingSlack);
-
-  // The surface speeds, bounded about one reference point.
   const glm::vec3 reference = xyz(first[faces.front()].pivot);
-  float pivotReach = 0.f;
+  float pivotReach = 0.f, cornerSpeed = 0.f;
   for (const std::vector<gpu::Collider>* step : steps)
     for (uint32_t f : faces) {
       const gpu::Collider& c = (*step)[f];
       g.maxSpeed = std::max(g.maxSpeed, glm::length(xyz(c.velocity)));
       g.maxSpin = std::max(g.maxSpin, glm::length(xyz(c.spin)));
       pivotReach = std::max(pivotReach, glm::length(xyz(c.pivot) - reference));
+      for (glm::vec4 corner : {c.shape, c.shape2, c.shape3})
+        cornerSpeed = std::max(cornerSpeed, glm::length(gpu::colliderSurfaceVelocity(xyz(corner), c)));
     }
   g.reference = glm::vec4(reference, pivotReach);
+
+  // The allowance: the typical face's shell reach (gpu::faceShellReach), or if more what a step
+  // covers at kColliderGridSpeed plus the surface's fastest speed. The cells: as wide as the typical
+  // face's box grown by its reach and the allowance, half each way, so it sits in at most 27 of them.
+  std::vector<float> shells, boxes;
+  shells.reserve(faces.size());
+  boxes.reserve(faces.size());
+  for (uint32_t f : faces) {
+    glm::vec3 lo, hi;
+    faceBox(first[f], lo, hi);
+    const glm::vec3 half = 0.5f * (hi - lo);
+    shells.push_back(gpu::faceShellReach(first[f]));
+    boxes.push_back(std::max({half.x, half.y, half.z}) + shells.back());
+  }
+  std::nth_element(shells.begin(), shells.begin() + shells.size() / 2, shells.end());
+  std::nth_element(boxes.begin(), boxes.begin() + boxes.size() / 2, boxes.end());
+  const float allowance = std::max(shells[shells.size() / 2], (kColliderGridSpeed + cornerSpeed) * stepDt);
+  g.cellSize = boxes[boxes.size() / 2] + allowance;
+  g.allowance = allowance * (1.f - kRoundingSlack);
 
   // Each face into the cells its reach covers at any step, or onto the always-tested list.
   std::vector<uint32_t> always;
@@ -66,9 +80,11 @@ ColliderGridData buildColliderGrid(const std::vector<const std::vector<gpu::Coll
     glm::vec3 lo(FLT_MAX), hi(-FLT_MAX);
     for (const std::vector<gpu::Collider>* step : steps) {
       const gpu::Collider& c = (*step)[f];
-      const float reach = (gpu::faceClearance(c) + allowance) * (1.f + kRoundingSlack) + kRoundingSlack * g.cellSize;
-      lo = glm::min(lo, faceCentre(c) - glm::vec3(reach));
-      hi = glm::max(hi, faceCentre(c) + glm::vec3(reach));
+      const float reach = (gpu::faceShellReach(c) + allowance) * (1.f + kRoundingSlack) + kRoundingSlack * g.cellSize;
+      glm::vec3 faceLo, faceHi;
+      faceBox(c, faceLo, faceHi);
+      lo = glm::min(lo, faceLo - glm::vec3(reach));
+      hi = glm::max(hi, faceHi + glm::vec3(reach));
     }
     const glm::ivec3 a = gpu::contactCell(lo, g.cellSize), b = gpu::contactCell(hi, g.cellSize);
     const int64_t cells = int64_t(b.x - a.x + 1) * int64_t(b.y - a.y + 1) * int64_t(b.z - a.z + 1);

@@ -15,8 +15,8 @@ inline constexpr size_t kColliderGridMinFaces = 64;
 // A face whose reach covers more cells than this (a floor of two huge triangles) is tested by every
 // particle instead: it would otherwise fill the table.
 inline constexpr size_t kColliderGridMaxCellsPerFace = 125;
-// The relative speed of cloth and surface, m/s, the allowance covers in a step at the least (a
-// particle faster than that in a step tests every collider, with the same result, only slower).
+// The speed of cloth, m/s, the allowance covers in a step at the least, besides the surface's own (a
+// particle faster than that tests every collider, with the same result, only slower).
 inline constexpr float kColliderGridSpeed = 2.f;
 // The step the grid of colliders that stay put is made for, s (it cannot know the caller's): four
 // steps a frame at 60 frames a second. Shorter steps are no slower; longer ones send more particles

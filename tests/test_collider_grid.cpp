@@ -37,7 +37,7 @@ std::vector<gpu::Collider> sphereBoxAndFloor() {
 }
 
 // Particles within 2 cm of the sphere's surface, in every direction; four in five move at up to
-// 3 m/s, the rest at up to 40 m/s (too fast for the grid in a step: they test every collider).
+// 1.5 m/s, the rest at 3 to 40 m/s (mostly too fast for the grid in a step: they test every collider).
 struct Particles {
   std::vector<glm::vec3> x, v;
 };
@@ -52,7 +52,7 @@ Particles particlesNearTheSphere(size_t count, uint32_t seed) {
   };
   for (size_t k = 0; k < count; ++k) {
     p.x.push_back(direction() * (0.3f + 0.04f * (unit(rng) - 0.5f)));
-    p.v.push_back(direction() * (k % 5 == 4 ? 3.f + 37.f * unit(rng) : 3.f * unit(rng)));
+    p.v.push_back(direction() * (k % 5 == 4 ? 3.f + 37.f * unit(rng) : 1.5f * unit(rng)));
   }
   return p;
 }
@@ -119,9 +119,9 @@ TEST(ColliderGrid, EveryParticleEndsAsIfItTestedEveryCollider) {
   // The comparison means something: many particles met a collider, most through the grid alone,
   // and those tested a small share of the colliders.
   EXPECT_GT(c.touched, p.x.size() / 4);
-  EXPECT_GT(c.held, p.x.size() * 7 / 10);
+  EXPECT_GT(c.held, p.x.size() * 6 / 10);
   EXPECT_LT(c.held, p.x.size());  // the fastest needed every collider
-  EXPECT_LT(c.candidates, 0.05 * double(colliders.size())) << c.candidates << " colliders tested per particle";
+  EXPECT_LT(c.candidates, 0.025 * double(colliders.size())) << c.candidates << " colliders tested per particle";
 }
 
 // The sphere turning about a tilted axis through a point off its centre and moving, over the four
