@@ -1,5 +1,6 @@
 #include "solver/solver.h"
 
+#include <algorithm>
 
 #include "engine/error.h"
 #include "solver/backend_state.h"
@@ -26,11 +27,18 @@ void Solver::setParams(const SolverParams& params) {
     sameHandles = params.handles[h].particles == params_.handles[h].particles;
   if (!sameHandles)
     throw InputError("the handles' particles are pinned when the solver is made: make a new solver for other handles");
-  if (params.contact.enabled && params.contact.clothFriction != params_.contact.clothFriction)
+  // The cloths' own friction as given, or as tears extended it to their copies (params()).
+  const std::vector<ClothFriction>& have = params_.contact.clothFriction;
+  const std::vector<ClothFriction>& asked = params.contact.clothFriction;
+  const size_t given = givenClothFriction_.value_or(have.size());
+  const bool sameFriction = asked == have || (asked.size() == given && std::equal(asked.begin(), asked.end(), have.begin()));
+  if (params.contact.enabled && !sameFriction)
     throw InputError("each cloth's own contact friction is chosen when the solver is made (it lies in the tables "
                      "contact builds from the cloth): make a new solver to change it");
   checkParams(params);
+  std::vector<ClothFriction> kept = have;
   params_ = params;
+  params_.contact.clothFriction = std::move(kept);
   kinematics_.setColliders(params_.colliders);
   kinematics_.setHandlePaths(params_.handles);
   onParamsChanged();
@@ -81,13 +89,45 @@ void Solver::keepModelForTearing(const ClothModel& model) {
   model_ = std::make_shared<ClothModel>(model);
 }
 
+namespace {
+
+// Each copy a tear or a cut made (particle firstNew + k, split from copiedFrom[k]) keeps the own
+// contact friction of its particle's cloth: those are particle ranges, so the copies, appended past
+// every cloth, are given ranges of their own after the `given` ones, which stay as the parameters
+// gave them (consecutive copies of one cloth share one).
+void followCopies(std::vector<ClothFriction>& cloths, size_t given, uint32_t firstNew,
+                  const std::vector<uint32_t>& copiedFrom) {
+  for (size_t k = 0; k < copiedFrom.size(); ++k) {
+    const uint32_t copy = firstNew + static_cast<uint32_t>(k), source = copiedFrom[k];
+    auto own = std::find_if(cloths.begin(), cloths.end(), [&](const ClothFriction& c) {
+      return source >= c.firstParticle && source - c.firstParticle < c.particleCount;
+    });
+    if (own == cloths.end()) continue;
+    ClothFriction range = *own;
+    ClothFriction& last = cloths.back();
+    if (cloths.size() > given && last.firstParticle + last.particleCount == copy && last.friction == range.friction &&
+        last.staticFriction == range.staticFriction) {
+      ++last.particleCount;
+      continue;
+    }
+    range.firstParticle = copy;
+    range.particleCount = 1;
+    cloths.push_back(range);
+  }
+}
+
+}  // namespace
+
 size_t Solver::applyEdit(
     const std::function<TearEdit(ClothModel&, std::vector<glm::vec4>&, std::vector<glm::vec4>&)>& edit) {
   if (!model_) return 0;
   std::vector<glm::vec4> positions, velocities;
   readState(positions, velocities);
+  const uint32_t firstNew = static_cast<uint32_t>(model_->particleCount());
   const TearEdit done = edit(*model_, positions, velocities);
   if (!done.changed()) return 0;
+  if (!givenClothFriction_) givenClothFriction_ = params_.contact.clothFriction.size();
+  followCopies(params_.contact.clothFriction, *givenClothFriction_, firstNew, done.copiedFrom);
   tornCount_ += done.brokenSprings + done.newParticles;
   particleCount_ = model_->particleCount();
   reloadTopology(*model_, positions, velocities);

@@ -173,6 +173,9 @@ class Solver {
   std::shared_ptr<ClothModel> model_;  // tearing cloths only: the topology as it is now
   uint64_t topologyVersion_ = 0;
   size_t tornCount_ = 0;
+  // How many cloths' own friction entries the parameters had before tears gave copies theirs
+  // (unset until the first tear).
+  std::optional<size_t> givenClothFriction_;
 };
 
 // GPU backend needs a context (owned by the caller, who may have borrowed the device from a host

@@ -99,6 +99,7 @@ TearEdit applySplits(ClothModel& m, const std::vector<Split>& splitList, const V
     x.push_back(x[p]);
     v.push_back(v[p]);
     copyOf[p] = copy;
+    edit.copiedFrom.push_back(p);
     for (uint32_t i : {p, copy})  // w is the inverse mass; a particle a handle holds (w 0) stays held
       if (x[i].w > 0.f) x[i].w = m.inverseMass(i);
   }

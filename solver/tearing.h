@@ -32,6 +32,7 @@ struct TearEdit {
   size_t detachedSprings = 0;   // springs over a split particle whose ends went to two sides
   size_t detachedElements = 0;  // hinges whose wings went to two sides
   size_t newParticles = 0;      // copies made by splits
+  std::vector<uint32_t> copiedFrom;  // each copy's particle, in the order the copies were appended
   bool changed() const { return brokenSprings + detachedSprings + detachedElements + newParticles > 0; }
 };
 

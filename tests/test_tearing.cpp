@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include <weft/errors.h>
+
 #include "engine/commands.h"
 #include "solver/gpu_solver.h"
 #include "test_support.h"
@@ -151,6 +153,35 @@ TEST_F(TearingRecordTest, RecordedFramesTearAsAdvanceDoes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, TearingTest, ::testing::ValuesIn(allBackends()), backendParamName);
+
+// A cloth with its own contact friction (a scene's "cloths" entry), cut: each particle the cut
+// copies keeps that friction (each cloth's is a range of particles, and the copies come after them
+// all). The parameters as given and as the solver now has them are both still accepted; another
+// friction is refused.
+TEST(TearingFriction, ACutClothsCopiesKeepItsOwnContactFriction) {
+  const ClothModel model = pulledCloth();
+  SolverParams params;
+  params.integrator = Integrator::Verlet;
+  params.contact.enabled = true;
+  params.contact.thickness = 0.01f;
+  params.contact.clothFriction = {ClothFriction{0, static_cast<uint32_t>(model.particleCount()), 0.9f, 1.f}};
+  auto solver = makeTestSolver(model, params, Backend::Cpu);
+  ASSERT_GT(solver->cut(glm::vec3(kMiddle, 1.f, -1.f), glm::vec3(kMiddle, -1.f, -1.f), glm::vec3(kMiddle, 0.f, 0.45f)), 0u);
+  const size_t n = solver->tornModel()->particleCount();
+  ASSERT_GT(n, model.particleCount());
+  std::vector<int> covered(n, 0);
+  for (const ClothFriction& c : solver->params().contact.clothFriction) {
+    EXPECT_EQ(c.friction, 0.9f);
+    EXPECT_EQ(c.staticFriction, 1.f);
+    for (uint32_t p = c.firstParticle; p < c.firstParticle + c.particleCount; ++p) ++covered[p];
+  }
+  for (size_t p = 0; p < n; ++p) EXPECT_EQ(covered[p], 1) << "particle " << p << " of " << n;
+  EXPECT_NO_THROW(solver->setParams(params));
+  EXPECT_NO_THROW(solver->setParams(solver->params()));
+  SolverParams other = params;
+  other.contact.clothFriction[0].friction = 0.2f;
+  EXPECT_THROW(solver->setParams(other), InputError);
+}
 
 }  // namespace
 }  // namespace weft::test
