@@ -81,13 +81,10 @@ ColliderCase sphereCase(uint32_t rings, bool moves) {
 }  // namespace
 
 int benchCollidersSuite(const BenchOptions& options) {
-  if (!options.csvPath.empty() || !options.plotPath.empty())
-    throw InputError("--csv and --plot record the sweep; the colliders suite writes --json only");
-  if (!options.jsonPath.empty()) checkOutputFile(options.jsonPath, "JSON");
-  auto context = std::make_unique<engine::Context>(engine::ContextOptions{.deviceName = options.device});
-  auto shaders = options.shaderDir.empty() ? std::make_unique<engine::ShaderLibrary>()
-                                           : std::make_unique<engine::ShaderLibrary>(options.shaderDir);
-  const BenchEnvironment environment = benchEnvironment(context.get());
+  const SuiteSetup setup = openSuite(options, "colliders");
+  engine::Context* context = setup.context.get();
+  const engine::ShaderLibrary* shaders = setup.shaders.get();
+  const BenchEnvironment& environment = setup.environment;
   const uint32_t side = options.quick ? 16 : 64;
   const int substeps = 8, warmFrames = options.quick ? 2 : 10, frames = options.quick ? 3 : 20;
   std::printf("weft bench --suite colliders%s: Vulkan device %s (%s), CPU backend %u threads\n"
@@ -121,7 +118,7 @@ int benchCollidersSuite(const BenchOptions& options) {
                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
           std::fflush(stderr);
         }
-        auto solver = makeSolver(model, params, backend, context.get(), shaders.get());
+        auto solver = makeSolver(model, params, backend, context, shaders);
         return timeFrames(*solver, 1.f / 60.f, substeps, frames, warmFrames).wallMsPerFrame;
       };
       const double gridMs = time(c.params, "face grid");
@@ -151,13 +148,7 @@ int benchCollidersSuite(const BenchOptions& options) {
       rows.push_back(row);
     }
   }
-  if (!options.jsonPath.empty()) {
-    Json j = environmentJson(environment);
-    j["suite"] = "colliders";
-    j["quick"] = options.quick;
-    j["rows"] = rows;
-    writeWholeFile(options.jsonPath, j.dump(2) + "\n", "JSON");
-  }
+  writeSuiteJson(options, environment, "colliders", rows);
   return 0;
 }
 

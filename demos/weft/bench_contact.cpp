@@ -129,13 +129,10 @@ ContactCase twist(int n, bool quick) {
 }  // namespace
 
 int benchContactSuite(const BenchOptions& options) {
-  if (!options.csvPath.empty() || !options.plotPath.empty())
-    throw InputError("--csv and --plot record the sweep; the contact suite writes --json only");
-  if (!options.jsonPath.empty()) checkOutputFile(options.jsonPath, "JSON");
-  auto context = std::make_unique<engine::Context>(engine::ContextOptions{.deviceName = options.device});
-  auto shaders = options.shaderDir.empty() ? std::make_unique<engine::ShaderLibrary>()
-                                           : std::make_unique<engine::ShaderLibrary>(options.shaderDir);
-  const BenchEnvironment environment = benchEnvironment(context.get());
+  const SuiteSetup setup = openSuite(options, "contact");
+  engine::Context* context = setup.context.get();
+  const engine::ShaderLibrary* shaders = setup.shaders.get();
+  const BenchEnvironment& environment = setup.environment;
   std::printf("weft bench --suite contact%s: Vulkan device %s (%s), CPU backend %u threads\n\n",
               options.quick ? " --quick (smaller cloths, a few frames: not the figures)" : "",
               context->deviceName().c_str(), context->deviceType().c_str(), environment.cpuThreads);
@@ -165,7 +162,7 @@ int benchContactSuite(const BenchOptions& options) {
         }
         SolverParams params = c.params;
         params.contact.enabled = on;
-        auto solver = makeSolver(c.model, params, backend, context.get(), shaders.get());
+        auto solver = makeSolver(c.model, params, backend, context, shaders);
         const FrameTimes t = timeFrames(*solver, 1.f / 60.f, c.substeps, c.frames, c.warmFrames);
         ms[on ? 0 : 1] = t.wallMsPerFrame;
         if (on) {
@@ -200,13 +197,7 @@ int benchContactSuite(const BenchOptions& options) {
                       {"ratio", ratio}});
     }
   }
-  if (!options.jsonPath.empty()) {
-    Json j = environmentJson(environment);
-    j["suite"] = "contact";
-    j["quick"] = options.quick;
-    j["rows"] = rows;
-    writeWholeFile(options.jsonPath, j.dump(2) + "\n", "JSON");
-  }
+  writeSuiteJson(options, environment, "contact", rows);
   return 0;
 }
 

@@ -10,8 +10,10 @@
 #include <sstream>
 #include <thread>
 
+#include "demos/weft/output_paths.h"
 #include "engine/context.h"
 #include "engine/error.h"
+#include "engine/shader_library.h"
 
 #ifndef WEFT_VERSION_TEXT
 #define WEFT_VERSION_TEXT "unknown"
@@ -229,6 +231,32 @@ void writeWholeFile(const std::string& path, const std::string& text, const std:
     std::filesystem::remove(tmp, ignored);
     throw InputError("cannot write " + what + " '" + path + "': " + error.message());
   }
+}
+
+SuiteSetup::SuiteSetup() = default;
+SuiteSetup::SuiteSetup(SuiteSetup&&) noexcept = default;
+SuiteSetup::~SuiteSetup() = default;
+
+SuiteSetup openSuite(const BenchOptions& options, const std::string& suite) {
+  if (!options.csvPath.empty() || !options.plotPath.empty())
+    throw InputError("--csv and --plot record the sweep; the " + suite + " suite writes --json only");
+  if (!options.jsonPath.empty()) checkOutputFile(options.jsonPath, "JSON");
+  SuiteSetup setup;
+  setup.context = std::make_unique<engine::Context>(engine::ContextOptions{.deviceName = options.device});
+  setup.shaders = options.shaderDir.empty() ? std::make_unique<engine::ShaderLibrary>()
+                                            : std::make_unique<engine::ShaderLibrary>(options.shaderDir);
+  setup.environment = benchEnvironment(setup.context.get());
+  return setup;
+}
+
+void writeSuiteJson(const BenchOptions& options, const BenchEnvironment& environment, const std::string& suite,
+                    const nlohmann::ordered_json& rows) {
+  if (options.jsonPath.empty()) return;
+  nlohmann::ordered_json j = environmentJson(environment);
+  j["suite"] = suite;
+  j["quick"] = options.quick;
+  j["rows"] = rows;
+  writeWholeFile(options.jsonPath, j.dump(2) + "\n", "JSON");
 }
 
 }  // namespace weft

@@ -2,6 +2,7 @@
 // The record of a `weft bench` run: what ran where (version, commit, date, device, CPU, settings)
 // and its rows, as JSON (--json) and CSV (--csv), each file written whole or not at all.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@ namespace weft {
 
 namespace engine {
 class Context;
+class ShaderLibrary;
 }
 
 // One timed pass of a GPU row, per step (means over the measured frames).
@@ -59,6 +61,23 @@ struct BenchEnvironment {
 
 // `context` null: no GPU backend in the run.
 BenchEnvironment benchEnvironment(const engine::Context* context);
+
+// What a suite (`--suite NAME`, which writes --json only) runs on: the Vulkan device options.device
+// names, the shaders (options.shaderDir or the embedded ones) and the record of both. InputError
+// for --csv or --plot, or a --json file that cannot be written, before anything is made.
+struct SuiteSetup {
+  std::unique_ptr<engine::Context> context;
+  std::unique_ptr<engine::ShaderLibrary> shaders;
+  BenchEnvironment environment;
+  SuiteSetup();
+  SuiteSetup(SuiteSetup&&) noexcept;
+  ~SuiteSetup();
+};
+SuiteSetup openSuite(const BenchOptions& options, const std::string& suite);
+// The suite's record to options.jsonPath, when given: the environment, the suite's name, --quick
+// and its rows.
+void writeSuiteJson(const BenchOptions& options, const BenchEnvironment& environment, const std::string& suite,
+                    const nlohmann::ordered_json& rows);
 
 // weft, commit, date, device (null without one) and cpu: the head of every record the bench writes.
 nlohmann::ordered_json environmentJson(const BenchEnvironment& env);
