@@ -146,9 +146,25 @@ WEFT_FN bool sphereBeyond(vec3 p, vec4 sphere, float reach) {
   return dot(gap, gap) >= far * far;
 }
 
+// Contact pairs as elements of the next implicit solve (elements/contact_pair.h). The condition acts
+// from this multiple of the thickness (at most the radius), so the solve meets a pair before the
+// contact pass would have to push it, and a layer it holds up rests a quarter of the thickness above
+// where the pass alone would leave it; its stiffness is this multiple of the pair's effective
+// mass (1 / sum g^2 w) over the step squared, stiff enough that one step takes up most of a
+// penetration, which an implicit step bears at any multiple; and its damping is this many steps
+// (stiffness-proportional), about critical for that stiffness, so a pair does not bounce apart.
+#define WEFT_CONTACT_FORCE_REACH 1.25f
+#define WEFT_CONTACT_FORCE_STIFFNESS 1.0f
+#define WEFT_CONTACT_FORCE_DAMPING 2.0f
+
+WEFT_FN float contactForceReach(float thickness, float radius) {
+  float reach = WEFT_CONTACT_FORCE_REACH * thickness;
+  return reach < radius ? reach : radius;
+}
+
 // One corner's share of a pair: x the pair's distance at the step's start, yzw the push that
 // corner takes. The pair is a distance condition along n, the unit direction from side B's nearest
-// point to side A's at the start: C = n . (A - B) - thickness, taken at the step's targets with the
+// point to side A's at the start: C = n . (A - B) - thickness (reach.x), taken at the step's targets with the
 // start's nearest points, so a target that came nearer than the thickness, or went through, is
 // pushed back out along the side it started on (as PBD projects a collision at the predicted
 // positions). `along` is n . (A - B) at the targets, `slip` the pair's relative move over the step,
@@ -162,16 +178,58 @@ WEFT_FN bool sphereBeyond(vec3 p, vec4 sphere, float reach) {
 // `weight` receives |g| when the corner is pushed (0 otherwise): a vertex averages its pushes by
 // their weights, so a pair it is a corner of only in name (a triangle's far corner) does not dilute
 // the pushes of the pairs it is at the heart of.
-WEFT_FN vec4 contactShare(float d, vec3 n, float along, vec3 slip, float g, float w, float denom, float thickness,
-                          vec2 friction, WEFT_INOUT(float) weight) {
-  float c = along - thickness;
+// What the solve's own contact forces (reach.y > 0: the integrator held contact pairs) did to a
+// vertex this step, summed over its pairs inside their reach (contactForceReach): their presses,
+// each the normal move its force gave the vertex (WEFT_CONTACT_FORCE_STIFFNESS times how far inside
+// the reach the pair ended, times the vertex's share), weighted by each pair's static and kinetic
+// coefficients; and the tangential move that would undo each pair's slip at the vertex, averaged by
+// its part in the pair. Coulomb's law is then applied at the vertex (contactGrip): the presses of its
+// pairs add up to the weight they carry, while each pair's slip is the vertex's own. Without it, a
+// layer the solve holds up is never pushed by this pass and would slide as on ice.
+struct ContactGrip {
+  vec4 undo;   // xyz: sum of |g| times the move undoing each pair's tangential slip; w: sum of |g|
+  vec3 press;  // xy: sum of mu_s and mu_k times each pair's press (m); z: the pairs pressed
+};
+WEFT_FN ContactGrip noGrip() {
+  ContactGrip grip;
+  grip.undo = vec4(0.0f);
+  grip.press = vec3(0.0f);
+  return grip;
+}
+// The vertex's friction move from its grip: its slip undone within mu_s times its presses
+// (sticking), else shortened by mu_k times them (sliding). The solve held at most
+// WEFT_CONTACT_PAIR_SLOTS of the vertex's pairs, and the presses of a layer at rest are alike, so
+// the sum is scaled to that many: otherwise a vertex with a dozen pairs in reach (a sheet lying flat
+// on another: its edges cross many edges at one height) would grip with half as much again.
+WEFT_FN vec3 contactGripMove(ContactGrip grip) {
+  if (!(grip.undo.w > 0.0f)) return vec3(0.0f);
+  float held = grip.press.z > float(WEFT_CONTACT_PAIR_SLOTS) ? float(WEFT_CONTACT_PAIR_SLOTS) / grip.press.z : 1.0f;
+  vec3 undo = xyz(grip.undo) / grip.undo.w;
+  float len = length(undo);
+  if (len <= held * grip.press.x) return undo;
+  float keep = held * grip.press.y / len;
+  return undo * (keep < 1.0f ? keep : 1.0f);
+}
+
+WEFT_FN vec4 contactShare(float d, vec3 n, float along, vec3 slip, float g, float w, float denom, vec2 reach,
+                          vec2 friction, WEFT_INOUT(float) weight, WEFT_INOUT(ContactGrip) grip) {
+  float c = along - reach.x;
   weight = 0.0f;
-  if (c >= 0.0f || d < 1e-12f || denom <= 0.0f || w <= 0.0f || g == 0.0f) return vec4(d, 0.0f, 0.0f, 0.0f);
+  if (d < 1e-12f || denom <= 0.0f || w <= 0.0f || g == 0.0f) return vec4(d, 0.0f, 0.0f, 0.0f);
+  vec3 tangent = slip - n * dot(n, slip);
+  float held = reach.y - (along > reach.x ? along : reach.x);  // inside the force's reach, up to the thickness
+  if (reach.y > 0.0f && held > 0.0f) {
+    float share = g * w / denom;
+    float part = g < 0.0f ? -g : g;
+    grip.undo += vec4(tangent * (-share * part), part);
+    vec2 press = friction * (WEFT_CONTACT_FORCE_STIFFNESS * held * (share < 0.0f ? -share : share));
+    grip.press += vec3(press.x, press.y, 1.0f);
+  }
+  if (c >= 0.0f) return vec4(d, 0.0f, 0.0f, 0.0f);
   weight = g < 0.0f ? -g : g;
   float approach = -dot(n, slip);
   float normal = approach < -c ? approach : -c;
   normal = normal > 0.0f ? normal : 0.0f;
-  vec3 tangent = slip - n * dot(n, slip);
   float slide = length(tangent);
   float keep = 0.0f;  // the fraction of the tangential slip that friction undoes
   if (slide > 0.0f) keep = slide <= friction.x * normal ? 1.0f : friction.y * normal / slide;
@@ -184,7 +242,7 @@ WEFT_FN vec4 contactShare(float d, vec3 n, float along, vec3 slip, float g, floa
 // corners' targets (pt, at, bt, ct): the distance at the start and the push of `corner`, 0 for p
 // and 1..3 for a, b, c.
 WEFT_FN vec4 contactVertexTriangle(vec4 p, vec4 a, vec4 b, vec4 c, vec3 pt, vec3 at, vec3 bt, vec3 ct, uint corner,
-                                   float thickness, vec2 friction, WEFT_INOUT(float) weight) {
+                                   vec2 reach, vec2 friction, WEFT_INOUT(float) weight, WEFT_INOUT(ContactGrip) grip) {
   vec3 l = closestTriangleWeights(xyz(p), xyz(a), xyz(b), xyz(c));
   vec3 delta = xyz(p) - (l.x * xyz(a) + l.y * xyz(b) + l.z * xyz(c));
   float d = length(delta);
@@ -194,13 +252,13 @@ WEFT_FN vec4 contactVertexTriangle(vec4 p, vec4 a, vec4 b, vec4 c, vec3 pt, vec3
   float denom = p.w + l.x * l.x * a.w + l.y * l.y * b.w + l.z * l.z * c.w;
   float g = corner == 0u ? 1.0f : -(corner == 1u ? l.x : (corner == 2u ? l.y : l.z));
   float w = corner == 0u ? p.w : (corner == 1u ? a.w : (corner == 2u ? b.w : c.w));
-  return contactShare(d, n, along, gapTarget - delta, g, w, denom, thickness, friction, weight);
+  return contactShare(d, n, along, gapTarget - delta, g, w, denom, reach, friction, weight, grip);
 }
 
 // Edge e0 e1 against edge f0 f1 at the step's start, and their targets: the distance at the start
 // and the push of `corner`, 0..3 for e0, e1, f0, f1.
 WEFT_FN vec4 contactEdgeEdge(vec4 e0, vec4 e1, vec4 f0, vec4 f1, vec3 e0t, vec3 e1t, vec3 f0t, vec3 f1t, uint corner,
-                             float thickness, vec2 friction, WEFT_INOUT(float) weight) {
+                             vec2 reach, vec2 friction, WEFT_INOUT(float) weight, WEFT_INOUT(ContactGrip) grip) {
   vec2 st = closestSegmentParameters(xyz(e0), xyz(e1), xyz(f0), xyz(f1));
   float s = st.x;
   float t = st.y;
@@ -212,7 +270,44 @@ WEFT_FN vec4 contactEdgeEdge(vec4 e0, vec4 e1, vec4 f0, vec4 f1, vec3 e0t, vec3 
   float denom = (1.0f - s) * (1.0f - s) * e0.w + s * s * e1.w + (1.0f - t) * (1.0f - t) * f0.w + t * t * f1.w;
   float g = corner == 0u ? 1.0f - s : (corner == 1u ? s : (corner == 2u ? t - 1.0f : -t));
   float w = corner == 0u ? e0.w : (corner == 1u ? e1.w : (corner == 2u ? f0.w : f1.w));
-  return contactShare(d, n, along, gapTarget - delta, g, w, denom, thickness, friction, weight);
+  return contactShare(d, n, along, gapTarget - delta, g, w, denom, reach, friction, weight, grip);
+}
+
+// The weights g of a pair's corners in its gap A - B = sum_m g_m x_m, at the step's start: vertex p
+// over triangle abc, and edge e0 e1 over edge f0 f1 (as contactVertexTriangle and contactEdgeEdge).
+WEFT_FN vec4 vertexTriangleWeights(vec3 p, vec3 a, vec3 b, vec3 c) {
+  vec3 l = closestTriangleWeights(p, a, b, c);
+  return vec4(1.0f, -l.x, -l.y, -l.z);
+}
+WEFT_FN vec4 edgeEdgeWeights(vec3 e0, vec3 e1, vec3 f0, vec3 f1) {
+  vec2 st = closestSegmentParameters(e0, e1, f0, f1);
+  return vec4(1.0f - st.x, st.x, st.y - 1.0f, -st.y);
+}
+
+// The pair of corners `nodes` (weights g, start positions x0..x3 with inverse masses in w) as the
+// element its corner `corner` keeps for the next implicit solve: that corner becomes node 0, so the
+// element's force on the keeper is slot 0's. A pair of pinned corners gets no stiffness.
+WEFT_FN Element contactPairElement(uvec4 nodes, vec4 g, vec4 x0, vec4 x1, vec4 x2, vec4 x3, uint corner,
+                                   float thickness, float radius, float dt) {
+  vec3 gap = g.x * xyz(x0) + g.y * xyz(x1) + g.z * xyz(x2) + g.w * xyz(x3);
+  float d = length(gap);
+  vec3 n = d > 0.0f ? gap / d : vec3(0.0f);
+  float denom = g.x * g.x * x0.w + g.y * g.y * x1.w + g.z * g.z * x2.w + g.w * g.w * x3.w;
+  Element e;
+  e.nodes = nodes;
+  e.rest = g;
+  uint keeper = nodes[corner];
+  float keeperWeight = g[corner];
+  e.nodes[corner] = nodes.x;
+  e.rest[corner] = g.x;
+  e.nodes.x = keeper;
+  e.rest.x = keeperWeight;
+  e.shape = vec4(n.x, n.y, n.z, contactForceReach(thickness, radius));
+  e.kind = WEFT_ELEMENT_CONTACT;
+  e.stiffness0 = denom > 0.0f ? WEFT_CONTACT_FORCE_STIFFNESS / (denom * dt * dt) : 0.0f;
+  e.stiffness1 = 0.0f;
+  e.damping = WEFT_CONTACT_FORCE_DAMPING * dt;
+  return e;
 }
 
 // The hash grid: cells of a size that no pair within the radius can straddle more than one

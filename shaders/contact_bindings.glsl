@@ -18,6 +18,8 @@ layout(std430, binding = WEFT_BIND_CONTACT_ENTRIES) buffer Entries { uint entrie
 layout(std430, binding = WEFT_BIND_CONTACT_SPHERES) buffer Spheres { vec4 spheres[]; };
 layout(std430, binding = WEFT_BIND_CONTACT_SCALARS) buffer Scalars { ContactScalars scalars; };
 layout(std430, binding = WEFT_BIND_CONTACT_MARKS) buffer Marks { uint marks[]; };
+layout(std430, binding = WEFT_BIND_CONTACT_PAIRS) writeonly buffer ContactPairs { Element contactPairs[]; };
+layout(std430, binding = WEFT_BIND_CONTACT_PAIR_COUNTS) writeonly buffer ContactPairCounts { uint contactPairCounts[]; };
 
 float contactLongestEdge() { return uintBitsToFloat(scalars.maxEdgeBits); }
 

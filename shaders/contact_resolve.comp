@@ -7,8 +7,10 @@
 // Each such pair is met exactly once per corner. The nearest limits how far the vertex may move
 // (contactBound); those nearer than the thickness push it (the Jacobi average of its shares, weighted by its part in each pair). The
 // vertex then moves from its start towards its pushed target, cut to the bound, and its velocity
-// takes the same change of move / dt, and its marks record what contact did. Only the vertex's own
-// entries are written.
+// takes the same change of move / dt, and its marks record what contact did. When the integrator
+// holds contact forces (collectPairs), the vertex also keeps its WEFT_CONTACT_PAIR_SLOTS nearest
+// pairs as elements for the next step's solve (contactPairElement). Only the vertex's own entries
+// are written.
 // Mirrors contactResolveVertex() in solver/contact.cpp, line for line.
 #include "shared.h"
 #include "physics.h"
@@ -33,6 +35,28 @@ vec2 frictionOf(uint v) {
 // primitive (whose corners are of one cloth).
 vec2 pairFriction(vec2 own, uint v) { return contact.frictionAt == 0u ? own : contactPairFriction(own, frictionOf(v)); }
 
+// The pairs within the radius this vertex keeps for the next implicit solve: its nearest, in the
+// order the search meets them (a farther one gives up its slot to a nearer one).
+float keptDistance[WEFT_CONTACT_PAIR_SLOTS];
+uint keptCount = 0u;
+void keepPair(uint i, float d, uvec4 nodes, bool edges, uint corner) {
+  if (contact.collectPairs == 0u || d >= contact.radius || !(d > 0.0)) return;
+  uint slot = keptCount;
+  if (keptCount == WEFT_CONTACT_PAIR_SLOTS) {
+    slot = 0u;
+    for (uint s = 1u; s < WEFT_CONTACT_PAIR_SLOTS; ++s)
+      if (keptDistance[s] > keptDistance[slot]) slot = s;
+    if (d >= keptDistance[slot]) return;
+  } else {
+    ++keptCount;
+  }
+  keptDistance[slot] = d;
+  vec4 x0 = start[nodes.x], x1 = start[nodes.y], x2 = start[nodes.z], x3 = start[nodes.w];
+  vec4 g = edges ? edgeEdgeWeights(x0.xyz, x1.xyz, x2.xyz, x3.xyz) : vertexTriangleWeights(x0.xyz, x1.xyz, x2.xyz, x3.xyz);
+  contactPairs[i * WEFT_CONTACT_PAIR_SLOTS + slot] =
+      contactPairElement(nodes, g, x0, x1, x2, x3, corner, contact.thickness, contact.radius, contact.dt);
+}
+
 void main() {
   uint i = globalIndex();
   if (i >= contact.particleCount) return;
@@ -42,11 +66,13 @@ void main() {
   float longest = contactLongestEdge();
   float cellSize = contactCellSize(contact.radius, longest);
   float thickness = contact.thickness;
+  vec2 reach = vec2(thickness, contact.collectPairs != 0u ? contactForceReach(thickness, contact.radius) : 0.0);
   vec2 ownFriction = frictionOf(i);
   float nearest = contact.radius;
   vec3 push = vec3(0.0);
   float weights = 0.0;
   float weight = 0.0;
+  ContactGrip grip = noGrip();
   ivec3 home = contactCell(si.xyz, cellSize);
   uint trisBegin = topology[contact.triangleRowsAt + i];
   uint trisEnd = topology[contact.triangleRowsAt + i + 1u];
@@ -82,7 +108,8 @@ void main() {
           uvec3 c = contactTriangle(t);
           if (c.x == i || c.y == i || c.z == i) continue;
           vec4 a = start[c.x], b = start[c.y], d = start[c.z];
-          vec4 r = contactVertexTriangle(si, a, b, d, xi.xyz, positions[c.x].xyz, positions[c.y].xyz, positions[c.z].xyz, 0u, thickness, pairFriction(ownFriction, c.x), weight);
+          vec4 r = contactVertexTriangle(si, a, b, d, xi.xyz, positions[c.x].xyz, positions[c.y].xyz, positions[c.z].xyz, 0u, reach, pairFriction(ownFriction, c.x), weight, grip);
+          keepPair(i, r.x, uvec4(i, c), false, 0u);
           nearest = min(nearest, r.x);
           push += r.yzw;
           weights += weight;
@@ -96,7 +123,8 @@ void main() {
           if (c.x == u || c.y == u || c.z == u) continue;
           vec4 a = start[c.x], b = start[c.y], d = start[c.z];
           uint corner = c.x == i ? 1u : (c.y == i ? 2u : 3u);
-          vec4 r = contactVertexTriangle(su, a, b, d, positions[u].xyz, positions[c.x].xyz, positions[c.y].xyz, positions[c.z].xyz, corner, thickness, pairFriction(ownFriction, u), weight);
+          vec4 r = contactVertexTriangle(su, a, b, d, positions[u].xyz, positions[c.x].xyz, positions[c.y].xyz, positions[c.z].xyz, corner, reach, pairFriction(ownFriction, u), weight, grip);
+          keepPair(i, r.x, uvec4(u, c), false, corner);
           nearest = min(nearest, r.x);
           push += r.yzw;
           weights += weight;
@@ -121,7 +149,8 @@ void main() {
           float fReach = contact.radius + fSphere.w;
           if (pointSegmentDistance2(fSphere.xyz, p0.xyz, p1.xyz - p0.xyz, eInvLength2) >= fReach * fReach) continue;
           vec4 r = contactEdgeEdge(p0, p1, q0, q1, positions[p.x].xyz, positions[p.y].xyz, positions[q.x].xyz, positions[q.y].xyz,
-                                 p.x == i ? 0u : 1u, thickness, pairFriction(ownFriction, q.x), weight);
+                                 p.x == i ? 0u : 1u, reach, pairFriction(ownFriction, q.x), weight, grip);
+          keepPair(i, r.x, uvec4(p, q), true, p.x == i ? 0u : 1u);
           nearest = min(nearest, r.x);
           push += r.yzw;
           weights += weight;
@@ -129,7 +158,7 @@ void main() {
       }
     }
   }
-  vec3 target = xi.xyz + push / max(1.0, weights);
+  vec3 target = xi.xyz + push / max(1.0, weights) + contactGripMove(grip);
   float bound = contactBound(nearest, thickness);
   vec3 x = limitMove(si.xyz, target, bound);
   positionsOut[i] = vec4(x, xi.w);
@@ -139,4 +168,5 @@ void main() {
   if (x != target) atomicAdd(scalars.limitedVertices, 1u);
   if (nearest < contact.radius) atomicAdd(scalars.nearVertices, 1u);
   marks[i] |= contactMarks(nearest, contact.radius, weights, x != target, bound);
+  contactPairCounts[i] = keptCount;
 }

@@ -63,6 +63,10 @@ using uvec4 = glm::uvec4;
 #define WEFT_BIND_CONTACT_SCALARS 60   // ContactScalars
 #define WEFT_BIND_CONTACT_SPHERES 63   // vec4[T + E]: the step's bounding spheres of the triangles, then the edges
 #define WEFT_BIND_CONTACT_MARKS 64     // uint[N]: what contact did to each vertex this frame, WEFT_CONTACT_MARK_* bits
+// The pairs an implicit solve holds as contact elements (WEFT_ELEMENT_CONTACT), bound with the
+// element tables for every gather: each vertex's own WEFT_CONTACT_PAIR_SLOTS, and how many it uses.
+#define WEFT_BIND_CONTACT_PAIRS 67        // Element[N * WEFT_CONTACT_PAIR_SLOTS], the vertex as node 0
+#define WEFT_BIND_CONTACT_PAIR_COUNTS 68  // uint[N]
 #define WEFT_BIND_HANDLE_VERTICES 61   // HandleVertex[K]: the particles that handles carry along paths
 #define WEFT_BIND_HANDLE_POSES 62      // HandlePose[G]: each handle's pose at the end of this step
 
@@ -174,6 +178,7 @@ using uvec4 = glm::uvec4;
 #define WEFT_CONTACT_COUNT 1          // contact_hash: particles per hash bucket
 #define WEFT_CONTACT_SCATTER 2        // contact_hash: each particle into its bucket's run
 #define WEFT_CONTACT_SORT 3           // contact_hash: each bucket's run into particle order
+#define WEFT_CONTACT_PAIR_SLOTS 8u    // contact elements a vertex keeps for the next implicit solve: its nearest pairs
 // What contact did to a vertex in any step of the frame (ContactMarks, drawn by the viewer's contact
 // overlay): bits, or-ed over the frame's steps and cleared at its start.
 #define WEFT_CONTACT_MARK_NEAR 1u     // a primitive it is a corner of came within the radius of a foreign one
@@ -192,7 +197,8 @@ using uvec4 = glm::uvec4;
 #define WEFT_ELEMENT_TRISPRING 5u   // a triangle's three edges as springs of an isotropic membrane
 #define WEFT_ELEMENT_QUADRATIC_BEND 6u  // Bergou et al. 2006's isometric bending: energy quadratic in x
 #define WEFT_ELEMENT_COROTATIONAL 7u    // linear elasticity of a triangle in the frame rotating with it
-#define WEFT_ELEMENT_KIND_COUNT 8u
+#define WEFT_ELEMENT_CONTACT 8u   // a contact pair's one-sided distance, made by contact each step (elements/contact_pair.h)
+#define WEFT_ELEMENT_KIND_COUNT 9u
 #define WEFT_MAX_CONDITIONS 3     // conditions C(x) one element may hold
 
 // One element: up to four particles and its rest state. What rest, shape and the stiffnesses
@@ -315,6 +321,10 @@ struct StepParams {
   uint mode;                 // WEFT_MODE_*
   float omega;               // Verlet: this relaxation iteration's acceleration weight (accelerate())
   uint elementRefs;           // incidence entries of the element table; 0: the element gathers are skipped
+  uint contactPairs;          // WEFT_CONTACT_PAIR_SLOTS when the gathers add each vertex's contact pairs, else 0
+  uint pad0;
+  uint pad1;
+  uint pad2;
 };
 
 // The scalar state of an iterative solve, in a device buffer: passes read alpha and beta from
@@ -484,7 +494,7 @@ struct ContactParams {
   float kineticFriction;
   uint frictionAt;           // 0: every particle uses the two above; else N pairs (static, kinetic) as
                              // float bits, a negative static meaning the two above (contactPairFriction)
-  uint pad1;
+  uint collectPairs;         // 1: contact_resolve keeps each vertex's nearest pairs as contact elements
 };
 
 // What the contact passes keep on the device: the step's measure, and the frame's statistics.
@@ -516,20 +526,20 @@ static_assert(sizeof(HandleParams) == 16);
 static_assert(sizeof(SpringLink) == 8);
 static_assert(sizeof(TearLimit) == 8);
 static_assert(sizeof(StrainLimit) == 8);
-static_assert(sizeof(StepParams) == 64);
+static_assert(sizeof(StepParams) == 80);
 static_assert(sizeof(XpbdConstraint) == 32);
-static_assert(sizeof(XpbdParams) == 80);
+static_assert(sizeof(XpbdParams) == 96);
 static_assert(sizeof(ContactParams) == 80);
 static_assert(sizeof(ContactScalars) == 20);
 static_assert(sizeof(RenderParams) == 128);
 static_assert(sizeof(SolveScalars) == 32);
 static_assert(sizeof(StepLog) == 16);
-static_assert(sizeof(SolveParams) == 96);
+static_assert(sizeof(SolveParams) == 112);
 static_assert(sizeof(NormalsParams) == 16);
 static_assert(sizeof(NewtonScalars) == 32);
-static_assert(sizeof(NewtonParams) == 96);
+static_assert(sizeof(NewtonParams) == 112);
 static_assert(sizeof(NonlinearCgScalars) == 64);
-static_assert(sizeof(NonlinearCgParams) == 96);
+static_assert(sizeof(NonlinearCgParams) == 112);
 }  // namespace weft::gpu
 #endif
 

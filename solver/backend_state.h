@@ -77,6 +77,10 @@ struct GpuState {
   engine::Buffer colliderGrid, colliderCells;  // gpu::ColliderGrid and its lists (solver/collider_grid.h)
   engine::Buffer elements, elementRows, elementRefs;  // the element table and its incidence rows
   uint32_t elementRefCount = 0;                       // incidence entries (0: a cloth of springs only)
+  // Each vertex's contact pairs kept for an implicit solve and their count (solver/contact.h), bound
+  // with the element tables: Element[N * WEFT_CONTACT_PAIR_SLOTS] and uint[N] when contact is on,
+  // 16-byte placeholders otherwise.
+  engine::Buffer contactPairs, contactPairCounts;
   // Strain limiting (solver/strain_limit.h): each spring end's allowed lengths and each particle's
   // summed excess over them. Made only when some spring has a limit; its kernel on first use.
   engine::Buffer strainLimits, strainExcessSums;
@@ -100,7 +104,7 @@ struct GpuState {
   std::array<std::unique_ptr<UnitResources>, kIntegratorCount> units;
 
   // The name to build solver kernel `file` from: its variant without element gathers for a cloth of
-  // springs only (engine::kNoElementsVariant), else the file itself.
+  // springs only without contact (engine::kNoElementsVariant), else the file itself.
   std::string kernel(const char* file) const;
   // Makes sure `count` scratch buffers exist. Not while recording.
   void ensureScratch(size_t count);

@@ -29,7 +29,7 @@ gpu::ContactScalars frameStartScalars() { return {0u, floatBits(FLT_MAX), 0u, 0u
 
 // The step's parameters on top of the topology's layout.
 struct ContactCommon;
-gpu::ContactParams stepParams(const ContactCommon& k, float dt, uint32_t particles, uint32_t mode);
+gpu::ContactParams stepParams(const ContactCommon& k, float dt, uint32_t particles, uint32_t mode, bool collectPairs);
 
 float resolvedRadius(const ContactSpec& settings, const ContactTopology& topology) {
   if (settings.radius > 0.f) return settings.radius;
@@ -83,8 +83,9 @@ struct ContactCommon : UnitResources {
 };
 
 // The step's parameters on top of the topology's layout.
-gpu::ContactParams stepParams(const ContactCommon& k, float dt, uint32_t particles, uint32_t mode) {
+gpu::ContactParams stepParams(const ContactCommon& k, float dt, uint32_t particles, uint32_t mode, bool collectPairs) {
   gpu::ContactParams p = k.topology.layout;
+  p.collectPairs = collectPairs ? 1u : 0u;
   p.radius = k.radius;
   p.thickness = k.thickness;
   p.staticFriction = k.staticFriction;
@@ -164,6 +165,7 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
   const glm::vec4 vi = s.velocities[i];
   const float cellSize = gpu::contactCellSize(contact.radius, longest);
   const float thickness = contact.thickness;
+  const glm::vec2 reach(thickness, contact.collectPairs != 0u ? gpu::contactForceReach(thickness, contact.radius) : 0.f);
   const glm::vec2 sceneFriction(contact.staticFriction, contact.kineticFriction);
   // A particle's own coefficients, or the scene's.
   auto frictionOf = [&](uint32_t v) {
@@ -180,6 +182,28 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
   glm::vec3 push(0.f);
   float weights = 0.f;
   float weight = 0.f;
+  gpu::ContactGrip grip = gpu::noGrip();
+  // keepPair() of contact_resolve.comp: the nearest pairs, kept for the next implicit solve.
+  float keptDistance[WEFT_CONTACT_PAIR_SLOTS];
+  uint32_t keptCount = 0u;
+  auto keepPair = [&](float d, glm::uvec4 nodes, bool edges, uint32_t corner) {
+    if (contact.collectPairs == 0u || d >= contact.radius || !(d > 0.f)) return;
+    uint32_t slot = keptCount;
+    if (keptCount == WEFT_CONTACT_PAIR_SLOTS) {
+      slot = 0u;
+      for (uint32_t j = 1u; j < WEFT_CONTACT_PAIR_SLOTS; ++j)
+        if (keptDistance[j] > keptDistance[slot]) slot = j;
+      if (d >= keptDistance[slot]) return;
+    } else {
+      ++keptCount;
+    }
+    keptDistance[slot] = d;
+    const glm::vec4 x0 = start[nodes.x], x1 = start[nodes.y], x2 = start[nodes.z], x3 = start[nodes.w];
+    const glm::vec4 g = edges ? gpu::edgeEdgeWeights(xyz(x0), xyz(x1), xyz(x2), xyz(x3))
+                              : gpu::vertexTriangleWeights(xyz(x0), xyz(x1), xyz(x2), xyz(x3));
+    s.elements.contactPairs[size_t(i) * WEFT_CONTACT_PAIR_SLOTS + slot] =
+        gpu::contactPairElement(nodes, g, x0, x1, x2, x3, corner, contact.thickness, contact.radius, contact.dt);
+  };
   auto gather = [&](glm::vec4 r) {
     nearest = std::min(nearest, r.x);
     push += glm::vec3(r.y, r.z, r.w);
@@ -222,7 +246,9 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
               if (gpu::sphereBeyond(xyz(si), spheres[t], contact.radius)) continue;
               if (c.x == i || c.y == i || c.z == i) continue;
               const glm::vec4 a = start[c.x], b = start[c.y], d = start[c.z];
-              gather(gpu::contactVertexTriangle(si, a, b, d, xyz(xi), xyz(s.positions[c.x]), xyz(s.positions[c.y]), xyz(s.positions[c.z]), 0u, thickness, pairFriction(c.x), weight));
+              const glm::vec4 r = gpu::contactVertexTriangle(si, a, b, d, xyz(xi), xyz(s.positions[c.x]), xyz(s.positions[c.y]), xyz(s.positions[c.z]), 0u, reach, pairFriction(c.x), weight, grip);
+              keepPair(r.x, glm::uvec4(i, c), false, 0u);
+              gather(r);
             }
           }
           if (apart2 < ownReach2) {  // u within the radius of a triangle around this vertex
@@ -233,7 +259,9 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
               if (c.x == u || c.y == u || c.z == u) continue;
               const glm::vec4 a = start[c.x], b = start[c.y], d = start[c.z];
               const uint32_t corner = c.x == i ? 1u : (c.y == i ? 2u : 3u);
-              gather(gpu::contactVertexTriangle(su, a, b, d, xyz(s.positions[u]), xyz(s.positions[c.x]), xyz(s.positions[c.y]), xyz(s.positions[c.z]), corner, thickness, pairFriction(u), weight));
+              const glm::vec4 r = gpu::contactVertexTriangle(su, a, b, d, xyz(s.positions[u]), xyz(s.positions[c.x]), xyz(s.positions[c.y]), xyz(s.positions[c.z]), corner, reach, pairFriction(u), weight, grip);
+              keepPair(r.x, glm::uvec4(u, c), false, corner);
+              gather(r);
             }
           }
           for (uint32_t f = topology[contact.ownedEdgeRowsAt + u]; f < topology[contact.ownedEdgeRowsAt + u + 1u]; ++f) {
@@ -254,17 +282,20 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
               const float eInvLength2 = eSphere.w > 0.f ? 0.25f / (eSphere.w * eSphere.w) : 0.f;
               const float fReach = contact.radius + fSphere.w;
               if (gpu::pointSegmentDistance2(xyz(fSphere), xyz(p0), xyz(p1) - xyz(p0), eInvLength2) >= fReach * fReach) continue;
-              gather(gpu::contactEdgeEdge(p0, p1, q0, q1, xyz(s.positions[p.x]), xyz(s.positions[p.y]), xyz(s.positions[q.x]), xyz(s.positions[q.y]),
-                                 p.x == i ? 0u : 1u, thickness, pairFriction(q.x), weight));
+              const glm::vec4 r = gpu::contactEdgeEdge(p0, p1, q0, q1, xyz(s.positions[p.x]), xyz(s.positions[p.y]), xyz(s.positions[q.x]), xyz(s.positions[q.y]),
+                                                       p.x == i ? 0u : 1u, reach, pairFriction(q.x), weight, grip);
+              keepPair(r.x, glm::uvec4(p, q), true, p.x == i ? 0u : 1u);
+              gather(r);
             }
           }
         }
       }
-  const glm::vec3 target = xyz(xi) + push / std::max(1.f, weights);
+  const glm::vec3 target = xyz(xi) + push / std::max(1.f, weights) + gpu::contactGripMove(grip);
   const float bound = gpu::contactBound(nearest, thickness);
   const glm::vec3 x = gpu::limitMove(xyz(si), target, bound);
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(gpu::carryCorrection(xyz(vi), x, xyz(xi), contact.dt), vi.w);
+  s.elements.contactPairCounts[i] = keptCount;
   return {nearest, gpu::contactMarks(nearest, contact.radius, weights, x != target, bound)};
 }
 
@@ -376,9 +407,19 @@ void applyContactSettings(std::unique_ptr<UnitResources>& contact, const Contact
 bool hasContact(const CpuState& state) { return state.contact != nullptr; }
 bool hasContact(const GpuState& state) { return state.contact != nullptr; }
 
+void forgetContactPairsCpu(CpuState& state) {
+  if (!state.contact) {  // contact turned off: nothing to keep them for
+    state.elements.contactPairs.clear();
+    state.elements.contactPairCounts.clear();
+  }
+  std::fill(state.elements.contactPairCounts.begin(), state.elements.contactPairCounts.end(), 0u);
+}
+
 // ---- CPU ----
 
 void prepareContactCpu(CpuState& state, const ClothModel& model, const ContactSpec& settings) {
+  state.elements.contactPairs.clear();
+  state.elements.contactPairCounts.clear();
   if (!settings.enabled) {
     state.contact.reset();
     return;
@@ -391,6 +432,8 @@ void prepareContactCpu(CpuState& state, const ClothModel& model, const ContactSp
   k->entries.resize(model.particleCount());
   k->buckets.resize(model.particleCount());
   k->marks.resize(model.particleCount());
+  state.elements.contactPairs.assign(model.particleCount() * WEFT_CONTACT_PAIR_SLOTS, gpu::Element{});
+  state.elements.contactPairCounts.assign(model.particleCount(), 0u);
   state.contact = std::move(k);
 }
 
@@ -402,10 +445,10 @@ void startContactFrameCpu(CpuState& state) {
 
 void startContactStepCpu(CpuState& state) { cpuContact(state).start = state.positions; }
 
-void resolveContactCpu(CpuState& state, float dt, ThreadPool& pool) {
+void resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool& pool) {
   CpuContact& k = cpuContact(state);
   const uint32_t n = static_cast<uint32_t>(state.positions.size());
-  gpu::ContactParams c = stepParams(k, dt, n, WEFT_CONTACT_MEASURE);
+  gpu::ContactParams c = stepParams(k, dt, n, WEFT_CONTACT_MEASURE, collectPairs);
   // The longest edge, then the buckets: a counting sort in vertex order (the GPU scatters by
   // atomics, then sorts each bucket's run into the same order: WEFT_CONTACT_SORT).
   float longest = 0.f;
@@ -484,6 +527,8 @@ MemoryNeed contactMemoryNeed(size_t particles, size_t triangles) {
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));                                         // entries
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));  // the CPU's buckets (the GPU's scalars are smaller)
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));  // marks
+  need.add(std::max<uint64_t>(n * WEFT_CONTACT_PAIR_SLOTS * sizeof(gpu::Element), 16));  // the pairs kept for implicit solves
+  need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));                                // and their counts
   return need;
 }
 
@@ -532,11 +577,11 @@ void recordContactStepStart(GpuRecorder& r) {
   engine::barrier::transferToAll(r.vk(), r.cmd);
 }
 
-void recordContactResolve(GpuRecorder& r, float dt) {
+void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
   GpuState& s = r.state;
   GpuContact& k = gpuContact(s);
   const uint32_t n = s.particleCount;
-  gpu::ContactParams c = stepParams(k, dt, n, WEFT_CONTACT_MEASURE);
+  gpu::ContactParams c = stepParams(k, dt, n, WEFT_CONTACT_MEASURE, collectPairs);
   engine::timed(r.timer, r.cmd, "contact", [&] {
     engine::barrier::allToUpload(r.vk(), r.cmd);
     r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, maxEdgeBits), 4, 0u);
@@ -571,7 +616,9 @@ void recordContactResolve(GpuRecorder& r, float dt) {
                                                              {WEFT_BIND_CONTACT_CELLS, &k.cells},
                                                              {WEFT_BIND_CONTACT_ENTRIES, &k.entries},
                                                              {WEFT_BIND_CONTACT_SCALARS, &k.scalars},
-                                                             {WEFT_BIND_CONTACT_MARKS, &k.marks}};
+                                                             {WEFT_BIND_CONTACT_MARKS, &k.marks},
+                                                             {WEFT_BIND_CONTACT_PAIRS, &s.contactPairs},
+                                                             {WEFT_BIND_CONTACT_PAIR_COUNTS, &s.contactPairCounts}};
     k.resolve->dispatch(r.cmd, n, resolveBindings, c);
     engine::barrier::computeToCompute(r.vk(), r.cmd);
     s.swapPositions();

@@ -53,7 +53,12 @@ bool hasContact(const GpuState& state);
 void prepareContactCpu(CpuState& state, const ClothModel& model, const ContactSpec& settings);
 void startContactFrameCpu(CpuState& state);  // zeroes the frame's statistics
 void startContactStepCpu(CpuState& state);
-void resolveContactCpu(CpuState& state, float dt, ThreadPool& pool);
+// collectPairs: keep each vertex's nearest pairs as contact elements for the next step's implicit
+// solve (StepParams::contactPairs); else none are kept.
+void resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool& pool);
+// Drops the pairs kept for the next solve (the state was written, or the parameters changed), and
+// their storage when contact is off.
+void forgetContactPairsCpu(CpuState& state);
 ContactStats contactStatsCpu(const CpuState& state);
 // The frame's WEFT_CONTACT_MARK_* bits per vertex; empty without contact.
 std::vector<uint32_t> contactMarksCpu(const CpuState& state);
@@ -63,7 +68,7 @@ std::vector<uint32_t> contactMarksCpu(const CpuState& state);
 void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSpec& settings);
 void recordContactFrameStart(GpuRecorder& recorder);
 void recordContactStepStart(GpuRecorder& recorder);
-void recordContactResolve(GpuRecorder& recorder, float dt);
+void recordContactResolve(GpuRecorder& recorder, float dt, bool collectPairs);
 // Reads the statistics of the frames recorded since the last frame start (waits for the device).
 ContactStats readContactStatsGpu(const GpuState& state);
 // The marks of those frames (waits for the device); empty without contact.

@@ -57,6 +57,7 @@ void CpuSolver::onParamsChanged() {
   state_.colliderGrid =
       params_.colliderGrid ? buildColliderGrid({&state_.colliders}, kColliderGridStaticStep) : ColliderGridData{};
   applyContactSettings(state_.contact, params_.contact);
+  forgetContactPairsCpu(state_);  // kept for another integrator or another thickness
 }
 
 void CpuSolver::checkParams(const SolverParams& params) const { checkContactSettings(state_.contact, params.contact); }
@@ -106,7 +107,7 @@ void CpuSolver::advanceSteps(float frameDt, int substeps) {
     if (limited) limitStrainCpu(state_, step, params_.strainLimitIterations, pool_);
     limitMs += ms(start);
     start = Clock::now();
-    if (contact) resolveContactCpu(state_, dt, pool_);
+    if (contact) resolveContactCpu(state_, dt, step.contactPairs != 0u, pool_);
     contactMs += ms(start);
   }
   kinematics_.finishFrame(frameDt);
@@ -123,6 +124,7 @@ void CpuSolver::readState(std::vector<glm::vec4>& positions, std::vector<glm::ve
 void CpuSolver::writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) {
   state_.positions = positions;
   state_.velocities = velocities;
+  forgetContactPairsCpu(state_);  // found about the positions that were
 }
 
 void CpuSolver::setHandle(uint32_t index, glm::vec3 target) {
@@ -152,6 +154,7 @@ uint64_t CpuSolver::stateBytes() const {
   total += bytes(state_.springs.rows) + bytes(state_.springs.entries) + bytes(state_.springs.links);
   total += bytes(state_.springs.strainLimits) + bytes(state_.strainExcessSums) + bytes(state_.springs.forceBounds);
   total += bytes(state_.elements.elements) + bytes(state_.elements.rows) + bytes(state_.elements.refs);
+  total += bytes(state_.elements.contactPairs) + bytes(state_.elements.contactPairCounts);
   if (state_.contact) total += state_.contact->hostBytes();
   for (const auto& unit : state_.units)
     if (unit) total += unit->hostBytes();

@@ -58,6 +58,7 @@ uint32_t elementNodeCount(uint32_t kind) {
     case WEFT_ELEMENT_TRISPRING: return 3;
     case WEFT_ELEMENT_QUADRATIC_BEND: return 4;
     case WEFT_ELEMENT_COROTATIONAL: return 3;
+    case WEFT_ELEMENT_CONTACT: return 4;
     default: return 0;
   }
 }

@@ -107,6 +107,12 @@ void GpuSolver::loadTables(const ClothModel& model) {
   state_.hostSprings = std::make_shared<const SpringTable>(std::move(table));
   state_.hostElements = std::make_shared<const ElementTable>(std::move(elements));
   prepareContactGpu(state_, model, params_.contact);
+  {  // zero counts: no pair is kept before contact's first pass
+    const size_t n = params_.contact.enabled ? model.particleCount() : 0;
+    state_.contactPairs = storage(context, std::max<size_t>(16, n * WEFT_CONTACT_PAIR_SLOTS * sizeof(gpu::Element)), "weft.contactPairs");
+    state_.contactPairCounts = storage(context, std::max<size_t>(16, n * sizeof(uint32_t)), "weft.contactPairCounts");
+    upload(context, state_.contactPairCounts, std::vector<uint32_t>(std::max<size_t>(4, n), 0u));
+  }
   // Everything sized by the particle or spring count is made again on first use.
   state_.scratch.clear();
   for (auto& unit : state_.units) unit.reset();
@@ -127,7 +133,7 @@ void GpuSolver::reloadTopology(const ClothModel& model, const std::vector<glm::v
 GpuSolver::~GpuSolver() = default;
 
 std::string GpuState::kernel(const char* file) const {
-  return elementRefCount == 0 ? std::string(file) + engine::kNoElementsVariant : std::string(file);
+  return elementRefCount == 0 && !contact ? std::string(file) + engine::kNoElementsVariant : std::string(file);
 }
 
 std::vector<engine::BufferBinding> GpuState::withTables(std::initializer_list<engine::BufferBinding> own) const {
@@ -139,6 +145,8 @@ std::vector<engine::BufferBinding> GpuState::withTables(std::initializer_list<en
                                    {WEFT_BIND_ELEMENTS, &elements},
                                    {WEFT_BIND_ELEMENT_ROWS, &elementRows},
                                    {WEFT_BIND_ELEMENT_REFS, &elementRefs},
+                                   {WEFT_BIND_CONTACT_PAIRS, &contactPairs},
+                                   {WEFT_BIND_CONTACT_PAIR_COUNTS, &contactPairCounts},
                                    {WEFT_BIND_COLLIDERS, &colliders},
                                    {WEFT_BIND_COLLIDER_GRID, &colliderGrid},
                                    {WEFT_BIND_COLLIDER_CELLS, &colliderCells}});
@@ -232,7 +240,7 @@ void GpuSolver::recordAdvance(VkCommandBuffer cmd, float frameDt, int substeps, 
     if (!plan.empty()) recordKinematicStep(recorder, plan[static_cast<size_t>(s)]);
     unit.recordStep(recorder, params_, step, static_cast<uint32_t>(s));
     if (limited) recordStrainLimit(recorder, step, params_.strainLimitIterations);
-    if (contact) recordContactResolve(recorder, step.dt);
+    if (contact) recordContactResolve(recorder, step.dt, step.contactPairs != 0u);
   }
   if (hasTearing(state_)) recordTearDetection(recorder, step);
   kinematics_.finishFrame(frameDt);
@@ -306,7 +314,7 @@ void GpuSolver::advance(float frameDt, int substeps) {
           submitTimed([&](VkCommandBuffer cmd) {
             GpuRecorder recorder{cmd, state_, &timer_};
             if (limited) recordStrainLimit(recorder, step, params_.strainLimitIterations);
-            if (contact) recordContactResolve(recorder, step.dt);
+            if (contact) recordContactResolve(recorder, step.dt, step.contactPairs != 0u);
           });
       }
     }
@@ -344,6 +352,8 @@ void GpuSolver::readState(std::vector<glm::vec4>& positions, std::vector<glm::ve
 void GpuSolver::writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) {
   upload(context_, state_.positionsIn(), positions);
   upload(context_, state_.velocitiesIn(), velocities);
+  if (hasContact(state_))  // the pairs kept were found about the positions that were
+    upload(context_, state_.contactPairCounts, std::vector<uint32_t>(state_.particleCount, 0u));
 }
 
 }  // namespace weft

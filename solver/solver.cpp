@@ -6,6 +6,7 @@
 #include "solver/backend_state.h"
 #include "solver/cpu_solver.h"
 #include "solver/gpu_solver.h"
+#include "solver/integrators/integrator_unit.h"
 #include "solver/tearing.h"
 
 namespace weft {
@@ -76,6 +77,11 @@ gpu::StepParams makeStepParams(const SolverParams& params, float dt, uint32_t pa
   p.particleCount = particleCount;
   p.colliderCount = colliderCount;
   p.elementRefs = elementRefs;
+  // The implicit solves hold contact pairs as elements (the units that say so): contact keeps each
+  // vertex's nearest for the next step, and the gathers walk them.
+  p.contactPairs = params.contact.enabled && integrators::integratorUnit(params.integrator).contactForces()
+                       ? WEFT_CONTACT_PAIR_SLOTS
+                       : 0u;
   p.constraintStiffness = params.constraintStiffness;
   p.relaxation = params.relaxation;
   p.omega = 1.f;

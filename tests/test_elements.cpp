@@ -42,7 +42,7 @@ ClothModel hingeCell() {
   return buildGrid(g, Material{});
 }
 
-// A few elements of every elastic kind, built from a small grid.
+// A few elements of every elastic kind, built from a small grid, and two contact pairs.
 std::vector<gpu::Element> sampleElements() {
   GridSpec g;
   g.width = g.height = 3;
@@ -57,6 +57,17 @@ std::vector<gpu::Element> sampleElements() {
   addQuadraticBending(c, {0.02f, 0.f});
   addTrisprings(c, {400.f, 0.3f, 0.f});
   addCorotational(c, {400.f, 0.3f, 0.f});
+  // Contact pairs as contact makes them (vertex 0 over a triangle, an edge over an edge), each kept
+  // by a corner other than its first so the swap to node 0 is checked too. A thickness of 0.25 m
+  // keeps them active under the tests' few-cm jitter.
+  auto at = [&](uint32_t i) { return glm::vec4(c.positions[i], 1.f); };
+  const glm::uvec4 vt(0, 4, 5, 8), ee(1, 2, 4, 7);
+  c.elements.push_back(gpu::contactPairElement(
+      vt, gpu::vertexTriangleWeights(c.positions[0], c.positions[4], c.positions[5], c.positions[8]), at(vt.x), at(vt.y),
+      at(vt.z), at(vt.w), 2u, 0.25f, 1.f, 0.05f));
+  c.elements.push_back(gpu::contactPairElement(
+      ee, gpu::edgeEdgeWeights(c.positions[1], c.positions[2], c.positions[4], c.positions[7]), at(ee.x), at(ee.y),
+      at(ee.z), at(ee.w), 3u, 0.25f, 1.f, 0.05f));
   return c.elements;
 }
 

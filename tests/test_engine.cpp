@@ -26,7 +26,7 @@ TEST_F(EngineTest, ReflectionReadsBindingsAndWorkgroupSize) {
                                     WEFT_BIND_VELOCITIES_OUT, WEFT_BIND_SPRING_ROWS, WEFT_BIND_SPRINGS,
                                     WEFT_BIND_COLLIDERS,  WEFT_BIND_ELEMENTS,   WEFT_BIND_ELEMENT_ROWS,
                                     WEFT_BIND_ELEMENT_REFS, WEFT_BIND_SPRING_BOUNDS, WEFT_BIND_COLLIDER_GRID,
-                                    WEFT_BIND_COLLIDER_CELLS};
+                                    WEFT_BIND_COLLIDER_CELLS, WEFT_BIND_CONTACT_PAIRS, WEFT_BIND_CONTACT_PAIR_COUNTS};
   EXPECT_EQ(layout.bindings, expected);
   // verlet_predict touches neither springs nor colliders (only the elements, for aerodynamics; it
   // starts the step's carried velocity in VELOCITIES_OUT): the compiler drops them, reflection agrees
@@ -34,7 +34,8 @@ TEST_F(EngineTest, ReflectionReadsBindingsAndWorkgroupSize) {
   EXPECT_EQ(predict.bindings,
             (std::vector<uint32_t>{WEFT_BIND_POSITIONS, WEFT_BIND_VELOCITIES, WEFT_BIND_POSITIONS_OUT,
                                    WEFT_BIND_VELOCITIES_OUT, WEFT_BIND_PREV_POSITIONS, WEFT_BIND_ELEMENTS,
-                                   WEFT_BIND_ELEMENT_ROWS, WEFT_BIND_ELEMENT_REFS}));
+                                   WEFT_BIND_ELEMENT_ROWS, WEFT_BIND_ELEMENT_REFS, WEFT_BIND_CONTACT_PAIRS,
+                                   WEFT_BIND_CONTACT_PAIR_COUNTS}));
 }
 
 // A recording-statistics sink counts each dispatch, with the sizes of the buffers it binds, and
@@ -107,7 +108,7 @@ TEST_F(EngineTest, RuntimeCompiledShadersMatchEmbeddedOnes) {
 }
 
 // Every element-gathering kernel comes in a variant for cloths of springs only that declares none of
-// the element buffers (so none is bound per dispatch), embedded and compiled at run time alike.
+// the element buffers, contact's pairs among them (so none is bound per dispatch), embedded and compiled at run time alike.
 TEST_F(EngineTest, SpringsOnlyKernelVariantsDeclareNoElementBuffers) {
   engine::ShaderLibrary fromSource(std::string(WEFT_SOURCE_DIR) + "/shaders");
   auto declares = [](const engine::ComputeProgram& p, uint32_t binding) {
@@ -120,7 +121,8 @@ TEST_F(EngineTest, SpringsOnlyKernelVariantsDeclareNoElementBuffers) {
     EXPECT_TRUE(declares(full, WEFT_BIND_ELEMENT_REFS)) << file;
     for (const engine::ShaderLibrary* library : {&embeddedShaders(), static_cast<const engine::ShaderLibrary*>(&fromSource)}) {
       const engine::ComputeProgram springsOnly(gpuContext(), *library, std::string(file) + engine::kNoElementsVariant);
-      for (uint32_t binding : {WEFT_BIND_ELEMENTS, WEFT_BIND_ELEMENT_ROWS, WEFT_BIND_ELEMENT_REFS})
+      for (uint32_t binding : {WEFT_BIND_ELEMENTS, WEFT_BIND_ELEMENT_ROWS, WEFT_BIND_ELEMENT_REFS,
+                               WEFT_BIND_CONTACT_PAIRS, WEFT_BIND_CONTACT_PAIR_COUNTS})
         EXPECT_FALSE(declares(springsOnly, binding)) << file << " binding " << binding;
       // and it drops nothing else a springs-only step reads (Newton's sweep also drops the iterate,
       // which only its element product read).

@@ -31,6 +31,11 @@ class IntegratorUnit {
   // stays below a limit (explicit and symplectic Euler, RK4).
   virtual bool explicitForces() const { return false; }
 
+  // true: the unit's solve takes contact pairs as elements (forces and Jacobian blocks,
+  // shaders/elements/contact_pair.h) when contact is on; the contact pass after it still holds
+  // the guarantee. The others meet contact only in that pass.
+  virtual bool contactForces() const { return false; }
+
   // What prepareGpu makes and advanceCpu grows for a cloth of this size, beyond the shared state:
   // the solvers check it against the device and the host before allocating anything. Stated
   // next to the buffers it counts, so the two change together.

@@ -9,16 +9,18 @@
 
 namespace weft::integrators {
 
-// Calls fn(element, slot, node positions x[4]) for each entry of particle i's row.
+// Calls fn(element, slot, node positions x[4]) for each entry of particle i's row, then for each
+// contact pair it keeps (slot 0: it is their node 0).
 template <class Fn>
 void forEachElement(const ElementTable& t, uint32_t i, const std::vector<glm::vec4>& positions, Fn&& fn) {
-  if (t.rows.back() == 0) return;  // springs only
-  for (uint32_t k = t.rows[i]; k < t.rows[i + 1]; ++k) {
-    const uint32_t ref = t.refs[k];
-    const gpu::Element& e = t.elements[ref >> 2];
+  auto visit = [&](const gpu::Element& e, uint32_t slot) {
     const glm::vec4 x[4] = {positions[e.nodes.x], positions[e.nodes.y], positions[e.nodes.z], positions[e.nodes.w]};
-    fn(e, ref & 3u, x);
-  }
+    fn(e, slot, x);
+  };
+  if (t.rows.back() != 0)  // else springs only
+    for (uint32_t k = t.rows[i]; k < t.rows[i + 1]; ++k) visit(t.elements[t.refs[k] >> 2], t.refs[k] & 3u);
+  if (t.contactPairCounts.empty()) return;
+  for (uint32_t k = 0; k < t.contactPairCounts[i]; ++k) visit(t.contactPairs[size_t(i) * WEFT_CONTACT_PAIR_SLOTS + k], 0u);
 }
 
 
@@ -37,14 +39,19 @@ inline glm::vec3 elementForces(uint32_t i, const std::vector<glm::vec4>& positio
   return f;
 }
 
-// Row i of sum_e (a + b d_e) K_e u (see element_product.glsl).
+// Row i of sum_e (a + b d_e) K_e u; a kept contact pair's diagonal block alone (see element_product.glsl).
 inline glm::vec3 elementProduct(uint32_t i, const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& u,
                                 const ElementTable& t, float a, float b) {
   glm::vec3 q(0.f);
   forEachElement(t, i, positions, [&](const gpu::Element& e, uint32_t slot, const glm::vec4* x) {
     const glm::uvec4 n = e.nodes;
     gpu::Conditions c = gpu::elementConditions(e, gpu::xyz(x[0]), gpu::xyz(x[1]), gpu::xyz(x[2]), gpu::xyz(x[3]));
-    q += gpu::conditionProduct(c, slot, a + b * e.damping, gpu::xyz(u[n.x]), gpu::xyz(u[n.y]), gpu::xyz(u[n.z]), gpu::xyz(u[n.w]));
+    if (gpu::elementCouplesNodes(e.kind)) {
+      q += gpu::conditionProduct(c, slot, a + b * e.damping, gpu::xyz(u[n.x]), gpu::xyz(u[n.y]), gpu::xyz(u[n.z]), gpu::xyz(u[n.w]));
+    } else {  // its keeper's diagonal block alone (the keeper is node 0: slot 0)
+      const glm::vec3 zero(0.f);
+      q += gpu::conditionProduct(c, 0u, a + b * e.damping, gpu::xyz(u[n.x]), zero, zero, zero);
+    }
   });
   return q;
 }

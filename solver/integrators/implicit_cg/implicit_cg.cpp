@@ -15,6 +15,7 @@ CgSystem implicitEulerSystem(const gpu::StepParams& step) { return {step.dt, ste
 class ImplicitCgUnit final : public IntegratorUnit {
  public:
   Integrator id() const override { return Integrator::ImplicitCg; }
+  bool contactForces() const override { return true; }
   UnitMemory memory(const StateSize& size) const override { return cgMemory(size); }
   std::vector<SolveStats> advanceCpu(CpuState& state, const SolverParams& params, const gpu::StepParams& step, float,
                                      int substeps, ThreadPool& pool) const override {

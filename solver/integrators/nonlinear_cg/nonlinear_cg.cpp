@@ -405,6 +405,7 @@ std::vector<SolveStats> nonlinearCgAdvanceGpu(GpuFrame& frame, const gpu::StepPa
 class NonlinearCgUnit final : public IntegratorUnit {
  public:
   Integrator id() const override { return Integrator::NonlinearCg; }
+  bool contactForces() const override { return true; }
   UnitMemory memory(const StateSize& size) const override {
     UnitMemory m;
     m.gpuScratch = 4;                                                               // prepareGpu
