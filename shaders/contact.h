@@ -162,30 +162,14 @@ WEFT_FN float contactForceReach(float thickness, float radius) {
   return reach < radius ? reach : radius;
 }
 
-// One corner's share of a pair: x the pair's distance at the step's start, yzw the push that
-// corner takes. The pair is a distance condition along n, the unit direction from side B's nearest
-// point to side A's at the start: C = n . (A - B) - thickness (reach.x), taken at the step's targets with the
-// start's nearest points, so a target that came nearer than the thickness, or went through, is
-// pushed back out along the side it started on (as PBD projects a collision at the predicted
-// positions). `along` is n . (A - B) at the targets, `slip` the pair's relative move over the step,
-// (A - B) at the targets less at the start; the corner's weight g is its share of its side's nearest
-// point (positive on side A, negative on side B), w its inverse mass, and `denom` the pair's sum of
-// g^2 w: the pushes of all corners together satisfy C with momentum kept.
-// Coulomb friction (friction.x static, .y kinetic coefficient) acts on the slip's tangential part,
-// against the normal move this step's approach needed (the approach -n . slip, not C, which also
-// holds the offset kept from earlier steps): a tangential slip within mu_s times it is undone
-// (sticking), a larger one shortened by mu_k times it (sliding), as in Macklin et al. 2014.
-// `weight` receives |g| when the corner is pushed (0 otherwise): a vertex averages its pushes by
-// their weights, so a pair it is a corner of only in name (a triangle's far corner) does not dilute
-// the pushes of the pairs it is at the heart of.
 // What the solve's own contact forces (reach.y > 0: the integrator held contact pairs) did to a
 // vertex this step, summed over its pairs inside their reach (contactForceReach): their presses,
 // each the normal move its force gave the vertex (WEFT_CONTACT_FORCE_STIFFNESS times how far inside
 // the reach the pair ended, times the vertex's share), weighted by each pair's static and kinetic
 // coefficients; and the tangential move that would undo each pair's slip at the vertex, averaged by
-// its part in the pair. Coulomb's law is then applied at the vertex (contactGrip): the presses of its
-// pairs add up to the weight they carry, while each pair's slip is the vertex's own. Without it, a
-// layer the solve holds up is never pushed by this pass and would slide as on ice.
+// its part in the pair. Coulomb's law is then applied at the vertex (contactGripMove): the presses
+// of its pairs add up to the weight they carry, while each pair's slip is the vertex's own. Without
+// it, a layer the solve holds up is never pushed by this pass and would slide as on ice.
 struct ContactGrip {
   vec4 undo;   // xyz: sum of |g| times the move undoing each pair's tangential slip; w: sum of |g|
   vec3 press;  // xy: sum of mu_s and mu_k times each pair's press (m); z: the pairs pressed
@@ -203,7 +187,8 @@ WEFT_FN ContactGrip noGrip() {
 // on another: its edges cross many edges at one height) would grip with half as much again.
 WEFT_FN vec3 contactGripMove(ContactGrip grip) {
   if (!(grip.undo.w > 0.0f)) return vec3(0.0f);
-  float held = grip.press.z > float(WEFT_CONTACT_PAIR_SLOTS) ? float(WEFT_CONTACT_PAIR_SLOTS) / grip.press.z : 1.0f;
+  float slots = float(WEFT_CONTACT_PAIR_SLOTS);
+  float held = grip.press.z > slots ? slots / grip.press.z : 1.0f;
   vec3 undo = xyz(grip.undo) / grip.undo.w;
   float len = length(undo);
   if (len <= held * grip.press.x) return undo;
@@ -211,6 +196,23 @@ WEFT_FN vec3 contactGripMove(ContactGrip grip) {
   return undo * (keep < 1.0f ? keep : 1.0f);
 }
 
+// One corner's share of a pair: x the pair's distance at the step's start, yzw the push that
+// corner takes. The pair is a distance condition along n, the unit direction from side B's nearest
+// point to side A's at the start: C = n . (A - B) - thickness (reach.x), taken at the step's
+// targets with the start's nearest points, so a target that came nearer than the thickness, or went
+// through, is pushed back out along the side it started on (as PBD projects a collision at the
+// predicted positions). `along` is n . (A - B) at the targets, `slip` the pair's relative move over the step,
+// (A - B) at the targets less at the start; the corner's weight g is its share of its side's nearest
+// point (positive on side A, negative on side B), w its inverse mass, and `denom` the pair's sum of
+// g^2 w: the pushes of all corners together satisfy C with momentum kept.
+// Coulomb friction (friction.x static, .y kinetic coefficient) acts on the slip's tangential part,
+// against the normal move this step's approach needed (the approach -n . slip, not C, which also
+// holds the offset kept from earlier steps): a tangential slip within mu_s times it is undone
+// (sticking), a larger one shortened by mu_k times it (sliding), as in Macklin et al. 2014.
+// `weight` receives |g| when the corner is pushed (0 otherwise): a vertex averages its pushes by
+// their weights, so a pair it is a corner of only in name (a triangle's far corner) does not dilute
+// the pushes of the pairs it is at the heart of. A pair inside the reach of the solve's own contact
+// force (reach.y, 0 when the integrator held none) also adds its press and slip to `grip`.
 WEFT_FN vec4 contactShare(float d, vec3 n, float along, vec3 slip, float g, float w, float denom, vec2 reach,
                           vec2 friction, WEFT_INOUT(float) weight, WEFT_INOUT(ContactGrip) grip) {
   float c = along - reach.x;
