@@ -26,7 +26,11 @@ using std::sqrt;
 // - WEFT_SOLVE_ALPHA: c.(A c); alpha = r.s / c.Ac. A is positive definite on the free space, so a
 //   non-positive value means c = 0: the solve is done;
 // - WEFT_SOLVE_BETA: the new r.s; beta = new / old, and the stopping test
-//   r.s <= tolerance^2 r0.s0 or the iteration cap.
+//   r.s <= tolerance^2 r0.s0 or the iteration cap;
+// - WEFT_SOLVE_WARM (after BEGIN, when the solve starts warm): r.s of the residual the last solve's
+//   answer leaves. It is kept as the start when smaller than b's own (delta0), which stays the
+//   measure of the stopping test, as in Baraff & Witkin's start from a guess; a worse guess, or
+//   none (a NaN from a buffer never written), leaves the start at zero. cgWarmKept says which.
 // Returns true when the solve is stopped (s.converged = 1: the remaining iterations do nothing).
 WEFT_FN bool cgScalarStep(WEFT_INOUT(SolveScalars) s, uint mode, float total, float tolerance, uint maxIterations) {
   if (mode == WEFT_SOLVE_BEGIN) {
@@ -46,6 +50,12 @@ WEFT_FN bool cgScalarStep(WEFT_INOUT(SolveScalars) s, uint mode, float total, fl
       s.alpha = 0.0f;
       s.converged = 1u;
     }
+  } else if (mode == WEFT_SOLVE_WARM) {
+    if (total < s.deltaNew) {
+      s.deltaNew = total;
+      s.deltaOld = total;
+      if (total <= tolerance * tolerance * s.delta0) s.converged = 1u;
+    }
   } else {
     s.deltaOld = s.deltaNew;
     s.deltaNew = total;
@@ -55,6 +65,10 @@ WEFT_FN bool cgScalarStep(WEFT_INOUT(SolveScalars) s, uint mode, float total, fl
   }
   return s.converged != 0u;
 }
+
+// After WEFT_SOLVE_WARM: whether the solve starts from the last one's answer. Only a kept guess
+// leaves deltaNew below delta0 before the first iteration.
+WEFT_FN bool cgWarmKept(SolveScalars s) { return s.deltaNew < s.delta0; }
 
 // The relative preconditioned residual sqrt(r.s / r0.s0) the step log reports.
 WEFT_FN float cgRelativeResidual(SolveScalars s) {

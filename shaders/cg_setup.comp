@@ -2,7 +2,7 @@
 // CG, first pass of a solve: builds b = a (f0 - l S v0), each particle's constraint (pinned,
 // resting on a collider, free), the inverse of its 3x3 diagonal block of
 // A = M - a df/dv - a l df/dx as the preconditioner, and the first residual and direction
-// (a = solve.forceTime, l = solve.stiffnessTime: see SolveParams).
+// (a = solve.forceTime, l = solve.stiffnessTime: see SolveParams), and the warm start's guess in dv.
 // Mirrors cgSetupParticle() in solver/integrators/implicit_cg/cg_solve.cpp.
 #include "cg_bindings.glsl"
 #define WEFT_ELEMENT_VECTOR(j) velocities[j].xyz  // K v0 for the right-hand side
@@ -52,7 +52,8 @@ void main() {
     preconditioner[3 * i] = vec4(inverseBlock[0], 0.0);
     preconditioner[3 * i + 1] = vec4(inverseBlock[1], 0.0);
     preconditioner[3 * i + 2] = vec4(inverseBlock[2], 0.0);
-    dv[i] = vec4(0.0);
+    // The warm start's guess: the last solve's answer within this one's constraints (cg_warm.comp).
+    dv[i] = solve.warmStart != 0u ? vec4(applyFilter(flt, dv[i].xyz), 0.0) : vec4(0.0);
     r[i] = vec4(ri, 0.0);
     c[i] = vec4(ci, 0.0);
     contribution = dot(ri, ci);

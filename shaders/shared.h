@@ -113,6 +113,11 @@ using uvec4 = glm::uvec4;
 #define WEFT_SOLVE_BEGIN 0   // delta0 = deltaNew = sum of partials; open the iteration
 #define WEFT_SOLVE_ALPHA 1   // pAp = sum; alpha = deltaNew / pAp
 #define WEFT_SOLVE_BETA 2    // deltaNew = sum; beta = deltaNew / deltaOld; converged?
+#define WEFT_SOLVE_WARM 3    // sum = r.s from the last solve's answer: kept when below delta0 (cgScalarStep)
+
+// SolveParams.step.mode of cg_warm.comp, the warm start of a solve (SolveParams.warmStart).
+#define WEFT_CG_WARM_RESIDUAL 0  // q = filter(b - A dv0) of the guess cg_setup left in dv; partials r.s
+#define WEFT_CG_WARM_CHOOSE 1    // the guess kept: r = q, c = filter(P q); else dv = 0 (b's own residual)
 
 // NewtonParams.step.mode of the single-workgroup scalar pass (newton_scalars.comp).
 #define WEFT_NEWTON_BEGIN 0  // after newton_gradient: sum = |b|^2; open a linear solve
@@ -364,7 +369,7 @@ struct SolveParams {
   float forceTime;      // s: a, the time the forces act over (the damping Jacobian's weight)
   float stiffnessTime;  // s: l, how far ahead the elastic forces are taken implicitly (0: explicitly)
   float driftTime;      // s: d, how far the finish pass moves positions with the new velocity
-  uint pad;
+  uint warmStart;       // 1: start from the last solve's answer (filtered) where it leaves a smaller residual
 };
 
 // The scalar state of a Newton step's linear solves, in a device buffer (newton_scalars.comp and

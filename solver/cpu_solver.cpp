@@ -125,6 +125,7 @@ void CpuSolver::writeState(const std::vector<glm::vec4>& positions, const std::v
   state_.positions = positions;
   state_.velocities = velocities;
   forgetContactPairsCpu(state_);  // found about the positions that were
+  integrators::integratorUnit(params_.integrator).stateWritten(state_);
 }
 
 void CpuSolver::setHandle(uint32_t index, glm::vec3 target) {

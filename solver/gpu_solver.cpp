@@ -354,6 +354,7 @@ void GpuSolver::writeState(const std::vector<glm::vec4>& positions, const std::v
   upload(context_, state_.velocitiesIn(), velocities);
   if (hasContact(state_))  // the pairs kept were found about the positions that were
     upload(context_, state_.contactPairCounts, std::vector<uint32_t>(state_.particleCount, 0u));
+  integrators::integratorUnit(params_.integrator).stateWritten(state_);
 }
 
 }  // namespace weft

@@ -40,6 +40,10 @@ struct SolverParams {
   float tolerance = 1e-3f;   // implicit-cg, newton-chebyshev: relative residual to reach;
                              // nonlinear-cg: every particle's velocity error per step (m/s)
   int maxIterations = 200;   // implicit solves: cap per step (Newton-Chebyshev: Jacobi iterations)
+  // implicit-cg: start each solve from the last one's answer where that leaves the smaller residual
+  // (solver/integrators/implicit_cg/cg_solve.h). Off, every solve starts from zero, as Baraff &
+  // Witkin's plain PCG: for tests and benchmarks that measure the warm start.
+  bool cgWarmStart = true;
   int newtonIterations = 2;  // Newton-Chebyshev: Newton iterations per step
   float chebyshevRho = 0.999f;  // Newton-Chebyshev: Jacobi spectral radius estimate; 0: plain Jacobi
   Acceleration acceleration = Acceleration::Chebyshev;  // of Newton-Chebyshev's and Verlet's Jacobi iterations

@@ -40,6 +40,10 @@ class IntegratorUnit {
   // the solvers check it against the device and the host before allocating anything. Stated
   // next to the buffers it counts, so the two change together.
   virtual UnitMemory memory(const StateSize&) const { return {}; }
+  // The state was written (Solver::writeState): the unit drops what it carries from one step to the
+  // next (implicit-cg's warm start), so the solver continues as one made from that state would.
+  virtual void stateWritten(CpuState&) const {}
+  virtual void stateWritten(GpuState&) const {}
 
   // ---- CPU ----
   // Advances `state` by frameDt in `substeps` steps of step.dt (adaptive units choose their own

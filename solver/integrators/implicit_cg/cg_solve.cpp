@@ -32,7 +32,8 @@ CgVectors cgVectors(CpuState& s) {
 }
 
 // CPU twin of cg_setup.comp; returns r.c of the particle.
-float cgSetupParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepParams& p, const CgSystem& system) {
+float cgSetupParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepParams& p, const CgSystem& system,
+                      bool warmStart) {
   glm::vec4 xi = s.positions[i];
   glm::vec3 vi = xyz(s.velocities[i]);
   const float a = system.forceTime, l = system.stiffnessTime;
@@ -69,27 +70,52 @@ float cgSetupParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPara
   glm::vec3 ci = gpu::applyFilter(flt, inverseBlock * ri);
   w.constraint[i] = flt;
   s.blocks[i] = inverseBlock;
-  w.dv[i] = glm::vec4(0.f);
+  // The warm start's guess: the last solve's answer within this one's constraints.
+  w.dv[i] = warmStart ? glm::vec4(gpu::applyFilter(flt, xyz(w.dv[i])), 0.f) : glm::vec4(0.f);
   w.r[i] = glm::vec4(ri, 0.f);
   w.c[i] = glm::vec4(ci, 0.f);
   return glm::dot(ri, ci);
 }
 
-// CPU twin of cg_product.comp; returns c.q of the particle.
-float cgProductParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepParams& p, const CgSystem& system) {
-  glm::vec4 xi = s.positions[i];
-  glm::vec3 ci = xyz(w.c[i]);
+// CPU twin of cg_system_product.glsl: row i of A u, unfiltered.
+glm::vec3 systemProduct(uint32_t i, const CpuState& s, const std::vector<glm::vec4>& u, const gpu::StepParams& p,
+                        const CgSystem& system) {
+  const glm::vec4 xi = s.positions[i];
+  const glm::vec3 ui = xyz(u[i]);
   glm::vec3 product(0.f);
   if (xi.w > 0.f) {
     const float a = system.forceTime;
-    product = (1.f / xi.w + a * p.wind.w) * ci;
+    product = (1.f / xi.w + a * p.wind.w) * ui;
     for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k)
-      product += gpu::applySystemBlock(s.springBlocks[k], ci - xyz(w.c[s.springs.entries[k].other]));
-    product += elementProduct(i, s.positions, w.c, s.elements, a * system.stiffnessTime, a);
+      product += gpu::applySystemBlock(s.springBlocks[k], ui - xyz(u[s.springs.entries[k].other]));
+    product += elementProduct(i, s.positions, u, s.elements, a * system.stiffnessTime, a);
   }
-  glm::vec3 qi = gpu::applyFilter(w.constraint[i], product);
+  return product;
+}
+
+// CPU twin of cg_product.comp; returns c.q of the particle.
+float cgProductParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepParams& p, const CgSystem& system) {
+  glm::vec3 qi = gpu::applyFilter(w.constraint[i], systemProduct(i, s, w.c, p, system));
   w.q[i] = glm::vec4(qi, 0.f);
-  return glm::dot(ci, qi);
+  return glm::dot(xyz(w.c[i]), qi);
+}
+
+// CPU twin of cg_warm.comp, WEFT_CG_WARM_RESIDUAL; returns r.s of the residual the guess leaves.
+float cgWarmResidualParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepParams& p, const CgSystem& system) {
+  glm::vec3 ri = xyz(w.r[i]) - gpu::applyFilter(w.constraint[i], systemProduct(i, s, w.dv, p, system));
+  w.q[i] = glm::vec4(ri, 0.f);
+  return glm::dot(ri, s.blocks[i] * ri);
+}
+
+// CPU twin of cg_warm.comp, WEFT_CG_WARM_CHOOSE.
+void cgWarmChooseParticle(uint32_t i, CpuState& s, CgVectors& w, bool kept) {
+  if (kept) {
+    glm::vec3 ri = xyz(w.q[i]);
+    w.r[i] = glm::vec4(ri, 0.f);
+    w.c[i] = glm::vec4(gpu::applyFilter(w.constraint[i], s.blocks[i] * ri), 0.f);
+  } else {
+    w.dv[i] = glm::vec4(0.f);
+  }
 }
 
 // CPU twin of cg_update.comp; returns r.s of the particle.
@@ -128,12 +154,13 @@ struct CgResources : UnitResources {
         update(*s.context, *s.shaders, s.kernel("cg_update.comp")),
         direction(*s.context, *s.shaders, s.kernel("cg_direction.comp")),
         finish(*s.context, *s.shaders, s.kernel("cg_finish.comp")),
+        warm(*s.context, *s.shaders, s.kernel("cg_warm.comp")),
         kit(s, setup, {sizeof(gpu::SolveScalars), 1, 1, true}),
         preconditioner(*s.context, 3ull * s.particleCount * sizeof(glm::vec4), engine::kStorageUsage,
                        engine::MemoryUsage::DeviceLocal, "weft.preconditioner"),
         springBlocks(*s.context, s.springs.size(), engine::kStorageUsage, engine::MemoryUsage::DeviceLocal,
                      "weft.springBlocks") {}  // one vec4 per SpringEntry
-  engine::ComputeProgram setup, scalars, product, update, direction, finish;
+  engine::ComputeProgram setup, scalars, product, update, direction, finish, warm;
   SolveKit kit;
   engine::Buffer preconditioner, springBlocks;
 };
@@ -158,6 +185,7 @@ struct CgPasses {
     solve.forceTime = system.forceTime;
     solve.stiffnessTime = system.stiffnessTime;
     solve.driftTime = system.driftTime;
+    solve.warmStart = settings.warmStart ? 1u : 0u;
     // Every CG pass binds the same set; each shader uses its part of it (reflection drops the rest).
     bindings = s.withTables({
         {WEFT_BIND_POSITIONS, &s.positionsIn()},
@@ -184,11 +212,24 @@ struct CgPasses {
     cg.kit.scalarPass(r.cmd, cg.scalars, bindings, p);
   }
   void perParticle(const engine::ComputeProgram& program) { cg.kit.indirectPass(r.cmd, program, 0, bindings, solve); }
-
-  void begin() {
-    engine::timed(r.timer, r.cmd, "cg_setup", [&] { cg.setup.dispatch(r.cmd, r.state.particleCount, bindings, solve); });
+  void warm(uint32_t mode) {
+    gpu::SolveParams p = solve;
+    p.step.mode = mode;
+    cg.warm.dispatch(r.cmd, r.state.particleCount, bindings, p);
     engine::barrier::computeToCompute(r.vk(), r.cmd);
-    scalars(WEFT_SOLVE_BEGIN);
+  }
+
+  // The setup, and with a warm start the guess's residual, its comparison and the choice.
+  void begin() {
+    engine::timed(r.timer, r.cmd, "cg_setup", [&] {
+      cg.setup.dispatch(r.cmd, r.state.particleCount, bindings, solve);
+      engine::barrier::computeToCompute(r.vk(), r.cmd);
+      scalars(WEFT_SOLVE_BEGIN);
+      if (solve.warmStart == 0u) return;
+      warm(WEFT_CG_WARM_RESIDUAL);
+      scalars(WEFT_SOLVE_WARM);
+      warm(WEFT_CG_WARM_CHOOSE);
+    });
   }
   void iterations(int count) {
     engine::timed(r.timer, r.cmd, "cg_iterations", [&] {
@@ -211,7 +252,9 @@ struct CgPasses {
 
 }  // namespace
 
-CgSettings cgSettings(const SolverParams& params) { return {params.tolerance, params.maxIterations, 8}; }
+CgSettings cgSettings(const SolverParams& params, bool warmStart) {
+  return {params.tolerance, params.maxIterations, 8, warmStart && params.cgWarmStart};
+}
 
 UnitMemory cgMemory(const StateSize& size) {
   UnitMemory m;
@@ -235,8 +278,17 @@ SolveStats cgSolveCpu(CpuState& s, const gpu::StepParams& p, const CgSystem& sys
   auto decide = [&](uint32_t mode, double total) {
     return gpu::cgScalarStep(scalars, mode, static_cast<float>(total), settings.tolerance, cap);
   };
-  bool stop =
-      decide(WEFT_SOLVE_BEGIN, sumOver(pool, n, [&](uint32_t i) { return cgSetupParticle(i, s, w, p, system); }));
+  bool stop = decide(WEFT_SOLVE_BEGIN,
+                     sumOver(pool, n, [&](uint32_t i) { return cgSetupParticle(i, s, w, p, system, settings.warmStart); }));
+  if (settings.warmStart) {
+    if (!stop)
+      stop = decide(WEFT_SOLVE_WARM,
+                    sumOver(pool, n, [&](uint32_t i) { return cgWarmResidualParticle(i, s, w, p, system); }));
+    const bool kept = gpu::cgWarmKept(scalars);
+    pool.parallelFor(n, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) cgWarmChooseParticle(static_cast<uint32_t>(i), s, w, kept);
+    });
+  }
   while (!stop) {
     if (decide(WEFT_SOLVE_ALPHA, sumOver(pool, n, [&](uint32_t i) { return cgProductParticle(i, s, w, p, system); })))
       break;
@@ -258,8 +310,23 @@ SolveStats cgSolveCpu(CpuState& s, const gpu::StepParams& p, const CgSystem& sys
   return {static_cast<int>(scalars.iterations), residual, residual <= settings.tolerance, p.dt};
 }
 
+void forgetCgGuessCpu(CpuState& state) {
+  if (!state.scratch.empty()) std::fill(state.scratch[0].begin(), state.scratch[0].end(), glm::vec4(0.f));
+}
+
+void forgetCgGuessGpu(GpuState& state) {
+  if (state.scratch.empty()) return;
+  engine::submitAndWait(*state.context, [&](VkCommandBuffer cmd) {
+    engine::barrier::allToUpload(state.context->vk(), cmd);
+    state.context->vk().CmdFillBuffer(cmd, state.scratch[0].handle(), 0, VK_WHOLE_SIZE, 0u);
+    engine::barrier::transferToAll(state.context->vk(), cmd);
+  });
+}
+
 void prepareCgGpu(GpuState& state, Integrator owner, uint32_t logEntries) {
+  const bool fresh = state.scratch.empty();
   state.ensureScratch(5);  // dv, r, c, q and the filter
+  if (fresh) forgetCgGuessGpu(state);  // a new buffer holds whatever the memory held: no guess
   state.unit<CgResources>(owner).kit.ensureLog(logEntries);
 }
 

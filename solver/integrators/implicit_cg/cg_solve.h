@@ -5,6 +5,8 @@
 //   (M - a df/dv - a l df/dx) dv = a (f0 + l df/dx v0),   v' = v0 + dv,   x' = x0 + d v'
 // Pins and resting contacts enter as Baraff & Witkin's filter, the preconditioner is the inverse
 // of each particle's 3x3 diagonal block, and the colliders run after the finish's position update.
+// A warm start begins from the last solve's answer, filtered, where its residual is smaller than
+// b's (cg_warm.comp); the stopping test stays relative to b's, so it asks for the same accuracy.
 // The CPU loop and the GPU passes (cg_*.comp, decisions in cg.h) have the same shape, pass for pass.
 #include <span>
 
@@ -23,9 +25,11 @@ struct CgSettings {
   float tolerance;         // relative preconditioned residual sqrt(r.s / r0.s0)
   int maxIterations;
   int iterationsPerCheck;  // submitCgSolves: iterations between the host's convergence checks
+  bool warmStart;          // start from the last solve's answer where it is the better start
 };
-// The solver's tolerance and cap, a convergence check every 8 iterations.
-CgSettings cgSettings(const SolverParams& params);
+// The solver's tolerance and cap, a convergence check every 8 iterations, and a warm start where
+// the unit asks for one and SolverParams::cgWarmStart allows it.
+CgSettings cgSettings(const SolverParams& params, bool warmStart);
 
 // What one solve's buffers take (GPU and host), for a unit's memory().
 UnitMemory cgMemory(const StateSize& size);
@@ -35,7 +39,12 @@ UnitMemory cgMemory(const StateSize& size);
 SolveStats cgSolveCpu(CpuState& state, const gpu::StepParams& step, const CgSystem& system, const CgSettings& settings,
                       ThreadPool& pool);
 
+// The state was written: the last answer is no guess for the next solve (a solver given a state
+// continues as one made from it).
+void forgetCgGuessCpu(CpuState& state);
+
 // ---- GPU ----
+void forgetCgGuessGpu(GpuState& state);  // as forgetCgGuessCpu; waits for the device
 // The solve's kernels and buffers live in GpuState::units under `owner` (the integrator using
 // them); `logEntries` is how many solves a frame logs.
 void prepareCgGpu(GpuState& state, Integrator owner, uint32_t logEntries);

@@ -21,9 +21,11 @@ class ImplicitCgUnit final : public IntegratorUnit {
                                      int substeps, ThreadPool& pool) const override {
     std::vector<SolveStats> stats;
     for (int k = 0; k < substeps; ++k)
-      stats.push_back(cgSolveCpu(state, step, implicitEulerSystem(step), cgSettings(params), pool));
+      stats.push_back(cgSolveCpu(state, step, implicitEulerSystem(step), cgSettings(params, true), pool));
     return stats;
   }
+  void stateWritten(CpuState& state) const override { forgetCgGuessCpu(state); }
+  void stateWritten(GpuState& state) const override { forgetCgGuessGpu(state); }
   bool submitsOwnFrames() const override { return true; }
   uint32_t timedPassesPerStep(const SolverParams&) const override { return 3; }  // setup, iterations, finish
   void prepareGpu(GpuState& state, const SolverParams&, int substeps) const override {
@@ -31,12 +33,12 @@ class ImplicitCgUnit final : public IntegratorUnit {
   }
   void recordStep(GpuRecorder& r, const SolverParams& params, const gpu::StepParams& step,
                   uint32_t substep) const override {
-    recordCgSolve(r, id(), step, implicitEulerSystem(step), cgSettings(params), substep);
+    recordCgSolve(r, id(), step, implicitEulerSystem(step), cgSettings(params, true), substep);
   }
   std::vector<SolveStats> advanceGpu(GpuFrame& frame, const SolverParams& params, const gpu::StepParams& step, float,
                                      int substeps) const override {
     const std::vector<CgSystem> solves(static_cast<size_t>(substeps), implicitEulerSystem(step));
-    submitCgSolves(frame, id(), step, solves, cgSettings(params));
+    submitCgSolves(frame, id(), step, solves, cgSettings(params, true));
     return readFrameStats(frame.state, substeps);
   }
   std::vector<SolveStats> readFrameStats(GpuState& state, int substeps) const override {
