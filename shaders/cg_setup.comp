@@ -23,8 +23,6 @@ void main() {
     if (xi.w == 0.0) {
       flt.w = WEFT_FILTER_PINNED;
     } else {
-      vec4 contact = firstContactNormal(xi.xyz, vi);
-      if (contact.w > 0.0) flt = vec4(contact.xyz, WEFT_FILTER_CONTACT);
       float mass = 1.0 / xi.w;
       float drag = params.wind.w;
       block = (mass + a * drag) * mat3(1.0);
@@ -44,6 +42,7 @@ void main() {
       block += elementDiagonal(i, a * l, a, 0.0);
       if (l != 0.0) sv += elementProduct(i, 1.0, 0.0);
       b = a * (force - l * sv);
+      flt = firstRestingFilter(xi.xyz, vi, b);
     }
     mat3 inverseBlock = inverse(block);
     vec3 ri = applyFilter(flt, b);

@@ -199,13 +199,21 @@ WEFT_FN float sweptDepth(vec3 x, vec3 stepStart, WEFT_COLLIDER c, float dt, WEFT
   return dot(face * face, h) + margin - dot(face, p1);  // face * face: the face's axis, unsigned
 }
 
-// A particle resting on a collider (within one margin of the kept distance, not moving away):
-// (outward normal, 1); otherwise (0, 0). Implicit solvers constrain that normal direction.
-WEFT_FN vec4 contactNormal(vec3 x, vec3 v, WEFT_COLLIDER c) {
+// The constraint an implicit solve gives a particle at x, moving at v, near collider c, when the
+// step's right-hand side at the particle is b (its explicit impulse over the step: gravity, springs,
+// drag): (outward normal, WEFT_FILTER_CONTACT) when it rests on the surface (within one margin of
+// the kept distance, not moving away) and b presses it in; otherwise free. Baraff & Witkin release a
+// contact once its constraint force would pull; for a particle at rest among resting neighbours the
+// surface must supply -b, so b stands in for that force. Held regardless of b, the constraint glued
+// the particle to the surface: the springs' pull built up while it was held and threw it off as soon
+// as its velocity turned outward, so a cloth on a sphere never came to rest.
+WEFT_FN vec4 restingFilter(vec3 x, vec3 v, vec3 b, WEFT_COLLIDER c) {
   vec3 n = vec3(0.0f);
   float depth = colliderDepth(x, c, n);
-  if (depth >= -c.margin && dot(v - colliderSurfaceVelocity(x, c), n) <= 0.0f) return vec4(n.x, n.y, n.z, 1.0f);
-  return vec4(0.0f);
+  if (depth >= -c.margin && dot(v - colliderSurfaceVelocity(x, c), n) <= 0.0f && dot(b, n) <= 0.0f) {
+    return vec4(n.x, n.y, n.z, WEFT_FILTER_CONTACT);
+  }
+  return vec4(0.0f, 0.0f, 0.0f, WEFT_FILTER_FREE);
 }
 
 // Pushes a particle out of a collider and corrects its velocity: the normal component into the

@@ -128,23 +128,24 @@ void collideAll(inout vec3 x, inout vec3 v, float dt) {
   collideEvery(x, v, start, dt);
 }
 
-// The first collider (in index order) the particle at x moving at v rests on: contactNormal's
-// (outward normal, 1), or zero. A face its grid cell leaves out is too far for that.
-vec4 firstContactNormal(vec3 x, vec3 v) {
+// The constraint of the first collider (in index order) that constrains the particle at x moving
+// at v with right-hand side b (restingFilter), or a free one. A face its grid cell leaves out is too
+// far for that.
+vec4 firstRestingFilter(vec3 x, vec3 v, vec3 b) {
   if (colliderGrid.tableSize == 0u) {
     for (uint c = 0; c < params.colliderCount; ++c) {
-      vec4 contact = contactNormal(x, v, colliders[c]);
-      if (contact.w > 0.0) return contact;
+      vec4 held = restingFilter(x, v, b, colliders[c]);
+      if (held.w > WEFT_FILTER_FREE) return held;
     }
-    return vec4(0.0);
+    return vec4(0.0, 0.0, 0.0, WEFT_FILTER_FREE);
   }
   ColliderWalk w = colliderWalk(x);
   uint c;
   while (nextCollider(w, c)) {
-    vec4 contact = contactNormal(x, v, colliders[c]);
-    if (contact.w > 0.0) return contact;
+    vec4 held = restingFilter(x, v, b, colliders[c]);
+    if (held.w > WEFT_FILTER_FREE) return held;
   }
-  return vec4(0.0);
+  return vec4(0.0, 0.0, 0.0, WEFT_FILTER_FREE);
 }
 
 #endif

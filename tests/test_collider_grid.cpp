@@ -77,15 +77,17 @@ Comparison compareWithEveryCollider(const Particles& p, const std::vector<gpu::C
     for (const gpu::Collider& c : colliders) gpu::collideFrom(xAll, vAll, start, c, dt);
     glm::vec3 xGrid = p.x[k], vGrid = p.v[k];
     integrators::collideAll(xGrid, vGrid, colliders, grid, dt);
-    glm::vec4 restAll(0.f);
+    // An implicit solve's constraint, for a particle that its step's impulse presses down.
+    const glm::vec3 impulse(0.f, -1e-5f, 0.f);
+    glm::vec4 restAll(0.f, 0.f, 0.f, WEFT_FILTER_FREE);
     for (const gpu::Collider& c : colliders) {
-      const glm::vec4 n = gpu::contactNormal(p.x[k], p.v[k], c);
-      if (n.w > 0.f) {
-        restAll = n;
+      const glm::vec4 filter = gpu::restingFilter(p.x[k], p.v[k], impulse, c);
+      if (filter.w > WEFT_FILTER_FREE) {
+        restAll = filter;
         break;
       }
     }
-    const glm::vec4 restGrid = integrators::firstContactNormal(p.x[k], p.v[k], colliders, grid);
+    const glm::vec4 restGrid = integrators::firstRestingFilter(p.x[k], p.v[k], impulse, colliders, grid);
     out.differ += !sameBits(xAll, xGrid) || !sameBits(vAll, vGrid) || !sameBits(restAll, restGrid);
     out.touched += !sameBits(xAll, p.x[k]);
     // Replay the grid's walk to see whether its faces were enough, and how many it tested.

@@ -47,22 +47,22 @@ inline void collideAll(glm::vec3& x, glm::vec3& v, const std::vector<gpu::Collid
   for (const gpu::Collider& c : colliders) gpu::collideFrom(x, v, start, c, dt);
 }
 
-// CPU twin of firstContactNormal() in shaders/solver_bindings.glsl.
-inline glm::vec4 firstContactNormal(glm::vec3 x, glm::vec3 v, const std::vector<gpu::Collider>& colliders,
+// CPU twin of firstRestingFilter() in shaders/solver_bindings.glsl.
+inline glm::vec4 firstRestingFilter(glm::vec3 x, glm::vec3 v, glm::vec3 b, const std::vector<gpu::Collider>& colliders,
                                     const ColliderGridData& grid) {
   if (!grid.on()) {
     for (const gpu::Collider& c : colliders) {
-      const glm::vec4 contact = gpu::contactNormal(x, v, c);
-      if (contact.w > 0.f) return contact;
+      const glm::vec4 filter = gpu::restingFilter(x, v, b, c);
+      if (filter.w > WEFT_FILTER_FREE) return filter;
     }
-    return glm::vec4(0.f);
+    return glm::vec4(0.f, 0.f, 0.f, WEFT_FILTER_FREE);
   }
   ColliderWalk walk(grid, x);
   for (uint32_t c; walk.next(c);) {
-    const glm::vec4 contact = gpu::contactNormal(x, v, colliders[c]);
-    if (contact.w > 0.f) return contact;
+    const glm::vec4 filter = gpu::restingFilter(x, v, b, colliders[c]);
+    if (filter.w > WEFT_FILTER_FREE) return filter;
   }
-  return glm::vec4(0.f);
+  return glm::vec4(0.f, 0.f, 0.f, WEFT_FILTER_FREE);
 }
 
 }  // namespace weft::integrators

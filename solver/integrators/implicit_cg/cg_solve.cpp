@@ -43,8 +43,6 @@ float cgSetupParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPara
   if (xi.w == 0.f) {
     flt.w = WEFT_FILTER_PINNED;
   } else {
-    const glm::vec4 contact = integrators::firstContactNormal(xyz(xi), vi, s.colliders, s.colliderGrid);
-    if (contact.w > 0.f) flt = glm::vec4(xyz(contact), WEFT_FILTER_CONTACT);
     float mass = 1.f / xi.w;
     float drag = p.wind.w;
     block = (mass + a * drag) * glm::mat3(1.f);
@@ -64,6 +62,7 @@ float cgSetupParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPara
     block += elementDiagonal(i, s.positions, s.elements, a * l, a, 0.f);
     if (l != 0.f) sv += elementProduct(i, s.positions, s.velocities, s.elements, 1.f, 0.f);
     b = a * (force - l * sv);
+    flt = integrators::firstRestingFilter(xyz(xi), vi, b, s.colliders, s.colliderGrid);
   }
   glm::mat3 inverseBlock = glm::inverse(block);
   glm::vec3 ri = gpu::applyFilter(flt, b);
