@@ -20,6 +20,7 @@ layout(std430, binding = WEFT_BIND_CG_Q) buffer Product { vec4 q[]; };
 layout(std430, binding = WEFT_BIND_CG_PRECONDITIONER) buffer Preconditioner { vec4 preconditioner[]; };
 layout(std430, binding = WEFT_BIND_CG_FILTER) buffer Constraint { vec4 constraint[]; };
 layout(std430, binding = WEFT_BIND_CG_BLOCKS) buffer Blocks { vec4 blocks[]; };
+layout(std430, binding = WEFT_BIND_CG_RHS) buffer RightHandSide { vec4 rhs[]; };
 
 mat3 loadPreconditioner(uint i) {
   return mat3(preconditioner[3 * i].xyz, preconditioner[3 * i + 1].xyz, preconditioner[3 * i + 2].xyz);

@@ -1,6 +1,6 @@
 #version 450
 // CG, first pass of a solve: builds b = a (f0 - l S v0), each particle's constraint (pinned,
-// resting on a collider, free), the inverse of its 3x3 diagonal block of
+// resting on a collider, free), b itself for the finish, the inverse of its 3x3 diagonal block of
 // A = M - a df/dv - a l df/dx as the preconditioner, and the first residual and direction
 // (a = solve.forceTime, l = solve.stiffnessTime: see SolveParams), and the warm start's guess in dv.
 // Mirrors cgSetupParticle() in solver/integrators/implicit_cg/cg_solve.cpp.
@@ -48,6 +48,7 @@ void main() {
     vec3 ri = applyFilter(flt, b);
     vec3 ci = applyFilter(flt, inverseBlock * ri);
     constraint[i] = flt;
+    rhs[i] = vec4(b, 0.0);
     preconditioner[3 * i] = vec4(inverseBlock[0], 0.0);
     preconditioner[3 * i + 1] = vec4(inverseBlock[1], 0.0);
     preconditioner[3 * i + 2] = vec4(inverseBlock[2], 0.0);

@@ -201,19 +201,41 @@ WEFT_FN float sweptDepth(vec3 x, vec3 stepStart, WEFT_COLLIDER c, float dt, WEFT
 
 // The constraint an implicit solve gives a particle at x, moving at v, near collider c, when the
 // step's right-hand side at the particle is b (its explicit impulse over the step: gravity, springs,
-// drag): (outward normal, WEFT_FILTER_CONTACT) when it rests on the surface (within one margin of
-// the kept distance, not moving away) and b presses it in; otherwise free. Baraff & Witkin release a
-// contact once its constraint force would pull; for a particle at rest among resting neighbours the
-// surface must supply -b, so b stands in for that force. Held regardless of b, the constraint glued
-// the particle to the surface: the springs' pull built up while it was held and threw it off as soon
-// as its velocity turned outward, so a cloth on a sphere never came to rest.
+// drag): (outward normal, WEFT_FILTER_CONTACT) when it rests on the surface (within a tenth of a
+// margin of the kept distance, not moving away) and b presses it in; otherwise free.
+// - Baraff & Witkin release a contact once its constraint force would pull; for a particle at rest
+//   among resting neighbours the surface must supply -b, so b stands in for that force. Held
+//   regardless of b, the constraint glued the particle to the surface: the springs' pull built up
+//   while it was held and threw it off as soon as its velocity turned outward, so a cloth on a
+//   sphere never came to rest.
+// - The tenth: held anywhere within a whole margin, the edge of a sheet hovering a few millimetres
+//   over a sphere was held in mid-air, released, held again, and trembled by up to 0.5 mm a frame
+//   (0.3 margins: 0.6 mm; 0.1: 0.03-0.15 mm; 0.02: 0.01-0.06 mm, but resting particles then drift
+//   out of the band between the colliders' projections).
 WEFT_FN vec4 restingFilter(vec3 x, vec3 v, vec3 b, WEFT_COLLIDER c) {
   vec3 n = vec3(0.0f);
   float depth = colliderDepth(x, c, n);
-  if (depth >= -c.margin && dot(v - colliderSurfaceVelocity(x, c), n) <= 0.0f && dot(b, n) <= 0.0f) {
+  if (depth >= -0.1f * c.margin && dot(v - colliderSurfaceVelocity(x, c), n) <= 0.0f && dot(b, n) <= 0.0f) {
     return vec4(n.x, n.y, n.z, WEFT_FILTER_CONTACT);
   }
   return vec4(0.0f, 0.0f, 0.0f, WEFT_FILTER_FREE);
+}
+
+// The velocity v an implicit step gave a particle at x that it held on collider c (restingFilter,
+// outward normal n), after Coulomb friction. `press` is the speed along n the constraint gave it:
+// ((A dv - b) . n) / m, the impulse the solve applied where the filter removed the normal direction.
+// As in collideFrom, a tangential speed relative to the surface within staticFriction times the
+// press stops, a larger one is slowed by friction times it. The held particle's normal speed is not
+// removed by the colliders (it does not move into the surface), so their own friction has nothing to
+// act on, and without this a cloth slid off a sphere that holds it under every other integrator.
+WEFT_FN vec3 restingFriction(vec3 x, vec3 v, vec3 n, float press, WEFT_COLLIDER c) {
+  if (!(press > 0.0f)) return v;
+  vec3 relative = v - colliderSurfaceVelocity(x, c);
+  vec3 vt = relative - dot(relative, n) * n;
+  float vtLen = length(vt);
+  float keep = vtLen > c.staticFriction * press && vtLen > 1e-9f ? 1.0f - c.friction * press / vtLen : 0.0f;
+  keep = keep > 0.0f ? keep : 0.0f;
+  return v - (1.0f - keep) * vt;
 }
 
 // Pushes a particle out of a collider and corrects its velocity: the normal component into the

@@ -85,6 +85,7 @@ using uvec4 = glm::uvec4;
 #define WEFT_BIND_CG_PRECONDITIONER 19  // vec4[3N]: inverse of each particle's 3x3 diagonal block
 #define WEFT_BIND_CG_FILTER 20      // vec4[N]: xyz contact normal, w = WEFT_FILTER_* (the constraint)
 #define WEFT_BIND_CG_BLOCKS 40      // vec4[2S]: each spring end's system block (springSystemBlock)
+#define WEFT_BIND_CG_RHS 69         // vec4[N]: b, the step's right-hand side, unfiltered (the finish's friction)
 // Implicit Euler as a minimisation, by Newton iterations whose linear systems are solved by
 // Chebyshev-accelerated block Jacobi (newton_*.comp). The partials, indirect arguments and step
 // log are the shared ones above.
@@ -154,6 +155,7 @@ using uvec4 = glm::uvec4;
 #define WEFT_FILTER_FREE 0.0        // three free directions
 #define WEFT_FILTER_CONTACT 1.0     // the normal direction is constrained (resting on a collider)
 #define WEFT_FILTER_PINNED 2.0      // all three constrained
+#define WEFT_NO_COLLIDER 0xffffffffu  // firstRestingCollider: none holds the particle
 
 // ---- Render bindings (set 0, push descriptors). ----
 #define WEFT_BIND_RENDER_POSITIONS 0   // vec4[N] positions, pulled by the vertex shader

@@ -128,24 +128,25 @@ void collideAll(inout vec3 x, inout vec3 v, float dt) {
   collideEvery(x, v, start, dt);
 }
 
-// The constraint of the first collider (in index order) that constrains the particle at x moving
-// at v with right-hand side b (restingFilter), or a free one. A face its grid cell leaves out is too
-// far for that.
-vec4 firstRestingFilter(vec3 x, vec3 v, vec3 b) {
+// The first collider (in index order) whose restingFilter constrains the particle at x moving at v
+// with right-hand side b, or WEFT_NO_COLLIDER. A face its grid cell leaves out is too far for that.
+uint firstRestingCollider(vec3 x, vec3 v, vec3 b) {
   if (colliderGrid.tableSize == 0u) {
-    for (uint c = 0; c < params.colliderCount; ++c) {
-      vec4 held = restingFilter(x, v, b, colliders[c]);
-      if (held.w > WEFT_FILTER_FREE) return held;
-    }
-    return vec4(0.0, 0.0, 0.0, WEFT_FILTER_FREE);
+    for (uint c = 0; c < params.colliderCount; ++c)
+      if (restingFilter(x, v, b, colliders[c]).w > WEFT_FILTER_FREE) return c;
+    return WEFT_NO_COLLIDER;
   }
   ColliderWalk w = colliderWalk(x);
   uint c;
-  while (nextCollider(w, c)) {
-    vec4 held = restingFilter(x, v, b, colliders[c]);
-    if (held.w > WEFT_FILTER_FREE) return held;
-  }
-  return vec4(0.0, 0.0, 0.0, WEFT_FILTER_FREE);
+  while (nextCollider(w, c))
+    if (restingFilter(x, v, b, colliders[c]).w > WEFT_FILTER_FREE) return c;
+  return WEFT_NO_COLLIDER;
+}
+
+// That collider's constraint, or a free one.
+vec4 firstRestingFilter(vec3 x, vec3 v, vec3 b) {
+  uint c = firstRestingCollider(x, v, b);
+  return c == WEFT_NO_COLLIDER ? vec4(0.0, 0.0, 0.0, WEFT_FILTER_FREE) : restingFilter(x, v, b, colliders[c]);
 }
 
 #endif

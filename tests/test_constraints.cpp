@@ -156,7 +156,7 @@ float closestTo(const std::vector<glm::vec4>& x, glm::vec3 point) {
 
 // A cloth laid off-centre over a sphere: its longer side pulls it along the surface and only
 // friction (0.3) holds it. After 6 s it must have settled: no particle moves 1e-5 m in a frame.
-void expectRestsOnTheSphere(Integrator integrator, Backend backend, int substeps) {
+void expectRestsOnTheSphere(Integrator integrator, Backend backend, int substeps, float worstAllowed = 1e-5f) {
   GridSpec grid = squareGrid(16, 0.5f, glm::vec3(-0.2f, 0.33f, -0.25f));
   grid.totalMass = 0.1f;
   const ClothModel model = buildGrid(grid, Material{60.f, 15.f, 3.f, 0.05f});
@@ -166,7 +166,7 @@ void expectRestsOnTheSphere(Integrator integrator, Backend backend, int substeps
   params.colliders = {sphere};
   auto solver = makeTestSolver(model, params, backend);
   const Settled settled = watchSettled(*solver, 360, 120, substeps);  // 6 s to settle
-  EXPECT_LT(settled.worstStep, 1e-5f) << "a particle still moves by " << settled.worstStep << " m a frame";
+  EXPECT_LT(settled.worstStep, worstAllowed) << "a particle still moves by " << settled.worstStep << " m a frame";
   EXPECT_LT(closestTo(settled.x, sphere.center), sphere.radius + 2 * sphere.margin) << "and it rests on the sphere";
 }
 
@@ -180,12 +180,21 @@ TEST_P(ConstraintTest, SymplecticEulerClothOnASphereStaysAtRest) {
   expectRestsOnTheSphere(Integrator::SymplecticEuler, GetParam(), 40);
 }
 
+// implicit-cg holds the particles resting on the sphere by a constraint on their normal velocity, so
+// the colliders' friction, which scales with the normal speed it removes, had nothing to act on and
+// this cloth slid off within 5 s (1.2 m a frame after 8 s). The solve's finish now applies Coulomb's
+// law to the press its constraint gave (restingFriction). The cloth stays; a few particles at the
+// colliders' margin still tremble, by at most 7.8e-5 m a frame (CPU) and 1.1e-5 m (lavapipe).
+TEST_P(ConstraintTest, ImplicitCgClothOnASphereStaysAtRest) {
+  expectRestsOnTheSphere(Integrator::ImplicitCg, GetParam(), 4, 3e-4f);
+}
+
 // implicit-cg holds a particle resting on a collider by Baraff & Witkin's constraint on its normal
 // velocity change, and releases it when the step's impulse pulls it off (restingFilter in
 // shaders/colliders.h). Held regardless, a 0.2 m sheet centred on a 0.4 m sphere never settled: the
 // springs' pull built up in held particles and threw them off, 2-5 mm a frame after 4 s, 2e-6 J of
-// kinetic energy. With the release the sheet rests: measured 1.6e-4 m in the worst frame of the
-// fifth second and 7e-9 J (CPU backend).
+// kinetic energy. With the release (and restingFriction) the sheet rests: measured 2.9e-5 m in the
+// worst frame of the fifth second and 2e-10 J on the CPU backend, 1.4e-4 m and 5e-10 J on lavapipe.
 TEST_P(ConstraintTest, ImplicitCgSheetCentredOnASphereSettles) {
   GridSpec grid = squareGrid(12, 0.2f, glm::vec3(-0.1f, 0.42f, -0.1f));
   grid.arealDensity = 0.2f;
@@ -202,8 +211,8 @@ TEST_P(ConstraintTest, ImplicitCgSheetCentredOnASphereSettles) {
     kinetic += 0.5 * model.masses[i] * glm::dot(glm::vec3(settled.v[i]), glm::vec3(settled.v[i]));
   RecordProperty("worst_frame_um", std::to_string(settled.worstStep * 1e6f));
   RecordProperty("kinetic_nJ", std::to_string(kinetic * 1e9));
-  EXPECT_LT(settled.worstStep, 5e-4f) << "m in the worst frame of the fifth second";
-  EXPECT_LT(kinetic, 1e-7) << "J after 5 s";
+  EXPECT_LT(settled.worstStep, 3e-4f) << "m in the worst frame of the fifth second";
+  EXPECT_LT(kinetic, 1e-8) << "J after 5 s";
   EXPECT_LT(closestTo(settled.x, sphere.center), sphere.radius + 2 * sphere.margin) << "and it rests on the sphere";
 }
 

@@ -47,22 +47,25 @@ inline void collideAll(glm::vec3& x, glm::vec3& v, const std::vector<gpu::Collid
   for (const gpu::Collider& c : colliders) gpu::collideFrom(x, v, start, c, dt);
 }
 
+// CPU twin of firstRestingCollider() in shaders/solver_bindings.glsl.
+inline uint32_t firstRestingCollider(glm::vec3 x, glm::vec3 v, glm::vec3 b, const std::vector<gpu::Collider>& colliders,
+                                     const ColliderGridData& grid) {
+  if (!grid.on()) {
+    for (uint32_t c = 0; c < colliders.size(); ++c)
+      if (gpu::restingFilter(x, v, b, colliders[c]).w > WEFT_FILTER_FREE) return c;
+    return WEFT_NO_COLLIDER;
+  }
+  ColliderWalk walk(grid, x);
+  for (uint32_t c; walk.next(c);)
+    if (gpu::restingFilter(x, v, b, colliders[c]).w > WEFT_FILTER_FREE) return c;
+  return WEFT_NO_COLLIDER;
+}
+
 // CPU twin of firstRestingFilter() in shaders/solver_bindings.glsl.
 inline glm::vec4 firstRestingFilter(glm::vec3 x, glm::vec3 v, glm::vec3 b, const std::vector<gpu::Collider>& colliders,
                                     const ColliderGridData& grid) {
-  if (!grid.on()) {
-    for (const gpu::Collider& c : colliders) {
-      const glm::vec4 filter = gpu::restingFilter(x, v, b, c);
-      if (filter.w > WEFT_FILTER_FREE) return filter;
-    }
-    return glm::vec4(0.f, 0.f, 0.f, WEFT_FILTER_FREE);
-  }
-  ColliderWalk walk(grid, x);
-  for (uint32_t c; walk.next(c);) {
-    const glm::vec4 filter = gpu::restingFilter(x, v, b, colliders[c]);
-    if (filter.w > WEFT_FILTER_FREE) return filter;
-  }
-  return glm::vec4(0.f, 0.f, 0.f, WEFT_FILTER_FREE);
+  const uint32_t c = firstRestingCollider(x, v, b, colliders, grid);
+  return c == WEFT_NO_COLLIDER ? glm::vec4(0.f, 0.f, 0.f, WEFT_FILTER_FREE) : gpu::restingFilter(x, v, b, colliders[c]);
 }
 
 }  // namespace weft::integrators

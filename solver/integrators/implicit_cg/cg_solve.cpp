@@ -20,15 +20,15 @@ using gpu::xyz;
 namespace {
 
 struct CgVectors {
-  std::vector<glm::vec4>&dv, &r, &c, &q, &constraint;
+  std::vector<glm::vec4>&dv, &r, &c, &q, &constraint, &rhs;
 };
 
 CgVectors cgVectors(CpuState& s) {
-  s.scratch.resize(std::max<size_t>(s.scratch.size(), 5));
-  for (size_t k = 0; k < 5; ++k) s.scratch[k].resize(s.positions.size());
+  s.scratch.resize(std::max<size_t>(s.scratch.size(), 6));
+  for (size_t k = 0; k < 6; ++k) s.scratch[k].resize(s.positions.size());
   s.blocks.resize(s.positions.size());
   s.springBlocks.resize(s.springs.entries.size());
-  return {s.scratch[0], s.scratch[1], s.scratch[2], s.scratch[3], s.scratch[4]};
+  return {s.scratch[0], s.scratch[1], s.scratch[2], s.scratch[3], s.scratch[4], s.scratch[5]};
 }
 
 // CPU twin of cg_setup.comp; returns r.c of the particle.
@@ -68,6 +68,7 @@ float cgSetupParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPara
   glm::vec3 ri = gpu::applyFilter(flt, b);
   glm::vec3 ci = gpu::applyFilter(flt, inverseBlock * ri);
   w.constraint[i] = flt;
+  w.rhs[i] = glm::vec4(b, 0.f);
   s.blocks[i] = inverseBlock;
   // The warm start's guess: the last solve's answer within this one's constraints.
   w.dv[i] = warmStart ? glm::vec4(gpu::applyFilter(flt, xyz(w.dv[i])), 0.f) : glm::vec4(0.f);
@@ -128,7 +129,7 @@ float cgUpdateParticle(uint32_t i, CpuState& s, CgVectors& w, float alpha) {
 }
 
 // CPU twin of cg_finish.comp.
-void cgFinishParticle(uint32_t i, CpuState& s, CgVectors& w, const CgSystem& system) {
+void cgFinishParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepParams& p, const CgSystem& system) {
   glm::vec4 xi = s.positions[i];
   if (xi.w == 0.f) {
     s.positionsOut[i] = xi;
@@ -136,6 +137,13 @@ void cgFinishParticle(uint32_t i, CpuState& s, CgVectors& w, const CgSystem& sys
     return;
   }
   glm::vec3 v = xyz(s.velocities[i]) + xyz(w.dv[i]);
+  const glm::vec4 flt = w.constraint[i];
+  if (flt.w == WEFT_FILTER_CONTACT) {  // friction on the press the solve's constraint gave it
+    const glm::vec3 b = xyz(w.rhs[i]);
+    const uint32_t k = integrators::firstRestingCollider(xyz(xi), xyz(s.velocities[i]), b, s.colliders, s.colliderGrid);
+    const float press = glm::dot(systemProduct(i, s, w.dv, p, system) - b, xyz(flt)) * xi.w;
+    if (k != WEFT_NO_COLLIDER) v = gpu::restingFriction(xyz(xi), v, xyz(flt), press, s.colliders[k]);
+  }
   glm::vec3 x = xyz(xi) + system.driftTime * v;
   integrators::collideAll(x, v, s.colliders, s.colliderGrid, system.driftTime);
   s.positionsOut[i] = glm::vec4(x, xi.w);
@@ -202,6 +210,7 @@ struct CgPasses {
         {WEFT_BIND_CG_PRECONDITIONER, &cg.preconditioner},
         {WEFT_BIND_CG_FILTER, &s.scratch[4]},
         {WEFT_BIND_CG_BLOCKS, &cg.springBlocks},
+        {WEFT_BIND_CG_RHS, &s.scratch[5]},
     });
   }
 
@@ -257,11 +266,11 @@ CgSettings cgSettings(const SolverParams& params, bool warmStart) {
 
 UnitMemory cgMemory(const StateSize& size) {
   UnitMemory m;
-  m.gpuScratch = 5;                                           // prepareCgGpu
+  m.gpuScratch = 6;                                           // prepareCgGpu
   m.gpuOwn.add(3 * size.particles * sizeof(glm::vec4));        // CgResources::preconditioner
   m.gpuOwn.add(size.springEntries * sizeof(glm::vec4));        // CgResources::springBlocks
   m.gpuOwn.add(SolveKit::partialBytes(size.particles, 1));     // CgResources::kit
-  for (int k = 0; k < 5; ++k) m.cpu.add(size.particles * sizeof(glm::vec4));  // cgVectors
+  for (int k = 0; k < 6; ++k) m.cpu.add(size.particles * sizeof(glm::vec4));  // cgVectors
   m.cpu.add(size.particles * sizeof(glm::mat3));
   m.cpu.add(size.springEntries * sizeof(glm::vec4));
   return m;
@@ -301,7 +310,7 @@ SolveStats cgSolveCpu(CpuState& s, const gpu::StepParams& p, const CgSystem& sys
     });
   }
   pool.parallelFor(n, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) cgFinishParticle(static_cast<uint32_t>(i), s, w, system);
+    for (size_t i = begin; i < end; ++i) cgFinishParticle(static_cast<uint32_t>(i), s, w, p, system);
   });
   s.swapPositions();
   s.swapVelocities();
@@ -324,7 +333,7 @@ void forgetCgGuessGpu(GpuState& state) {
 
 void prepareCgGpu(GpuState& state, Integrator owner, uint32_t logEntries) {
   const bool fresh = state.scratch.empty();
-  state.ensureScratch(5);  // dv, r, c, q and the filter
+  state.ensureScratch(6);  // dv, r, c, q, the filter and b
   if (fresh) forgetCgGuessGpu(state);  // a new buffer holds whatever the memory held: no guess
   state.unit<CgResources>(owner).kit.ensureLog(logEntries);
 }
