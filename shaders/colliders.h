@@ -221,6 +221,14 @@ WEFT_FN vec4 restingFilter(vec3 x, vec3 v, vec3 b, WEFT_COLLIDER c) {
   return vec4(0.0f, 0.0f, 0.0f, WEFT_FILTER_FREE);
 }
 
+// Coulomb's law against collider c: the share of a tangential speed vtLen (relative to the surface)
+// left after a press of `press` (a normal speed): none within staticFriction times the press
+// (sticking), else 1 - friction * press / vtLen, never below zero (sliding).
+WEFT_FN float coulombKeep(float vtLen, float press, WEFT_COLLIDER c) {
+  float keep = vtLen > c.staticFriction * press && vtLen > 1e-9f ? 1.0f - c.friction * press / vtLen : 0.0f;
+  return keep > 0.0f ? keep : 0.0f;
+}
+
 // The velocity v an implicit step gave a particle at x that it held on collider c (restingFilter,
 // outward normal n), after Coulomb friction. `press` is the speed along n the constraint gave it:
 // ((A dv - b) . n) / m, the impulse the solve applied where the filter removed the normal direction.
@@ -233,8 +241,7 @@ WEFT_FN vec3 restingFriction(vec3 x, vec3 v, vec3 n, float press, WEFT_COLLIDER 
   vec3 relative = v - colliderSurfaceVelocity(x, c);
   vec3 vt = relative - dot(relative, n) * n;
   float vtLen = length(vt);
-  float keep = vtLen > c.staticFriction * press && vtLen > 1e-9f ? 1.0f - c.friction * press / vtLen : 0.0f;
-  keep = keep > 0.0f ? keep : 0.0f;
+  float keep = coulombKeep(vtLen, press, c);
   return v - (1.0f - keep) * vt;
 }
 
@@ -267,8 +274,7 @@ WEFT_FN void collideFrom(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, vec3 start, WEF
   if (vn < 0.0f) {
     vec3 vt = relative - vn * n;
     float vtLen = length(vt);
-    float keep = vtLen > c.staticFriction * (-vn) && vtLen > 1e-9f ? 1.0f - c.friction * (-vn) / vtLen : 0.0f;
-    keep = keep > 0.0f ? keep : 0.0f;
+    float keep = coulombKeep(vtLen, -vn, c);
     v = surface + vt * keep;
     x = x - ((1.0f - keep) * dt) * vt;
   }
