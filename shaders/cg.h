@@ -31,7 +31,18 @@ using std::sqrt;
 //   answer leaves. It is kept as the start when smaller than b's own (delta0), which stays the
 //   measure of the stopping test, as in Baraff & Witkin's start from a guess; a worse guess, or
 //   none (a NaN from a buffer never written), leaves the start at zero. cgWarmKept says which.
+// - any reduction that comes back non-finite, or an r.s more than WEFT_CG_STALL_RISE times the
+//   smallest so far, stops the solve where it is (see below).
 // Returns true when the solve is stopped (s.converged = 1: the remaining iterations do nothing).
+// A solve whose r.s climbs far above its least is no longer converging: CG's directions have lost
+// their conjugacy (the filter's rounding left in r did this, to NaN within a few hundred iterations,
+// before cg_update.comp filtered r at every update). It is stopped there, and reported as not
+// converged, before NaN reaches the state. Ill-conditioned solves that do converge climb a long way
+// first, so the bound is wide: a stiff membrane's cantilever (Cantilever.*, MembraneLockingTest.*,
+// tolerance 1e-5, up to 4000 iterations) climbs 2.5e5 times above its least, and 2.5e5 times above
+// where it started, then converges; drop_pile.json's contact pairs, 14 times; layers.json, 2.1.
+#define WEFT_CG_STALL_RISE 1.0e9f
+
 WEFT_FN bool cgScalarStep(WEFT_INOUT(SolveScalars) s, uint mode, float total, float tolerance, uint maxIterations) {
   if (mode == WEFT_SOLVE_BEGIN) {
     s.delta0 = total;
@@ -41,6 +52,7 @@ WEFT_FN bool cgScalarStep(WEFT_INOUT(SolveScalars) s, uint mode, float total, fl
     s.beta = 0.0f;
     s.pAp = 0.0f;
     s.iterations = 0u;
+    s.deltaLeast = total;
     s.converged = (!(total > 0.0f) || maxIterations == 0u) ? 1u : 0u;
   } else if (mode == WEFT_SOLVE_ALPHA) {
     s.pAp = total;
@@ -54,6 +66,7 @@ WEFT_FN bool cgScalarStep(WEFT_INOUT(SolveScalars) s, uint mode, float total, fl
     if (total < s.deltaNew) {
       s.deltaNew = total;
       s.deltaOld = total;
+      s.deltaLeast = total;
       if (total <= tolerance * tolerance * s.delta0) s.converged = 1u;
     }
   } else {
@@ -61,7 +74,9 @@ WEFT_FN bool cgScalarStep(WEFT_INOUT(SolveScalars) s, uint mode, float total, fl
     s.deltaNew = total;
     s.beta = total / s.deltaOld;
     s.iterations += 1u;
-    if (total <= tolerance * tolerance * s.delta0 || s.iterations >= maxIterations) s.converged = 1u;
+    bool stalled = !(total <= WEFT_CG_STALL_RISE * s.deltaLeast);  // a NaN or infinity too
+    s.deltaLeast = total < s.deltaLeast ? total : s.deltaLeast;
+    if (total <= tolerance * tolerance * s.delta0 || s.iterations >= maxIterations || stalled) s.converged = 1u;
   }
   return s.converged != 0u;
 }

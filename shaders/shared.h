@@ -344,7 +344,8 @@ struct SolveScalars {
   float beta;        // weight of the old direction in the new one
   float pAp;         // c.(A c), the reduction alpha divides by
   uint iterations;   // iterations done in this step
-  uint converged;    // 1 once converged (later iterations do nothing)
+  uint converged;    // 1 once stopped (later iterations do nothing): converged, capped or stalled
+  float deltaLeast;  // the smallest r.s so far: a solve whose r.s climbs far above it has stalled (cg.h)
 };
 
 // What one step's solve did, logged on the GPU and read once per frame (implicit-cg) or once per
@@ -539,7 +540,7 @@ static_assert(sizeof(XpbdParams) == 96);
 static_assert(sizeof(ContactParams) == 80);
 static_assert(sizeof(ContactScalars) == 20);
 static_assert(sizeof(RenderParams) == 128);
-static_assert(sizeof(SolveScalars) == 32);
+static_assert(sizeof(SolveScalars) == 36);
 static_assert(sizeof(StepLog) == 16);
 static_assert(sizeof(SolveParams) == 112);
 static_assert(sizeof(NormalsParams) == 16);

@@ -121,7 +121,7 @@ void cgWarmChooseParticle(uint32_t i, CpuState& s, CgVectors& w, bool kept) {
 // CPU twin of cg_update.comp; returns r.s of the particle.
 float cgUpdateParticle(uint32_t i, CpuState& s, CgVectors& w, float alpha) {
   w.dv[i] += alpha * w.c[i];
-  glm::vec3 ri = xyz(w.r[i]) - alpha * xyz(w.q[i]);
+  glm::vec3 ri = gpu::applyFilter(w.constraint[i], xyz(w.r[i]) - alpha * xyz(w.q[i]));
   glm::vec3 si = s.blocks[i] * ri;
   w.r[i] = glm::vec4(ri, 0.f);
   w.q[i] = glm::vec4(si, 0.f);
