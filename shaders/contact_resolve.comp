@@ -35,22 +35,24 @@ vec2 frictionOf(uint v) {
 // primitive (whose corners are of one cloth).
 vec2 pairFriction(vec2 own, uint v) { return contact.frictionAt == 0u ? own : contactPairFriction(own, frictionOf(v)); }
 
-// The pairs within the radius this vertex keeps for the next implicit solve: its nearest, in the
-// order the search meets them (a farther one gives up its slot to a nearer one).
-float keptDistance[WEFT_CONTACT_PAIR_SLOTS];
+// The pairs within the radius this vertex keeps for the next implicit solve: those of lowest
+// contactKeepRank (contact.h), in the order the search meets them (a higher rank gives up its slot
+// to a lower one).
+float keptRank[WEFT_CONTACT_PAIR_SLOTS];
 uint keptCount = 0u;
 void keepPair(uint i, float d, uvec4 nodes, bool edges, uint corner) {
   if (contact.collectPairs == 0u || d >= contact.radius || !(d > 0.0)) return;
+  float rank = contactKeepRank(d, edges, nodes, contact.thickness);
   uint slot = keptCount;
   if (keptCount == WEFT_CONTACT_PAIR_SLOTS) {
     slot = 0u;
     for (uint s = 1u; s < WEFT_CONTACT_PAIR_SLOTS; ++s)
-      if (keptDistance[s] > keptDistance[slot]) slot = s;
-    if (d >= keptDistance[slot]) return;
+      if (keptRank[s] > keptRank[slot]) slot = s;
+    if (rank >= keptRank[slot]) return;
   } else {
     ++keptCount;
   }
-  keptDistance[slot] = d;
+  keptRank[slot] = rank;
   vec4 x0 = start[nodes.x], x1 = start[nodes.y], x2 = start[nodes.z], x3 = start[nodes.w];
   vec4 g = edges ? edgeEdgeWeights(x0.xyz, x1.xyz, x2.xyz, x3.xyz) : vertexTriangleWeights(x0.xyz, x1.xyz, x2.xyz, x3.xyz);
   contactPairs[i * WEFT_CONTACT_PAIR_SLOTS + slot] =

@@ -183,21 +183,22 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
   float weights = 0.f;
   float weight = 0.f;
   gpu::ContactGrip grip = gpu::noGrip();
-  // keepPair() of contact_resolve.comp: the nearest pairs, kept for the next implicit solve.
-  float keptDistance[WEFT_CONTACT_PAIR_SLOTS];
+  // keepPair() of contact_resolve.comp: the pairs of lowest rank, kept for the next implicit solve.
+  float keptRank[WEFT_CONTACT_PAIR_SLOTS];
   uint32_t keptCount = 0u;
   auto keepPair = [&](float d, glm::uvec4 nodes, bool edges, uint32_t corner) {
     if (contact.collectPairs == 0u || d >= contact.radius || !(d > 0.f)) return;
+    const float rank = gpu::contactKeepRank(d, edges, nodes, contact.thickness);
     uint32_t slot = keptCount;
     if (keptCount == WEFT_CONTACT_PAIR_SLOTS) {
       slot = 0u;
       for (uint32_t j = 1u; j < WEFT_CONTACT_PAIR_SLOTS; ++j)
-        if (keptDistance[j] > keptDistance[slot]) slot = j;
-      if (d >= keptDistance[slot]) return;
+        if (keptRank[j] > keptRank[slot]) slot = j;
+      if (rank >= keptRank[slot]) return;
     } else {
       ++keptCount;
     }
-    keptDistance[slot] = d;
+    keptRank[slot] = rank;
     const glm::vec4 x0 = start[nodes.x], x1 = start[nodes.y], x2 = start[nodes.z], x3 = start[nodes.w];
     const glm::vec4 g = edges ? gpu::edgeEdgeWeights(xyz(x0), xyz(x1), xyz(x2), xyz(x3))
                               : gpu::vertexTriangleWeights(xyz(x0), xyz(x1), xyz(x2), xyz(x3));
