@@ -19,6 +19,7 @@ constexpr uint32_t kOpDecorate = 71;
 constexpr uint32_t kExecutionModeLocalSize = 17;
 constexpr uint32_t kDecorationBinding = 33;
 constexpr uint32_t kDecorationDescriptorSet = 34;
+constexpr uint32_t kDecorationSpecId = 1;
 
 VkShaderModule createModule(const VulkanApi& vk, VkDevice device, const std::vector<uint32_t>& code) {
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
@@ -45,6 +46,7 @@ ShaderLayout reflectShader(std::span<const uint32_t> spirv) {
       bindingOf.emplace_back(spirv[at + 1], spirv[at + 3]);
     if (op == kOpDecorate && words >= 4 && spirv[at + 2] == kDecorationDescriptorSet)
       setOf.emplace_back(spirv[at + 1], spirv[at + 3]);
+    if (op == kOpDecorate && words >= 4 && spirv[at + 2] == kDecorationSpecId) layout.specIds.push_back(spirv[at + 3]);
     at += words;
   }
   for (auto [id, set] : setOf)
@@ -52,6 +54,8 @@ ShaderLayout reflectShader(std::span<const uint32_t> spirv) {
   for (auto [id, binding] : bindingOf) layout.bindings.push_back(binding);
   std::sort(layout.bindings.begin(), layout.bindings.end());
   layout.bindings.erase(std::unique(layout.bindings.begin(), layout.bindings.end()), layout.bindings.end());
+  std::sort(layout.specIds.begin(), layout.specIds.end());
+  layout.specIds.erase(std::unique(layout.specIds.begin(), layout.specIds.end()), layout.specIds.end());
   return layout;
 }
 
@@ -139,9 +143,17 @@ void Program::bind(VkCommandBuffer cmd, std::span<const BufferBinding> buffers, 
   if (stats && bindPoint_ == VK_PIPELINE_BIND_POINT_COMPUTE) stats->dispatch(boundBytes);
 }
 
-ComputeProgram::ComputeProgram(const Context& context, const ShaderLibrary& library, const std::string& shaderName) {
-  // One pipeline per kernel and device: every solver on the context gets a copy of the first.
-  const std::string key = library.shaderDir() + "|" + shaderName;
+ComputeProgram::ComputeProgram(const Context& context, const ShaderLibrary& library, const std::string& shaderName,
+                               std::span<const SpecConstant> constants) {
+  // One pipeline per kernel, device and set of constants: every solver on the context gets a copy of
+  // the first.
+  std::string key = library.shaderDir() + "|" + shaderName;
+  for (const SpecConstant& c : constants) {
+    key += '|';
+    key += std::to_string(c.id);
+    key += '=';
+    key += std::to_string(c.value);
+  }
   if (auto built = std::static_pointer_cast<const ComputeProgram>(context.findProgram(key))) {
     *this = *built;
     return;
@@ -150,6 +162,17 @@ ComputeProgram::ComputeProgram(const Context& context, const ShaderLibrary& libr
   bindPoint_ = VK_PIPELINE_BIND_POINT_COMPUTE;
   std::vector<uint32_t> code = library.load(shaderName);
   ShaderLayout reflected = reflectShader(code);
+  std::vector<VkSpecializationMapEntry> entries;
+  std::vector<uint32_t> values;
+  for (const SpecConstant& c : constants) {
+    if (!std::binary_search(reflected.specIds.begin(), reflected.specIds.end(), c.id)) continue;
+    if (std::any_of(entries.begin(), entries.end(), [&](const VkSpecializationMapEntry& e) { return e.constantID == c.id; }))
+      throw std::logic_error(shaderName + ": specialization constant " + std::to_string(c.id) + " given twice");
+    entries.push_back({c.id, static_cast<uint32_t>(values.size() * sizeof(uint32_t)), sizeof(uint32_t)});
+    values.push_back(c.value);
+  }
+  VkSpecializationInfo specialization{static_cast<uint32_t>(entries.size()), entries.data(),
+                                      values.size() * sizeof(uint32_t), values.data()};
   if (reflected.localSize[1] != 1 || reflected.localSize[2] != 1)
     throw std::logic_error(shaderName + ": compute kernels are 1-D (local_size_y = local_size_z = 1)");
   localSize_ = reflected.localSize[0];
@@ -162,6 +185,7 @@ ComputeProgram::ComputeProgram(const Context& context, const ShaderLibrary& libr
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = module;
   info.stage.pName = "main";
+  info.stage.pSpecializationInfo = entries.empty() ? nullptr : &specialization;
   info.layout = layout_;
   VkResult result = vk_->CreateComputePipelines(device_, context.pipelineCache(), 1, &info, nullptr, &pipeline_);
   vk_->DestroyShaderModule(device_, module, nullptr);

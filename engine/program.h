@@ -23,8 +23,15 @@ class ShaderLibrary;
 struct ShaderLayout {
   std::array<uint32_t, 3> localSize{1, 1, 1};
   std::vector<uint32_t> bindings;  // storage buffers in set 0, ascending
+  std::vector<uint32_t> specIds;   // specialization constants' constant_id, ascending
 };
 ShaderLayout reflectShader(std::span<const uint32_t> spirv);
+
+// A 32-bit specialization constant: its constant_id and the value the pipeline is built with.
+struct SpecConstant {
+  uint32_t id;
+  uint32_t value;
+};
 
 struct BufferBinding {
   uint32_t binding;
@@ -81,7 +88,12 @@ class Program {
 class ComputeProgram : public Program {
  public:
   ComputeProgram() = default;
-  ComputeProgram(const Context& context, const ShaderLibrary& library, const std::string& shaderName);
+  // `constants`: the values of specialization constants, by constant_id; those the shader does not
+  // declare are left out of its pipeline (Vulkan allows them; skipping keeps the map exact). The
+  // context builds one pipeline per kernel and set of values given, so pass them only to the
+  // kernels whose code depends on them.
+  ComputeProgram(const Context& context, const ShaderLibrary& library, const std::string& shaderName,
+                 std::span<const SpecConstant> constants = {});
 
   uint32_t workgroupSize() const { return localSize_; }
 

@@ -11,6 +11,16 @@
 #define WEFT_COLLIDER Collider
 #endif
 
+// Whether this kernel may meet colliders of kind k (WEFT_SPEC_COLLIDER_KINDS in shared.h): a
+// constant the driver folds, so the tests of kinds the scene lacks are not compiled at all. The CPU
+// backend meets every kind; its branches cost nothing untaken.
+#ifdef __cplusplus
+#define WEFT_MAY_MEET(k) true
+#else
+layout(constant_id = WEFT_SPEC_COLLIDER_KINDS) const uint weftColliderKinds = WEFT_ALL_COLLIDER_KINDS;
+#define WEFT_MAY_MEET(k) ((weftColliderKinds & WEFT_COLLIDER_KIND_BIT(k)) != 0u)
+#endif
+
 // The velocity of a moving collider's surface at x (zero for one that stays put). Every velocity at a
 // collider is taken relative to it: the cloth may not approach the surface, and friction drags it along.
 WEFT_FN vec3 colliderSurfaceVelocity(vec3 x, WEFT_COLLIDER c) { return xyz(c.velocity) + cross(xyz(c.spin), x - xyz(c.pivot)); }
@@ -113,17 +123,17 @@ WEFT_FN bool colliderGridHeld(vec3 x0, vec3 v0, float dt, float drift, vec4 refe
 
 // How far x is inside the collider's surface plus margin (negative: outside), and the outward normal.
 WEFT_FN float colliderDepth(vec3 x, WEFT_COLLIDER c, WEFT_INOUT(vec3) n) {
-  if (c.kind == WEFT_COLLIDER_PLANE) {
+  if (WEFT_MAY_MEET(WEFT_COLLIDER_PLANE) && c.kind == WEFT_COLLIDER_PLANE) {
     n = xyz(c.shape);
     return c.shape.w + c.margin - dot(n, x);
   }
-  if (c.kind == WEFT_COLLIDER_BOX) {
+  if (WEFT_MAY_MEET(WEFT_COLLIDER_BOX) && c.kind == WEFT_COLLIDER_BOX) {
     vec3 local = vec3(0.0f);
     float depth = boxDepth(boxLocal(x, c), xyz(c.shape2), c.margin, local);
     n = quatRotate(c.shape3, local);
     return depth;
   }
-  if (c.kind == WEFT_COLLIDER_TRIANGLE) {  // a shell round the triangle, half its thickness each side
+  if (WEFT_MAY_MEET(WEFT_COLLIDER_TRIANGLE) && c.kind == WEFT_COLLIDER_TRIANGLE) {  // a shell round the triangle, half its thickness each side
     vec3 a = xyz(c.shape), b = xyz(c.shape2), d = xyz(c.shape3);
     // Most of a mesh's faces are far off: their bounding sphere gives a lower bound on the distance
     // (so an upper bound on the depth) without the exact test.
@@ -138,8 +148,12 @@ WEFT_FN float colliderDepth(vec3 x, WEFT_COLLIDER c, WEFT_INOUT(vec3) n) {
     n = len > 1e-9f ? away / len : triangleNormal(c);
     return c.shape.w + c.margin - len;
   }
+  if (!WEFT_MAY_MEET(WEFT_COLLIDER_SPHERE) && !WEFT_MAY_MEET(WEFT_COLLIDER_CAPSULE)) {  // none is left
+    n = vec3(0.0f, 1.0f, 0.0f);
+    return -1.0f;
+  }
   vec3 center = xyz(c.shape);
-  if (c.kind == WEFT_COLLIDER_CAPSULE) {  // the nearest point of the axis segment is the centre
+  if (WEFT_MAY_MEET(WEFT_COLLIDER_CAPSULE) && c.kind == WEFT_COLLIDER_CAPSULE) {  // the nearest point of the axis segment is the centre
     vec3 axis = xyz(c.shape2) - center;
     float axis2 = dot(axis, axis);
     float t = axis2 > 0.0f ? dot(x - center, axis) / axis2 : 0.0f;
@@ -163,10 +177,11 @@ WEFT_FN float colliderDepth(vec3 x, WEFT_COLLIDER c, WEFT_INOUT(vec3) n) {
 // that moves is refused a step longer than half its radius (solver/kinematics.h).
 WEFT_FN float sweptDepth(vec3 x, vec3 stepStart, WEFT_COLLIDER c, float dt, WEFT_INOUT(vec3) n) {
   float depth = colliderDepth(x, c, n);
+  if (!WEFT_MAY_MEET(WEFT_COLLIDER_BOX) && !WEFT_MAY_MEET(WEFT_COLLIDER_TRIANGLE)) return depth;
   if ((c.kind != WEFT_COLLIDER_BOX && c.kind != WEFT_COLLIDER_TRIANGLE) || dt <= 0.0f) return depth;
   vec3 start = stepStart + colliderSurfaceVelocity(x, c) * dt;
   float margin = c.margin;
-  if (c.kind == WEFT_COLLIDER_TRIANGLE) {
+  if (WEFT_MAY_MEET(WEFT_COLLIDER_TRIANGLE) && c.kind == WEFT_COLLIDER_TRIANGLE) {
     vec3 face = triangleNormal(c);
     float reach = c.shape.w + margin;
     float s0 = dot(start - xyz(c.shape), face), s1 = dot(x - xyz(c.shape), face);
@@ -185,6 +200,7 @@ WEFT_FN float sweptDepth(vec3 x, vec3 stepStart, WEFT_COLLIDER c, float dt, WEFT
     n = face;
     return reach - s1;
   }
+  if (!WEFT_MAY_MEET(WEFT_COLLIDER_BOX)) return depth;
   vec3 h = xyz(c.shape2);
   vec3 p1 = boxLocal(x, c);
   vec3 p0 = boxLocal(start, c);
@@ -257,7 +273,7 @@ WEFT_FN vec3 restingFriction(vec3 x, vec3 v, vec3 n, float press, WEFT_COLLIDER 
 // particle entered it (sweptDepth); a particle meeting several colliders keeps the start it had
 // before the first moved it, so the order of the colliders does not matter to that sweep.
 WEFT_FN void collideFrom(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, vec3 start, WEFT_COLLIDER c, float dt) {
-  if (c.kind == WEFT_COLLIDER_TRIANGLE) {  // a mesh face the whole step kept clear of, by its bounding sphere
+  if (WEFT_MAY_MEET(WEFT_COLLIDER_TRIANGLE) && c.kind == WEFT_COLLIDER_TRIANGLE) {  // a mesh face the whole step kept clear of, by its bounding sphere
     vec3 toMean = x - (xyz(c.shape) + xyz(c.shape2) + xyz(c.shape3)) * (1.0f / 3.0f);
     vec3 step = x - start - colliderSurfaceVelocity(x, c) * dt;  // the step seen from the face
     float clear = faceClearance(c);
@@ -288,5 +304,6 @@ WEFT_FN void collideStep(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, WEFT_COLLIDER c
 WEFT_FN void collide(WEFT_INOUT(vec3) x, WEFT_INOUT(vec3) v, WEFT_COLLIDER c) { collideStep(x, v, c, 0.0f); }
 
 #undef WEFT_COLLIDER
+#undef WEFT_MAY_MEET
 
 #endif

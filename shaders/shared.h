@@ -172,6 +172,17 @@ using uvec4 = glm::uvec4;
 #define WEFT_COLLIDER_BOX 3     // shape = (center xyz, 0), shape2 = (half extents xyz, 0), shape3 = rotation quaternion (x, y, z, w)
 #define WEFT_COLLIDER_TRIANGLE 4  // one triangle of a mesh collider: shape = (corner a xyz, half thickness), shape2 = (corner b xyz, radius of the corners about their mean), shape3 = (corner c xyz, 0): the points within the half thickness of triangle abc
 
+// Which collider kinds a kernel may meet: a specialization constant (constant_id
+// WEFT_SPEC_COLLIDER_KINDS) of the kernels that collide, one bit per kind (WEFT_COLLIDER_KIND_BIT)
+// plus WEFT_COLLIDER_GRID_BIT when the collider grid is in use. The solver sets the bits of the
+// colliders it has (GpuState::colliderSpecialization), so the driver drops the code of the others
+// before it compiles: on a device that runs every branch under a mask (lavapipe), the box and mesh
+// tests cost a plane-only cloth their whole price. Unspecialized, a kernel meets every kind.
+#define WEFT_SPEC_COLLIDER_KINDS 0
+#define WEFT_COLLIDER_KIND_BIT(kind) (1u << (kind))
+#define WEFT_COLLIDER_GRID_BIT (1u << 5)
+#define WEFT_ALL_COLLIDER_KINDS 0x3fu
+
 // StepParams.mode values.
 #define WEFT_MODE_EXPLICIT_EULER 0    // x' = x + v dt,  v' = v + a dt (seed 000)
 #define WEFT_MODE_SYMPLECTIC_EULER 1  // v' = v + a dt,  x' = x + v' dt

@@ -108,8 +108,9 @@ void collideEvery(inout vec3 x, inout vec3 v, vec3 start, float dt) {
 // grid, the faces of the particle's cell, unless it moved too far for the cell to be sure of holding
 // every face that touches it (colliderGridHeld): then every collider, from where it was.
 void collideAll(inout vec3 x, inout vec3 v, float dt) {
+  if (weftColliderKinds == 0u) return;  // built for no collider at all (GpuState::noColliderSpecialization)
   vec3 start = x - v * dt;
-  if (colliderGrid.tableSize == 0u) {
+  if ((weftColliderKinds & WEFT_COLLIDER_GRID_BIT) == 0u || colliderGrid.tableSize == 0u) {
     collideEvery(x, v, start, dt);
     return;
   }
@@ -131,7 +132,7 @@ void collideAll(inout vec3 x, inout vec3 v, float dt) {
 // The first collider (in index order) whose restingFilter constrains the particle at x moving at v
 // with right-hand side b, or WEFT_NO_COLLIDER. A face its grid cell leaves out is too far for that.
 uint firstRestingCollider(vec3 x, vec3 v, vec3 b) {
-  if (colliderGrid.tableSize == 0u) {
+  if ((weftColliderKinds & WEFT_COLLIDER_GRID_BIT) == 0u || colliderGrid.tableSize == 0u) {
     for (uint c = 0; c < params.colliderCount; ++c)
       if (restingFilter(x, v, b, colliders[c]).w > WEFT_FILTER_FREE) return c;
     return WEFT_NO_COLLIDER;

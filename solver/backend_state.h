@@ -99,6 +99,9 @@ struct GpuState {
   std::unique_ptr<UnitResources> contact;  // solver/contact.h: its tables, hash grid and kernels, when contact is on
   std::unique_ptr<UnitResources> kinematics;  // solver/handles.h: the handle table and kernel, when there are handles
   uint32_t particleCount = 0, colliderCount = 0;
+  // The collider kinds in the colliders buffer and whether the collider grid is in use
+  // (WEFT_SPEC_COLLIDER_KINDS): the kernels that collide are built for these alone.
+  uint32_t colliderKinds = WEFT_ALL_COLLIDER_KINDS;
   const engine::Context* context = nullptr;
   const engine::ShaderLibrary* shaders = nullptr;
   std::array<std::unique_ptr<UnitResources>, kIntegratorCount> units;
@@ -106,6 +109,14 @@ struct GpuState {
   // The name to build solver kernel `file` from: its variant without element gathers for a cloth of
   // springs only without contact (engine::kNoElementsVariant), else the file itself.
   std::string kernel(const char* file) const;
+  // The specialization of a kernel that meets colliders (collideAll, firstRestingFilter): the kinds
+  // this cloth's colliders have. A unit builds such kernels with it; onParamsChanged drops the units
+  // when the kinds change, so they are built again.
+  std::array<engine::SpecConstant, 1> colliderSpecialization() const { return {{{WEFT_SPEC_COLLIDER_KINDS, colliderKinds}}}; }
+  // The same kernel built to meet no collider: for the passes of a kernel that collides only in its
+  // last pass of a step (verlet_relax), whose other passes would otherwise run the colliders' code
+  // under a mask on a device that does not branch (lavapipe).
+  static std::array<engine::SpecConstant, 1> noColliderSpecialization() { return {{{WEFT_SPEC_COLLIDER_KINDS, 0u}}}; }
   // Makes sure `count` scratch buffers exist. Not while recording.
   void ensureScratch(size_t count);
   // A pass's own buffers followed by the cloth's tables and the world, which any kernel may read:

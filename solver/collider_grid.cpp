@@ -25,6 +25,16 @@ void faceBox(const gpu::Collider& c, glm::vec3& lo, glm::vec3& hi) {
 
 }  // namespace
 
+uint32_t colliderKindBits(const std::vector<gpu::Collider>& colliders, bool gridAllowed) {
+  uint32_t bits = 0;
+  size_t faces = 0;
+  for (const gpu::Collider& c : colliders) {
+    bits |= WEFT_COLLIDER_KIND_BIT(c.kind);
+    faces += c.kind == WEFT_COLLIDER_TRIANGLE ? 1 : 0;
+  }
+  return gridAllowed && faces >= kColliderGridMinFaces ? bits | WEFT_COLLIDER_GRID_BIT : bits;
+}
+
 ColliderGridData buildColliderGrid(const std::vector<const std::vector<gpu::Collider>*>& steps, float stepDt) {
   ColliderGridData out;
   if (steps.empty() || !steps.front()) return out;

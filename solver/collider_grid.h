@@ -23,6 +23,10 @@ inline constexpr float kColliderGridSpeed = 2.f;
 // to test every collider.
 inline constexpr float kColliderGridStaticStep = 1.f / 240.f;
 
+// The WEFT_SPEC_COLLIDER_KINDS bits of a set of colliders: a bit for each kind among them, and
+// WEFT_COLLIDER_GRID_BIT when `gridAllowed` and enough of them are mesh faces for a grid to be built.
+uint32_t colliderKindBits(const std::vector<gpu::Collider>& colliders, bool gridAllowed);
+
 struct ColliderGridData {
   gpu::ColliderGrid header{};     // tableSize 0: no grid
   std::vector<uint32_t> cells{0};  // WEFT_BIND_COLLIDER_CELLS; never empty (a buffer is bound)

@@ -167,6 +167,13 @@ void GpuSolver::onParamsChanged() {
   }
   upload(context_, state_.colliders, colliders);
   state_.colliderCount = static_cast<uint32_t>(colliders.size());
+  const uint32_t kinds = colliderKindBits(colliders, params_.colliderGrid);
+  if (kinds != state_.colliderKinds) {  // the kernels that collide are built for other kinds: build them again
+    context_.vk().DeviceWaitIdle(context_.device());  // the units' buffers may still be read by a frame in flight
+    for (auto& unit : state_.units) unit.reset();
+    state_.strainLimitProgram.reset();
+    state_.colliderKinds = kinds;
+  }
   uploadColliderGrid(state_, params_.colliderGrid ? buildColliderGrid({&colliders}, kColliderGridStaticStep)
                                                  : ColliderGridData{});
   applyContactSettings(state_.contact, params_.contact);

@@ -68,7 +68,8 @@ void limitStrainCpu(CpuState& state, const gpu::StepParams& step, int iterations
 void prepareStrainLimitGpu(GpuState& state) {
   if (!state.strainLimitProgram)
     state.strainLimitProgram =
-        std::make_unique<engine::ComputeProgram>(*state.context, *state.shaders, "strain_limit.comp");
+        std::make_unique<engine::ComputeProgram>(*state.context, *state.shaders, "strain_limit.comp",
+                                                 state.colliderSpecialization());
 }
 
 void recordStrainLimit(GpuRecorder& r, const gpu::StepParams& step, int iterations) {

@@ -40,6 +40,37 @@ TEST_P(MovingColliderTest, ASphereMovedBetweenFramesPushesTheParticleAlong) {
   EXPECT_NEAR(x[0].x, 0.5f, 1e-4f);
 }
 
+TEST_P(MovingColliderTest, AColliderOfAKindTheSolverHadNotMetIsMetFromTheNextStep) {
+  // The GPU kernels that collide are built for the collider kinds the scene has
+  // (WEFT_SPEC_COLLIDER_KINDS): a frame with a floor alone builds them for planes, so a sphere or a
+  // box added later must build them again, or the particle inside it would stay where it is.
+  for (ColliderDesc::Kind kind : {ColliderDesc::Kind::Sphere, ColliderDesc::Kind::Box}) {
+    ClothModel model = freeParticles({glm::vec3(0.f)}, 0.01f);
+    SolverParams params;
+    params.integrator = Integrator::SymplecticEuler;
+    params.environment.gravity = glm::vec3(0.f);
+    ColliderDesc floor;  // far below: never touched
+    floor.offset = -10.f;
+    params.colliders = {floor};
+    auto solver = makeTestSolver(model, params, GetParam());
+    solver->advance(1.f / 60.f, 1);
+    ColliderDesc body;
+    body.kind = kind;
+    body.radius = 0.1f;                    // the sphere
+    body.halfExtents = glm::vec3(0.1f);    // the box: its +x face is the nearest to the particle
+    body.center = glm::vec3(-0.05f, 0.f, 0.f);
+    body.margin = 0.f;
+    SolverParams added = solver->params();
+    added.colliders = {floor, body};
+    solver->setParams(added);
+    solver->advance(1.f / 60.f, 1);
+    std::vector<glm::vec4> x, v;
+    solver->readState(x, v);
+    // Pushed out to the surface, 0.05 m along +x.
+    EXPECT_NEAR(x[0].x, 0.05f, 1e-5f) << (kind == ColliderDesc::Kind::Sphere ? "sphere" : "box");
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, MovingColliderTest, ::testing::ValuesIn(allBackends()), backendParamName);
 
 // A sheet laid at rest on a plane tilted by theta, for 1 s, with sliding coefficient mu_k = 0.3:

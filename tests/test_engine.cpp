@@ -1,5 +1,6 @@
 // The host layer: SPIR-V reflection, buffers, run-time shader compilation.
 #include <algorithm>
+#include <array>
 #include <numeric>
 
 #include "engine/buffer.h"
@@ -130,6 +131,28 @@ TEST_F(EngineTest, SpringsOnlyKernelVariantsDeclareNoElementBuffers) {
       EXPECT_LE(springsOnly.bindings().size() + 3, full.bindings().size()) << file;
     }
   }
+}
+
+// The kernels that collide declare the collider-kinds constant (shaders/colliders.h), others do not;
+// the context keeps one pipeline per kernel and set of values, so a solver built for the same
+// colliders shares it and one built for others gets its own.
+TEST_F(EngineTest, SpecializationConstantsAreReflectedAndEachSetOfValuesHasItsPipeline) {
+  EXPECT_EQ(engine::reflectShader(embeddedShaders().load("xpbd_finish.comp")).specIds,
+            std::vector<uint32_t>{WEFT_SPEC_COLLIDER_KINDS});
+  EXPECT_TRUE(engine::reflectShader(embeddedShaders().load("copy.comp")).specIds.empty());
+  // Values no solver asks for (the grid bit without mesh faces), so no other test built them first.
+  const std::array<engine::SpecConstant, 1> gridOnly{{{WEFT_SPEC_COLLIDER_KINDS, WEFT_COLLIDER_GRID_BIT}}};
+  const std::array<engine::SpecConstant, 1> gridAndPlane{
+      {{WEFT_SPEC_COLLIDER_KINDS, WEFT_COLLIDER_GRID_BIT | WEFT_COLLIDER_KIND_BIT(WEFT_COLLIDER_PLANE)}}};
+  const size_t before = gpuContext().pipelineCount();
+  const engine::ComputeProgram first(gpuContext(), embeddedShaders(), "xpbd_finish.comp", gridOnly);
+  EXPECT_EQ(gpuContext().pipelineCount(), before + 1);
+  const engine::ComputeProgram again(gpuContext(), embeddedShaders(), "xpbd_finish.comp", gridOnly);
+  EXPECT_EQ(again.pipeline(), first.pipeline());
+  EXPECT_EQ(gpuContext().pipelineCount(), before + 1);
+  const engine::ComputeProgram other(gpuContext(), embeddedShaders(), "xpbd_finish.comp", gridAndPlane);
+  EXPECT_NE(other.pipeline(), first.pipeline());
+  EXPECT_EQ(gpuContext().pipelineCount(), before + 2);
 }
 
 TEST_F(EngineTest, MissingShaderFolderIsAnInputError) {

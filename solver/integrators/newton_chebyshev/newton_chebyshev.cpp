@@ -237,7 +237,7 @@ struct NewtonResources : UnitResources {
         scalars(*s.context, *s.shaders, s.kernel("newton_scalars.comp")),
         sweep(*s.context, *s.shaders, s.kernel("newton_sweep.comp")),
         update(*s.context, *s.shaders, s.kernel("newton_update.comp")),
-        finish(*s.context, *s.shaders, s.kernel("newton_finish.comp")),
+        finish(*s.context, *s.shaders, s.kernel("newton_finish.comp"), s.colliderSpecialization()),
         kit(s, gradient, {sizeof(gpu::NewtonScalars), 1, 1, false}),
         diagonal(*s.context, 2ull * s.particleCount * sizeof(glm::vec4), engine::kStorageUsage,
                  engine::MemoryUsage::DeviceLocal, "weft.newtonDiagonal"),

@@ -203,7 +203,7 @@ struct NlcgResources : UnitResources {
         residual(*s.context, *s.shaders, s.kernel("nlcg_residual.comp")),
         direction(*s.context, *s.shaders, s.kernel("nlcg_direction.comp")),
         add(*s.context, *s.shaders, s.kernel("nlcg_add.comp")),
-        finish(*s.context, *s.shaders, s.kernel("nlcg_finish.comp")),
+        finish(*s.context, *s.shaders, s.kernel("nlcg_finish.comp"), s.colliderSpecialization()),
         kit(s, start, {sizeof(gpu::NonlinearCgScalars), WEFT_NLCG_PARTIAL_SLOTS, WEFT_NLCG_GROUPS_FULL / 3, false}),
         readback(*s.context, sizeof(gpu::StepLog), VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback,
                  "weft.nlcgReadback") {}

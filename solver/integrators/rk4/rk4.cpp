@@ -79,7 +79,7 @@ void rk4StepCpu(CpuState& s, const gpu::StepParams& params, ThreadPool& pool) {
 }
 
 struct Rk4Resources : UnitResources {
-  explicit Rk4Resources(const GpuState& s) : stage(*s.context, *s.shaders, s.kernel("rk4_stage.comp")) {}
+  explicit Rk4Resources(const GpuState& s) : stage(*s.context, *s.shaders, s.kernel("rk4_stage.comp"), s.colliderSpecialization()) {}
   engine::ComputeProgram stage;
 };
 

@@ -133,8 +133,12 @@ void verletStepCpu(CpuState& state, const gpu::StepParams& params, const SolverP
 
 struct VerletResources : UnitResources {
   explicit VerletResources(const GpuState& s)
-      : predict(*s.context, *s.shaders, s.kernel("verlet_predict.comp")), relax(*s.context, *s.shaders, s.kernel("verlet_relax.comp")) {}
-  engine::ComputeProgram predict, relax;
+      : predict(*s.context, *s.shaders, s.kernel("verlet_predict.comp")),
+        relax(*s.context, *s.shaders, s.kernel("verlet_relax.comp"), GpuState::noColliderSpecialization()),
+        relaxFinal(*s.context, *s.shaders, s.kernel("verlet_relax.comp"), s.colliderSpecialization()) {}
+  // The same kernel twice: only the last pass of a step collides (WEFT_MODE_RELAX_FINAL), so the
+  // others are built without the colliders' code.
+  engine::ComputeProgram predict, relax, relaxFinal;
 };
 
 void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, const SolverParams& solver) {
@@ -148,13 +152,14 @@ void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, const Solve
   for (int pass = 0; pass < relaxPasses(solver.iterations); ++pass) {
     gpu::StepParams p = relaxParams(params, pass, solver);
     engine::timed(r.timer, r.cmd, "verlet_relax", [&] {
-      programs.relax.dispatch(r.cmd, s.particleCount,
-                                      s.withTables({{WEFT_BIND_POSITIONS, &s.positionsIn()},
-                                       {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
-                                       {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
-                                       {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
-                                       {WEFT_BIND_LAST_JACOBI, &lastJacobi}}),
-                                      p);
+      const engine::ComputeProgram& relax = (p.mode & WEFT_MODE_RELAX_FINAL) != 0u ? programs.relaxFinal : programs.relax;
+      relax.dispatch(r.cmd, s.particleCount,
+                     s.withTables({{WEFT_BIND_POSITIONS, &s.positionsIn()},
+                                   {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
+                                   {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
+                                   {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
+                                   {WEFT_BIND_LAST_JACOBI, &lastJacobi}}),
+                     p);
     });
     engine::barrier::computeToCompute(r.vk(), r.cmd);
     s.swapPositions();

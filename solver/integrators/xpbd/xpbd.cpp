@@ -104,7 +104,7 @@ struct XpbdGpuResources : UnitResources {
       : predict(*s.context, *s.shaders, s.kernel("verlet_predict.comp")),
         copy(*s.context, *s.shaders, "copy.comp"),
         project(*s.context, *s.shaders, s.kernel("xpbd_project.comp")),
-        finish(*s.context, *s.shaders, "xpbd_finish.comp"),
+        finish(*s.context, *s.shaders, "xpbd_finish.comp", s.colliderSpecialization()),
         set(buildXpbdConstraints(*s.hostSprings, *s.hostElements)) {
     // Sized to the tables' capacity (at least one entry: bindings may not be empty), as memory() states it.
     const uint64_t count = xpbdConstraintCapacity(s.hostSprings->entries.size(), s.hostElements->elements.size());
