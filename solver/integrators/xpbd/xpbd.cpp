@@ -104,8 +104,16 @@ struct XpbdGpuResources : UnitResources {
       : predict(*s.context, *s.shaders, s.kernel("verlet_predict.comp")),
         copy(*s.context, *s.shaders, "copy.comp"),
         project(*s.context, *s.shaders, s.kernel("xpbd_project.comp")),
+        projectSprings(*s.context, *s.shaders, std::string("xpbd_project.comp") + engine::kNoElementsVariant),
         finish(*s.context, *s.shaders, "xpbd_finish.comp", s.colliderSpecialization()),
         set(buildXpbdConstraints(*s.hostSprings, *s.hostElements)) {
+    // Where each colour's elements begin: its springs come first (buildXpbdConstraints).
+    for (uint32_t colour = 0; colour < set.colours(); ++colour) {
+      auto begin = set.constraints.begin() + set.colourStarts[colour], end = set.constraints.begin() + set.colourStarts[colour + 1];
+      elementStarts.push_back(static_cast<uint32_t>(
+          std::partition_point(begin, end, [](const gpu::XpbdConstraint& c) { return c.node1 != WEFT_XPBD_ELEMENT; }) -
+          set.constraints.begin()));
+    }
     // Sized to the tables' capacity (at least one entry: bindings may not be empty), as memory() states it.
     const uint64_t count = xpbdConstraintCapacity(s.hostSprings->entries.size(), s.hostElements->elements.size());
     constraints = engine::Buffer(*s.context, count * sizeof(gpu::XpbdConstraint), engine::kStorageUsage,
@@ -116,8 +124,12 @@ struct XpbdGpuResources : UnitResources {
     lambdas = engine::Buffer(*s.context, count * sizeof(glm::vec4), engine::kStorageUsage,
                              engine::MemoryUsage::DeviceLocal, "weft.xpbdLambdas");
   }
-  engine::ComputeProgram predict, copy, project, finish;
+  // project for a colour's elements; projectSprings, the kernel built without the element code, for
+  // its springs: a device that runs both branches under a mask (lavapipe) would otherwise pay for
+  // the element projection on every spring.
+  engine::ComputeProgram predict, copy, project, projectSprings, finish;
   XpbdConstraintSet set;
+  std::vector<uint32_t> elementStarts;  // per colour: its first element, after its springs
   engine::Buffer constraints, lambdas;
 };
 
@@ -133,19 +145,23 @@ void recordXpbdStep(GpuRecorder& r, const gpu::StepParams& params, const SolverP
   });
   for (int iteration = 0; iteration < solver.iterations; ++iteration) {
     engine::timed(r.timer, r.cmd, "xpbd_project", [&] {
+      const std::vector<engine::BufferBinding> bindings = s.withTables({{WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
+                                                                        {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
+                                                                        {WEFT_BIND_XPBD_CONSTRAINTS, &u.constraints},
+                                                                        {WEFT_BIND_XPBD_LAMBDAS, &u.lambdas}});
       for (uint32_t colour = 0; colour < u.set.colours(); ++colour) {
         gpu::XpbdParams p{};
         p.step = params;
-        p.first = u.set.colourStarts[colour];
-        p.count = u.set.colourStarts[colour + 1] - p.first;
         p.iteration = static_cast<uint32_t>(iteration);
         p.keepMultipliers = iteration + 1 < solver.iterations ? 1u : 0u;
-        u.project.dispatch(r.cmd, p.count,
-                           s.withTables({{WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
-                                         {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
-                                         {WEFT_BIND_XPBD_CONSTRAINTS, &u.constraints},
-                                         {WEFT_BIND_XPBD_LAMBDAS, &u.lambdas}}),
-                           p);
+        // The colour's springs, then its elements: one colour moves no particle twice, so the two
+        // dispatches need no barrier between them.
+        const uint32_t starts[3] = {u.set.colourStarts[colour], u.elementStarts[colour], u.set.colourStarts[colour + 1]};
+        for (int part = 0; part < 2; ++part) {
+          p.first = starts[part];
+          p.count = starts[part + 1] - starts[part];
+          if (p.count > 0) (part == 0 ? u.projectSprings : u.project).dispatch(r.cmd, p.count, bindings, p);
+        }
         engine::barrier::computeToCompute(r.vk(), r.cmd);
       }
     });
