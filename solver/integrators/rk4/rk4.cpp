@@ -79,13 +79,17 @@ void rk4StepCpu(CpuState& s, const gpu::StepParams& params, ThreadPool& pool) {
 }
 
 struct Rk4Resources : UnitResources {
-  explicit Rk4Resources(const GpuState& s) : stage(*s.context, *s.shaders, s.kernel("rk4_stage.comp"), s.colliderSpecialization()) {}
-  engine::ComputeProgram stage;
+  explicit Rk4Resources(const GpuState& s)
+      : stage(*s.context, *s.shaders, s.kernel("rk4_stage.comp"), GpuState::noColliderSpecialization()),
+        lastStage(*s.context, *s.shaders, s.kernel("rk4_stage.comp"), s.colliderSpecialization()) {}
+  // The same kernel twice: only the last stage collides, so the first three are built without the
+  // colliders' code (which lavapipe would run under a mask).
+  engine::ComputeProgram stage, lastStage;
 };
 
 void recordRk4Step(GpuRecorder& r, const gpu::StepParams& params) {
   GpuState& s = r.state;
-  const engine::ComputeProgram& program = s.unit<Rk4Resources>(Integrator::Rk4).stage;
+  const Rk4Resources& programs = s.unit<Rk4Resources>(Integrator::Rk4);
   const engine::Buffer *stageX0 = &s.scratch[0], *stageV0 = &s.scratch[1], *stageX1 = &s.scratch[2],
                        *stageV1 = &s.scratch[3];
   struct Io {
@@ -99,16 +103,17 @@ void recordRk4Step(GpuRecorder& r, const gpu::StepParams& params) {
     gpu::StepParams p = params;
     p.mode = stage;
     engine::timed(r.timer, r.cmd, "rk4_stage", [&] {
-      program.dispatch(r.cmd, s.particleCount,
-                                   s.withTables({{WEFT_BIND_PREV_POSITIONS, &s.positionsIn()},
-                                    {WEFT_BIND_BASE_VELOCITIES, &s.velocitiesIn()},
-                                    {WEFT_BIND_POSITIONS, io[stage].xs},
-                                    {WEFT_BIND_VELOCITIES, io[stage].vs},
-                                    {WEFT_BIND_POSITIONS_OUT, io[stage].xOut},
-                                    {WEFT_BIND_VELOCITIES_OUT, io[stage].vOut},
-                                    {WEFT_BIND_ACCUM_POSITIONS, &s.scratch[4]},
-                                    {WEFT_BIND_ACCUM_VELOCITIES, &s.scratch[5]}}),
-                                   p);
+      (stage == 3 ? programs.lastStage : programs.stage)
+          .dispatch(r.cmd, s.particleCount,
+                    s.withTables({{WEFT_BIND_PREV_POSITIONS, &s.positionsIn()},
+                                  {WEFT_BIND_BASE_VELOCITIES, &s.velocitiesIn()},
+                                  {WEFT_BIND_POSITIONS, io[stage].xs},
+                                  {WEFT_BIND_VELOCITIES, io[stage].vs},
+                                  {WEFT_BIND_POSITIONS_OUT, io[stage].xOut},
+                                  {WEFT_BIND_VELOCITIES_OUT, io[stage].vOut},
+                                  {WEFT_BIND_ACCUM_POSITIONS, &s.scratch[4]},
+                                  {WEFT_BIND_ACCUM_VELOCITIES, &s.scratch[5]}}),
+                    p);
     });
     engine::barrier::computeToCompute(r.vk(), r.cmd);
   }
