@@ -86,7 +86,9 @@ struct GpuState {
   engine::Buffer strainLimits, strainExcessSums;
   // Seed 004's force bounds, bound for every force pass: the table, or a one-entry placeholder.
   engine::Buffer springBounds;
-  std::unique_ptr<engine::ComputeProgram> strainLimitProgram;
+  // Its kernel twice: for the last correction, which collides, and without the colliders' code for
+  // the passes before it (GpuState::noColliderSpecialization).
+  std::unique_ptr<engine::ComputeProgram> strainLimitProgram, strainLimitFinalProgram;
   // Tearing (solver/tear_detection.h): each spring end's breaking length, and the list of the springs
   // that broke in the last frame. Made only when some spring tears.
   engine::Buffer tearLimits, tearList;

@@ -171,7 +171,7 @@ void GpuSolver::onParamsChanged() {
   if (kinds != state_.colliderKinds) {  // the kernels that collide are built for other kinds: build them again
     context_.vk().DeviceWaitIdle(context_.device());  // the units' buffers may still be read by a frame in flight
     for (auto& unit : state_.units) unit.reset();
-    state_.strainLimitProgram.reset();
+    state_.strainLimitFinalProgram.reset();
     state_.colliderKinds = kinds;
   }
   uploadColliderGrid(state_, params_.colliderGrid ? buildColliderGrid({&colliders}, kColliderGridStaticStep)

@@ -67,9 +67,11 @@ void limitStrainCpu(CpuState& state, const gpu::StepParams& step, int iterations
 
 void prepareStrainLimitGpu(GpuState& state) {
   if (!state.strainLimitProgram)
-    state.strainLimitProgram =
-        std::make_unique<engine::ComputeProgram>(*state.context, *state.shaders, "strain_limit.comp",
-                                                 state.colliderSpecialization());
+    state.strainLimitProgram = std::make_unique<engine::ComputeProgram>(*state.context, *state.shaders, "strain_limit.comp",
+                                                                        GpuState::noColliderSpecialization());
+  if (!state.strainLimitFinalProgram)
+    state.strainLimitFinalProgram = std::make_unique<engine::ComputeProgram>(
+        *state.context, *state.shaders, "strain_limit.comp", state.colliderSpecialization());
 }
 
 void recordStrainLimit(GpuRecorder& r, const gpu::StepParams& step, int iterations) {
@@ -89,7 +91,8 @@ void recordStrainLimit(GpuRecorder& r, const gpu::StepParams& step, int iteratio
       s.strainLimitProgram->dispatch(r.cmd, s.particleCount, bindings, params);
       engine::barrier::computeToCompute(r.vk(), r.cmd);  // every neighbour's sum, before the corrections
       params.mode = k + 1 == iterations ? WEFT_STRAIN_CORRECT_FINAL : WEFT_STRAIN_CORRECT;
-      s.strainLimitProgram->dispatch(r.cmd, s.particleCount, bindings, params);
+      (params.mode == WEFT_STRAIN_CORRECT_FINAL ? s.strainLimitFinalProgram : s.strainLimitProgram)
+          ->dispatch(r.cmd, s.particleCount, bindings, params);
       engine::barrier::computeToCompute(r.vk(), r.cmd);
       s.swapPositions();
       s.swapVelocities();
