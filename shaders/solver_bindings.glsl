@@ -108,7 +108,7 @@ void collideEvery(inout vec3 x, inout vec3 v, vec3 start, float dt) {
 // grid, the faces of the particle's cell, unless it moved too far for the cell to be sure of holding
 // every face that touches it (colliderGridHeld): then every collider, from where it was.
 void collideAll(inout vec3 x, inout vec3 v, float dt) {
-  if (weftColliderKinds == 0u) return;  // built for no collider at all (GpuState::noColliderSpecialization)
+  if (weftColliderKinds == 0u) return;  // built for no collider at all (LastPassCollides in solver/backend_state.h)
   vec3 start = x - v * dt;
   if ((weftColliderKinds & WEFT_COLLIDER_GRID_BIT) == 0u || colliderGrid.tableSize == 0u) {
     collideEvery(x, v, start, dt);

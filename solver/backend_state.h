@@ -70,6 +70,15 @@ struct CpuState {
 
 // The state every integrator shares. Ping-pong pairs: passes that gather neighbours read one
 // buffer and write the other.
+// A kernel that collides only in the last of its passes over a step (verlet_relax, rk4_stage,
+// strain_limit), built twice: with the scene's collider kinds for that pass, and with none for the
+// others, whose colliders' code a device that runs every branch under a mask (lavapipe) would
+// otherwise run on every pass (GpuState::lastPassCollides).
+struct LastPassCollides {
+  engine::ComputeProgram inner, last;
+  const engine::ComputeProgram& pass(bool isLast) const { return isLast ? last : inner; }
+};
+
 struct GpuState {
   engine::Buffer positions[2], velocities[2];
   int currentPositions = 0, currentVelocities = 0;
@@ -86,9 +95,7 @@ struct GpuState {
   engine::Buffer strainLimits, strainExcessSums;
   // Seed 004's force bounds, bound for every force pass: the table, or a one-entry placeholder.
   engine::Buffer springBounds;
-  // Its kernel twice: for the last correction, which collides, and without the colliders' code for
-  // the passes before it (GpuState::noColliderSpecialization).
-  std::unique_ptr<engine::ComputeProgram> strainLimitProgram, strainLimitFinalProgram;
+  std::unique_ptr<LastPassCollides> strainLimitPrograms;  // only its last correction collides
   // Tearing (solver/tear_detection.h): each spring end's breaking length, and the list of the springs
   // that broke in the last frame. Made only when some spring tears.
   engine::Buffer tearLimits, tearList;
@@ -115,10 +122,8 @@ struct GpuState {
   // this cloth's colliders have. A unit builds such kernels with it; onParamsChanged drops the units
   // when the kinds change, so they are built again.
   std::array<engine::SpecConstant, 1> colliderSpecialization() const { return {{{WEFT_SPEC_COLLIDER_KINDS, colliderKinds}}}; }
-  // The same kernel built to meet no collider: for the passes of a kernel that collides only in its
-  // last pass of a step (verlet_relax), whose other passes would otherwise run the colliders' code
-  // under a mask on a device that does not branch (lavapipe).
-  static std::array<engine::SpecConstant, 1> noColliderSpecialization() { return {{{WEFT_SPEC_COLLIDER_KINDS, 0u}}}; }
+  // Kernel `name` built for a step whose last pass alone collides (LastPassCollides).
+  LastPassCollides lastPassCollides(const std::string& name) const;
   // Makes sure `count` scratch buffers exist. Not while recording.
   void ensureScratch(size_t count);
   // A pass's own buffers followed by the cloth's tables and the world, which any kernel may read:

@@ -136,6 +136,12 @@ std::string GpuState::kernel(const char* file) const {
   return elementRefCount == 0 && !contact ? std::string(file) + engine::kNoElementsVariant : std::string(file);
 }
 
+LastPassCollides GpuState::lastPassCollides(const std::string& name) const {
+  const std::array<engine::SpecConstant, 1> none{{{WEFT_SPEC_COLLIDER_KINDS, 0u}}};
+  return {engine::ComputeProgram(*context, *shaders, name, none),
+          engine::ComputeProgram(*context, *shaders, name, colliderSpecialization())};
+}
+
 std::vector<engine::BufferBinding> GpuState::withTables(std::initializer_list<engine::BufferBinding> own) const {
   std::vector<engine::BufferBinding> bindings(own);
   bindings.insert(bindings.end(), {{WEFT_BIND_SPRING_ROWS, &springRows},
@@ -171,7 +177,7 @@ void GpuSolver::onParamsChanged() {
   if (kinds != state_.colliderKinds) {  // the kernels that collide are built for other kinds: build them again
     context_.vk().DeviceWaitIdle(context_.device());  // the units' buffers may still be read by a frame in flight
     for (auto& unit : state_.units) unit.reset();
-    state_.strainLimitFinalProgram.reset();
+    state_.strainLimitPrograms.reset();
     state_.colliderKinds = kinds;
   }
   uploadColliderGrid(state_, params_.colliderGrid ? buildColliderGrid({&colliders}, kColliderGridStaticStep)

@@ -66,12 +66,8 @@ void limitStrainCpu(CpuState& state, const gpu::StepParams& step, int iterations
 }
 
 void prepareStrainLimitGpu(GpuState& state) {
-  if (!state.strainLimitProgram)
-    state.strainLimitProgram = std::make_unique<engine::ComputeProgram>(*state.context, *state.shaders, "strain_limit.comp",
-                                                                        GpuState::noColliderSpecialization());
-  if (!state.strainLimitFinalProgram)
-    state.strainLimitFinalProgram = std::make_unique<engine::ComputeProgram>(
-        *state.context, *state.shaders, "strain_limit.comp", state.colliderSpecialization());
+  if (!state.strainLimitPrograms)
+    state.strainLimitPrograms = std::make_unique<LastPassCollides>(state.lastPassCollides("strain_limit.comp"));
 }
 
 void recordStrainLimit(GpuRecorder& r, const gpu::StepParams& step, int iterations) {
@@ -88,11 +84,10 @@ void recordStrainLimit(GpuRecorder& r, const gpu::StepParams& step, int iteratio
                         {WEFT_BIND_STRAIN_EXCESS, &s.strainExcessSums}});
       gpu::StepParams params = step;
       params.mode = WEFT_STRAIN_MEASURE;
-      s.strainLimitProgram->dispatch(r.cmd, s.particleCount, bindings, params);
+      s.strainLimitPrograms->inner.dispatch(r.cmd, s.particleCount, bindings, params);
       engine::barrier::computeToCompute(r.vk(), r.cmd);  // every neighbour's sum, before the corrections
       params.mode = k + 1 == iterations ? WEFT_STRAIN_CORRECT_FINAL : WEFT_STRAIN_CORRECT;
-      (params.mode == WEFT_STRAIN_CORRECT_FINAL ? s.strainLimitFinalProgram : s.strainLimitProgram)
-          ->dispatch(r.cmd, s.particleCount, bindings, params);
+      s.strainLimitPrograms->pass(params.mode == WEFT_STRAIN_CORRECT_FINAL).dispatch(r.cmd, s.particleCount, bindings, params);
       engine::barrier::computeToCompute(r.vk(), r.cmd);
       s.swapPositions();
       s.swapVelocities();

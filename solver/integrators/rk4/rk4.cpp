@@ -80,11 +80,8 @@ void rk4StepCpu(CpuState& s, const gpu::StepParams& params, ThreadPool& pool) {
 
 struct Rk4Resources : UnitResources {
   explicit Rk4Resources(const GpuState& s)
-      : stage(*s.context, *s.shaders, s.kernel("rk4_stage.comp"), GpuState::noColliderSpecialization()),
-        lastStage(*s.context, *s.shaders, s.kernel("rk4_stage.comp"), s.colliderSpecialization()) {}
-  // The same kernel twice: only the last stage collides, so the first three are built without the
-  // colliders' code (which lavapipe would run under a mask).
-  engine::ComputeProgram stage, lastStage;
+      : stage(s.lastPassCollides(s.kernel("rk4_stage.comp"))) {}
+  LastPassCollides stage;  // only the fourth stage collides
 };
 
 void recordRk4Step(GpuRecorder& r, const gpu::StepParams& params) {
@@ -103,7 +100,7 @@ void recordRk4Step(GpuRecorder& r, const gpu::StepParams& params) {
     gpu::StepParams p = params;
     p.mode = stage;
     engine::timed(r.timer, r.cmd, "rk4_stage", [&] {
-      (stage == 3 ? programs.lastStage : programs.stage)
+      programs.stage.pass(stage == 3)
           .dispatch(r.cmd, s.particleCount,
                     s.withTables({{WEFT_BIND_PREV_POSITIONS, &s.positionsIn()},
                                   {WEFT_BIND_BASE_VELOCITIES, &s.velocitiesIn()},

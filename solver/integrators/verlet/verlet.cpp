@@ -134,11 +134,9 @@ void verletStepCpu(CpuState& state, const gpu::StepParams& params, const SolverP
 struct VerletResources : UnitResources {
   explicit VerletResources(const GpuState& s)
       : predict(*s.context, *s.shaders, s.kernel("verlet_predict.comp")),
-        relax(*s.context, *s.shaders, s.kernel("verlet_relax.comp"), GpuState::noColliderSpecialization()),
-        relaxFinal(*s.context, *s.shaders, s.kernel("verlet_relax.comp"), s.colliderSpecialization()) {}
-  // The same kernel twice: only the last pass of a step collides (WEFT_MODE_RELAX_FINAL), so the
-  // others are built without the colliders' code.
-  engine::ComputeProgram predict, relax, relaxFinal;
+        relax(s.lastPassCollides(s.kernel("verlet_relax.comp"))) {}
+  engine::ComputeProgram predict;
+  LastPassCollides relax;  // only the last pass of a step collides (WEFT_MODE_RELAX_FINAL)
 };
 
 void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, const SolverParams& solver) {
@@ -152,7 +150,7 @@ void recordVerletStep(GpuRecorder& r, const gpu::StepParams& params, const Solve
   for (int pass = 0; pass < relaxPasses(solver.iterations); ++pass) {
     gpu::StepParams p = relaxParams(params, pass, solver);
     engine::timed(r.timer, r.cmd, "verlet_relax", [&] {
-      const engine::ComputeProgram& relax = (p.mode & WEFT_MODE_RELAX_FINAL) != 0u ? programs.relaxFinal : programs.relax;
+      const engine::ComputeProgram& relax = programs.relax.pass((p.mode & WEFT_MODE_RELAX_FINAL) != 0u);
       relax.dispatch(r.cmd, s.particleCount,
                      s.withTables({{WEFT_BIND_POSITIONS, &s.positionsIn()},
                                    {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
