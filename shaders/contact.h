@@ -146,6 +146,14 @@ WEFT_FN bool sphereBeyond(vec3 p, vec4 sphere, float reach) {
   return dot(gap, gap) >= far * far;
 }
 
+// A lower bound on the distance from p to any primitive inside `sphere` (0 when p is inside it):
+// what stands for a candidate pair the search had no slot left for (contactDroppedBound).
+WEFT_FN float sphereGap(vec3 p, vec4 sphere) {
+  vec3 gap = p - xyz(sphere);
+  float d = sqrt(dot(gap, gap)) - sphere.w;
+  return d > 0.0f ? d : 0.0f;
+}
+
 // Contact pairs as elements of the next implicit solve (elements/contact_pair.h). The condition acts
 // from this multiple of the thickness (at most the radius), so the solve meets a pair before the
 // contact pass would have to push it, and a layer it holds up rests a quarter of the thickness above

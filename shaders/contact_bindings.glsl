@@ -1,4 +1,4 @@
-// Buffer declarations shared by the contact kernels (contact_hash, contact_scan, contact_resolve).
+// Buffer declarations shared by the contact kernels (contact_hash, contact_scan, contact_search, contact_resolve).
 // A kernel uses what it needs; bindings it never touches are dropped by the compiler.
 #ifndef WEFT_CONTACT_BINDINGS_GLSL
 #define WEFT_CONTACT_BINDINGS_GLSL
@@ -20,6 +20,8 @@ layout(std430, binding = WEFT_BIND_CONTACT_SCALARS) buffer Scalars { ContactScal
 layout(std430, binding = WEFT_BIND_CONTACT_MARKS) buffer Marks { uint marks[]; };
 layout(std430, binding = WEFT_BIND_CONTACT_PAIRS) writeonly buffer ContactPairs { Element contactPairs[]; };
 layout(std430, binding = WEFT_BIND_CONTACT_PAIR_COUNTS) writeonly buffer ContactPairCounts { uint contactPairCounts[]; };
+layout(std430, binding = WEFT_BIND_CONTACT_CANDIDATES) buffer Candidates { uvec2 candidates[]; };
+layout(std430, binding = WEFT_BIND_CONTACT_CANDIDATE_COUNTS) buffer CandidateCounts { uvec4 candidateCounts[]; };
 
 float contactLongestEdge() { return uintBitsToFloat(scalars.maxEdgeBits); }
 

@@ -63,6 +63,12 @@ using uvec4 = glm::uvec4;
 #define WEFT_BIND_CONTACT_SCALARS 60   // ContactScalars
 #define WEFT_BIND_CONTACT_SPHERES 63   // vec4[T + E]: the step's bounding spheres of the triangles, then the edges
 #define WEFT_BIND_CONTACT_MARKS 64     // uint[N]: what contact did to each vertex this frame, WEFT_CONTACT_MARK_* bits
+// The search's candidate pairs (contact_search), which contact_resolve evaluates: each vertex's own
+// WEFT_CONTACT_CANDIDATE_SLOTS, vertex–triangle pairs from the first slot up (vertex, triangle),
+// edge–edge pairs from the last slot down (its own edge, the foreign one).
+#define WEFT_BIND_CONTACT_CANDIDATES 70       // uvec2[N * WEFT_CONTACT_CANDIDATE_SLOTS]
+#define WEFT_BIND_CONTACT_CANDIDATE_COUNTS 71 // uvec4[N]: vertex–triangle pairs, edge–edge pairs, the
+                                              // dropped pairs' lower bound (float bits; the radius when none), 0
 // The pairs an implicit solve holds as contact elements (WEFT_ELEMENT_CONTACT), bound with the
 // element tables for every gather: each vertex's own WEFT_CONTACT_PAIR_SLOTS, and how many it uses.
 #define WEFT_BIND_CONTACT_PAIRS 67        // Element[N * WEFT_CONTACT_PAIR_SLOTS], the vertex as node 0
@@ -197,6 +203,11 @@ using uvec4 = glm::uvec4;
 #define WEFT_CONTACT_SCATTER 2        // contact_hash: each particle into its bucket's run
 #define WEFT_CONTACT_SORT 3           // contact_hash: each bucket's run into particle order
 #define WEFT_CONTACT_PAIR_SLOTS 8u    // contact elements a vertex keeps for the next implicit solve: its nearest pairs
+// Candidate pairs a vertex's search keeps for evaluation (both kinds together). Beyond them a pair is
+// not evaluated: it pushes nothing, and only a lower bound on its distance limits the vertex's move,
+// which keeps the guarantee. The shipped scenes' densest steps meet about 550 at one vertex (twist; with
+// 512 slots, 4 % of its vertex-steps were crowded: docs/contact.md).
+#define WEFT_CONTACT_CANDIDATE_SLOTS 1024u
 // What contact did to a vertex in any step of the frame (ContactMarks, drawn by the viewer's contact
 // overlay): bits, or-ed over the frame's steps and cleared at its start.
 #define WEFT_CONTACT_MARK_NEAR 1u     // a primitive it is a corner of came within the radius of a foreign one
@@ -524,6 +535,8 @@ struct ContactScalars {
   uint contactVertices;   // the frame's sum over steps of the vertices pushed apart
   uint limitedVertices;   // the frame's sum over steps of the vertices whose move was cut short
   uint nearVertices;      // the frame's sum over steps of the vertices with a pair within the radius (contacts found)
+  uint crowdedVertices;   // the frame's sum over steps of the vertices with more candidate pairs than their
+                          // WEFT_CONTACT_CANDIDATE_SLOTS (contact_search): those past them pushed nothing
 };
 
 // Push constants of normals.comp.
@@ -549,7 +562,7 @@ static_assert(sizeof(StepParams) == 80);
 static_assert(sizeof(XpbdConstraint) == 32);
 static_assert(sizeof(XpbdParams) == 96);
 static_assert(sizeof(ContactParams) == 80);
-static_assert(sizeof(ContactScalars) == 20);
+static_assert(sizeof(ContactScalars) == 24);
 static_assert(sizeof(RenderParams) == 128);
 static_assert(sizeof(SolveScalars) == 36);
 static_assert(sizeof(StepLog) == 16);

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <bit>
 #include <cfloat>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -25,7 +26,7 @@ uint32_t floatBits(float f) { return std::bit_cast<uint32_t>(f); }
 float bitsFloat(uint32_t u) { return std::bit_cast<float>(u); }
 
 // Both backends' statistics start from this: no distance yet, no vertex counted.
-gpu::ContactScalars frameStartScalars() { return {0u, floatBits(FLT_MAX), 0u, 0u, 0u}; }
+gpu::ContactScalars frameStartScalars() { return {0u, floatBits(FLT_MAX), 0u, 0u, 0u, 0u}; }
 
 // The step's parameters on top of the topology's layout.
 struct ContactCommon;
@@ -111,8 +112,8 @@ struct CpuContact : ContactCommon {
 };
 
 struct GpuContact : ContactCommon {
-  engine::Buffer start, topologyBuffer, spheres, cells, entries, scalars, marks;
-  std::unique_ptr<engine::ComputeProgram> hash, scan, resolve;
+  engine::Buffer start, topologyBuffer, spheres, cells, entries, scalars, marks, candidates, candidateCounts;
+  std::unique_ptr<engine::ComputeProgram> hash, scan, search, resolve;
 };
 
 CpuContact& cpuContact(CpuState& s) { return static_cast<CpuContact&>(*s.contact); }
@@ -150,20 +151,117 @@ float contactMeasure(uint32_t i, CpuContact& k, const gpu::ContactParams& c) {
   return longest;
 }
 
+// A vertex's candidate pairs, as contact_search lists them in its slots of the candidate buffer.
+struct CandidateList {
+  uint32_t triangles = 0u, edges = 0u;  // vertex–triangle pairs from slot 0 up, edge–edge from the last down
+  float dropped = 0.f;                  // the lower bound of the pairs past the slots (the radius when none)
+  bool crowded = false;                 // some pair had no slot
+  glm::uvec2 slots[WEFT_CONTACT_CANDIDATE_SLOTS];
+};
+
+// contact_search.comp for vertex i.
+void contactSearchVertex(uint32_t i, const CpuContact& k, const gpu::ContactParams& contact, float longest, CandidateList& list) {
+  const std::vector<uint32_t>& topology = k.topology.data;
+  const std::vector<glm::vec4>& start = k.start;
+  const glm::vec4 si = start[i];
+  const float cellSize = gpu::contactCellSize(contact.radius, longest);
+  uint32_t triangles = 0u, edges = 0u;
+  float dropped = contact.radius;
+  const glm::ivec3 home = gpu::contactCell(xyz(si), cellSize);
+  const uint32_t trisBegin = topology[contact.triangleRowsAt + i];
+  const uint32_t trisEnd = topology[contact.triangleRowsAt + i + 1u];
+  const uint32_t edgesBegin = topology[contact.edgeRowsAt + i];
+  const uint32_t edgesEnd = topology[contact.edgeRowsAt + i + 1u];
+  const std::vector<glm::vec4>& spheres = k.spheres;
+  const uint32_t edgeSpheresAt = contact.triangleCount;
+  constexpr uint32_t slots = WEFT_CONTACT_CANDIDATE_SLOTS;
+  // Its longest edge: a tighter cull than the step's.
+  float ownLongest = 0.f;
+  for (uint32_t k3 = edgesBegin; k3 < edgesEnd; ++k3)
+    ownLongest = std::max(ownLongest, 2.f * spheres[edgeSpheresAt + topology[contact.edgeListAt + k3]].w);
+  const float reach2 = cellSize * cellSize;
+  const float nearReach2 = (contact.radius + longest) * (contact.radius + longest);
+  const float ownReach2 = (contact.radius + ownLongest) * (contact.radius + ownLongest);
+  uint32_t seen[27];
+  uint32_t seenCount = 0u;
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const uint32_t h = gpu::contactBucket(home + glm::ivec3(dx, dy, dz), contact.tableSize);
+        bool again = false;  // two of the 27 cells in one bucket: its vertices are visited once
+        for (uint32_t b = 0u; b < seenCount; ++b) again = again || seen[b] == h;
+        if (again) continue;
+        seen[seenCount++] = h;
+        const uint32_t first = h > 0u ? k.cells[h - 1u] : 0u;
+        for (uint32_t e = first; e < k.cells[h]; ++e) {
+          const uint32_t u = k.entries[e];
+          const glm::vec4 su = start[u];
+          const glm::vec3 gap = xyz(su) - xyz(si);
+          const float apart2 = glm::dot(gap, gap);
+          if (u == i || apart2 >= reach2) continue;
+          if (apart2 < nearReach2) {  // a vertex within the radius of a triangle of u's
+            for (uint32_t t = topology[contact.ownedTriangleRowsAt + u]; t < topology[contact.ownedTriangleRowsAt + u + 1u]; ++t) {
+              if (gpu::sphereBeyond(xyz(si), spheres[t], contact.radius)) continue;
+              const glm::uvec3 c = contactTriangle(topology, contact, t);
+              if (c.x == i || c.y == i || c.z == i) continue;
+              if (triangles + edges < slots) list.slots[triangles++] = glm::uvec2(i, t);
+              else dropped = std::min(dropped, gpu::sphereGap(xyz(si), spheres[t]));
+            }
+          }
+          if (apart2 < ownReach2) {  // u within the radius of a triangle around this vertex
+            for (uint32_t k2 = trisBegin; k2 < trisEnd; ++k2) {
+              const uint32_t t = topology[contact.triangleListAt + k2];
+              if (gpu::sphereBeyond(xyz(su), spheres[t], contact.radius)) continue;
+              const glm::uvec3 c = contactTriangle(topology, contact, t);
+              if (c.x == u || c.y == u || c.z == u) continue;
+              if (triangles + edges < slots) list.slots[triangles++] = glm::uvec2(u, t);
+              else dropped = std::min(dropped, gpu::sphereGap(xyz(su), spheres[t]));
+            }
+          }
+          for (uint32_t f = topology[contact.ownedEdgeRowsAt + u]; f < topology[contact.ownedEdgeRowsAt + u + 1u]; ++f) {
+            const glm::vec4 fSphere = spheres[edgeSpheresAt + f];
+            if (gpu::sphereBeyond(xyz(si), fSphere, contact.radius + ownLongest)) continue;  // every edge around i is within ownLongest of it
+            const glm::uvec2 q = contactEdge(topology, contact, f);
+            const glm::vec4 q0 = start[q.x], q1 = start[q.y];
+            const glm::vec3 fAlong = xyz(q1) - xyz(q0);
+            const float fInvLength2 = fSphere.w > 0.f ? 0.25f / (fSphere.w * fSphere.w) : 0.f;
+            for (uint32_t k3 = edgesBegin; k3 < edgesEnd; ++k3) {
+              const uint32_t ee = topology[contact.edgeListAt + k3];
+              const glm::vec4 eSphere = spheres[edgeSpheresAt + ee];
+              const float eReach = contact.radius + eSphere.w;  // e lies within its half length of its middle
+              const float middleGap2 = gpu::pointSegmentDistance2(xyz(eSphere), xyz(q0), fAlong, fInvLength2);
+              if (middleGap2 >= eReach * eReach) continue;
+              const glm::uvec2 p = contactEdge(topology, contact, ee);
+              if (p.x == q.x || p.x == q.y || p.y == q.x || p.y == q.y) continue;
+              const glm::vec4 p0 = start[p.x], p1 = start[p.y];
+              const float eInvLength2 = eSphere.w > 0.f ? 0.25f / (eSphere.w * eSphere.w) : 0.f;
+              const float fReach = contact.radius + fSphere.w;
+              if (gpu::pointSegmentDistance2(xyz(fSphere), xyz(p0), xyz(p1) - xyz(p0), eInvLength2) >= fReach * fReach) continue;
+              if (triangles + edges < slots) list.slots[slots - 1u - edges++] = glm::uvec2(ee, f);
+              else dropped = std::min(dropped, std::max(std::sqrt(middleGap2) - eSphere.w, 0.f));
+            }
+          }
+        }
+      }
+  list.crowded = triangles + edges == slots && dropped < contact.radius;
+  list.triangles = triangles;
+  list.edges = edges;
+  list.dropped = dropped;
+}
+
 struct VertexOutcome {
   float nearest;
   uint32_t marks;  // WEFT_CONTACT_MARK_*
 };
 
-// contact_resolve.comp for vertex i.
+// contact_resolve.comp for vertex i, on the candidates contactSearchVertex listed.
 VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k, const gpu::ContactParams& contact,
-                                   float longest) {
+                                   const CandidateList& listed) {
   const std::vector<uint32_t>& topology = k.topology.data;
   const std::vector<glm::vec4>& start = k.start;
   const glm::vec4 si = start[i];
   const glm::vec4 xi = s.positions[i];
   const glm::vec4 vi = s.velocities[i];
-  const float cellSize = gpu::contactCellSize(contact.radius, longest);
   const float thickness = contact.thickness;
   const glm::vec2 reach(thickness, contact.collectPairs != 0u ? gpu::contactForceReach(thickness, contact.radius) : 0.f);
   const glm::vec2 sceneFriction(contact.staticFriction, contact.kineticFriction);
@@ -210,89 +308,29 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
     push += glm::vec3(r.y, r.z, r.w);
     weights += weight;
   };
-  const glm::ivec3 home = gpu::contactCell(xyz(si), cellSize);
-  const uint32_t trisBegin = topology[contact.triangleRowsAt + i];
-  const uint32_t trisEnd = topology[contact.triangleRowsAt + i + 1u];
-  const uint32_t edgesBegin = topology[contact.edgeRowsAt + i];
-  const uint32_t edgesEnd = topology[contact.edgeRowsAt + i + 1u];
-  const std::vector<glm::vec4>& spheres = k.spheres;
-  const uint32_t edgeSpheresAt = contact.triangleCount;
-  // Its longest edge: a tighter cull than the step's.
-  float ownLongest = 0.f;
-  for (uint32_t k3 = edgesBegin; k3 < edgesEnd; ++k3)
-    ownLongest = std::max(ownLongest, 2.f * spheres[edgeSpheresAt + topology[contact.edgeListAt + k3]].w);
-  const float reach2 = cellSize * cellSize;
-  const float nearReach2 = (contact.radius + longest) * (contact.radius + longest);
-  const float ownReach2 = (contact.radius + ownLongest) * (contact.radius + ownLongest);
-  uint32_t seen[27];
-  uint32_t seenCount = 0u;
-  for (int dz = -1; dz <= 1; ++dz)
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) {
-        const uint32_t h = gpu::contactBucket(home + glm::ivec3(dx, dy, dz), contact.tableSize);
-        bool again = false;  // two of the 27 cells in one bucket: its vertices are visited once
-        for (uint32_t b = 0u; b < seenCount; ++b) again = again || seen[b] == h;
-        if (again) continue;
-        seen[seenCount++] = h;
-        const uint32_t first = h > 0u ? k.cells[h - 1u] : 0u;
-        for (uint32_t e = first; e < k.cells[h]; ++e) {
-          const uint32_t u = k.entries[e];
-          const glm::vec4 su = start[u];
-          const glm::vec3 gap = xyz(su) - xyz(si);
-          const float apart2 = glm::dot(gap, gap);
-          if (u == i || apart2 >= reach2) continue;
-          if (apart2 < nearReach2) {  // a vertex within the radius of a triangle of u's
-            for (uint32_t t = topology[contact.ownedTriangleRowsAt + u]; t < topology[contact.ownedTriangleRowsAt + u + 1u]; ++t) {
-              const glm::uvec3 c = contactTriangle(topology, contact, t);
-              if (gpu::sphereBeyond(xyz(si), spheres[t], contact.radius)) continue;
-              if (c.x == i || c.y == i || c.z == i) continue;
-              const glm::vec4 a = start[c.x], b = start[c.y], d = start[c.z];
-              const glm::vec4 r = gpu::contactVertexTriangle(si, a, b, d, xyz(xi), xyz(s.positions[c.x]), xyz(s.positions[c.y]), xyz(s.positions[c.z]), 0u, reach, pairFriction(c.x), weight, grip);
-              keepPair(r.x, glm::uvec4(i, c), false, 0u);
-              gather(r);
-            }
-          }
-          if (apart2 < ownReach2) {  // u within the radius of a triangle around this vertex
-            for (uint32_t k2 = trisBegin; k2 < trisEnd; ++k2) {
-              const uint32_t t = topology[contact.triangleListAt + k2];
-              if (gpu::sphereBeyond(xyz(su), spheres[t], contact.radius)) continue;
-              const glm::uvec3 c = contactTriangle(topology, contact, t);
-              if (c.x == u || c.y == u || c.z == u) continue;
-              const glm::vec4 a = start[c.x], b = start[c.y], d = start[c.z];
-              const uint32_t corner = c.x == i ? 1u : (c.y == i ? 2u : 3u);
-              const glm::vec4 r = gpu::contactVertexTriangle(su, a, b, d, xyz(s.positions[u]), xyz(s.positions[c.x]), xyz(s.positions[c.y]), xyz(s.positions[c.z]), corner, reach, pairFriction(u), weight, grip);
-              keepPair(r.x, glm::uvec4(u, c), false, corner);
-              gather(r);
-            }
-          }
-          for (uint32_t f = topology[contact.ownedEdgeRowsAt + u]; f < topology[contact.ownedEdgeRowsAt + u + 1u]; ++f) {
-            const glm::vec4 fSphere = spheres[edgeSpheresAt + f];
-            if (gpu::sphereBeyond(xyz(si), fSphere, contact.radius + ownLongest)) continue;  // every edge around i is within ownLongest of it
-            const glm::uvec2 q = contactEdge(topology, contact, f);
-            const glm::vec4 q0 = start[q.x], q1 = start[q.y];
-            const glm::vec3 fAlong = xyz(q1) - xyz(q0);
-            const float fInvLength2 = fSphere.w > 0.f ? 0.25f / (fSphere.w * fSphere.w) : 0.f;
-            for (uint32_t k3 = edgesBegin; k3 < edgesEnd; ++k3) {
-              const uint32_t e = topology[contact.edgeListAt + k3];
-              const glm::vec4 eSphere = spheres[edgeSpheresAt + e];
-              const float eReach = contact.radius + eSphere.w;  // e lies within its half length of its middle
-              if (gpu::pointSegmentDistance2(xyz(eSphere), xyz(q0), fAlong, fInvLength2) >= eReach * eReach) continue;
-              const glm::uvec2 p = contactEdge(topology, contact, e);
-              if (p.x == q.x || p.x == q.y || p.y == q.x || p.y == q.y) continue;
-              const glm::vec4 p0 = start[p.x], p1 = start[p.y];
-              const float eInvLength2 = eSphere.w > 0.f ? 0.25f / (eSphere.w * eSphere.w) : 0.f;
-              const float fReach = contact.radius + fSphere.w;
-              if (gpu::pointSegmentDistance2(xyz(fSphere), xyz(p0), xyz(p1) - xyz(p0), eInvLength2) >= fReach * fReach) continue;
-              const glm::vec4 r = gpu::contactEdgeEdge(p0, p1, q0, q1, xyz(s.positions[p.x]), xyz(s.positions[p.y]), xyz(s.positions[q.x]), xyz(s.positions[q.y]),
-                                                       p.x == i ? 0u : 1u, reach, pairFriction(q.x), weight, grip);
-              keepPair(r.x, glm::uvec4(p, q), true, p.x == i ? 0u : 1u);
-              gather(r);
-            }
-          }
-        }
-      }
+  const std::vector<glm::vec4>& positions = s.positions;
+  for (uint32_t j = 0u; j < listed.triangles; ++j) {  // vertex u against triangle t; u is i, or i a corner of t
+    const uint32_t u = listed.slots[j].x;
+    const glm::uvec3 c = contactTriangle(topology, contact, listed.slots[j].y);
+    const uint32_t corner = u == i ? 0u : (c.x == i ? 1u : (c.y == i ? 2u : 3u));
+    const glm::vec4 r = gpu::contactVertexTriangle(start[u], start[c.x], start[c.y], start[c.z], xyz(positions[u]), xyz(positions[c.x]),
+                                                   xyz(positions[c.y]), xyz(positions[c.z]), corner, reach,
+                                                   pairFriction(corner == 0u ? c.x : u), weight, grip);
+    keepPair(r.x, glm::uvec4(u, c), false, corner);
+    gather(r);
+  }
+  for (uint32_t j = 0u; j < listed.edges; ++j) {  // an edge p around i against a foreign edge q
+    const glm::uvec2 pair = listed.slots[WEFT_CONTACT_CANDIDATE_SLOTS - 1u - j];
+    const glm::uvec2 p = contactEdge(topology, contact, pair.x);
+    const glm::uvec2 q = contactEdge(topology, contact, pair.y);
+    const uint32_t corner = p.x == i ? 0u : 1u;
+    const glm::vec4 r = gpu::contactEdgeEdge(start[p.x], start[p.y], start[q.x], start[q.y], xyz(positions[p.x]), xyz(positions[p.y]),
+                                             xyz(positions[q.x]), xyz(positions[q.y]), corner, reach, pairFriction(q.x), weight, grip);
+    keepPair(r.x, glm::uvec4(p, q), true, corner);
+    gather(r);
+  }
   const glm::vec3 target = xyz(xi) + push / std::max(1.f, weights) + gpu::contactGripMove(grip);
-  const float bound = gpu::contactBound(nearest, thickness);
+  const float bound = gpu::contactBound(std::min(nearest, listed.dropped), thickness);
   const glm::vec3 x = gpu::limitMove(xyz(si), target, bound);
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(gpu::carryCorrection(xyz(vi), x, xyz(xi), contact.dt), vi.w);
@@ -462,12 +500,15 @@ void resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool&
   for (uint32_t& cell : k.cells) running += std::exchange(cell, running);
   for (uint32_t i = 0; i < n; ++i) k.entries[k.cells[bucketOf[i]]++] = i;
   std::atomic<uint32_t> minBits{k.scalars.minDistanceBits};
-  std::atomic<uint32_t> pushed{0}, limited{0}, near{0};
+  std::atomic<uint32_t> pushed{0}, limited{0}, near{0}, crowded{0};
   pool.parallelFor(n, [&](size_t begin, size_t end) {
     float nearest = FLT_MAX;
-    uint32_t p = 0, l = 0, q = 0;
+    uint32_t p = 0, l = 0, q = 0, m = 0;
+    auto list = std::make_unique<CandidateList>();  // 8 KiB: off the worker's stack
     for (size_t i = begin; i < end; ++i) {
-      const VertexOutcome o = contactResolveVertex(static_cast<uint32_t>(i), state, k, c, longest);
+      contactSearchVertex(static_cast<uint32_t>(i), k, c, longest, *list);
+      m += list->crowded;
+      const VertexOutcome o = contactResolveVertex(static_cast<uint32_t>(i), state, k, c, *list);
       if (o.nearest < c.radius) nearest = std::min(nearest, o.nearest);
       p += (o.marks & WEFT_CONTACT_MARK_PUSHED) != 0;
       l += (o.marks & WEFT_CONTACT_MARK_LIMITED) != 0;
@@ -479,11 +520,13 @@ void resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool&
     pushed += p;
     limited += l;
     near += q;
+    crowded += m;
   }, 64);  // hundreds of pair tests per vertex: worth the workers from a few dozen vertices
   k.scalars.minDistanceBits = minBits.load();
   k.scalars.contactVertices += pushed.load();
   k.scalars.limitedVertices += limited.load();
   k.scalars.nearVertices += near.load();
+  k.scalars.crowdedVertices += crowded.load();
   k.scalars.maxEdgeBits = floatBits(longest);
   state.swapPositions();
   state.swapVelocities();
@@ -495,6 +538,7 @@ ContactStats contactStats(const gpu::ContactScalars& s, float radius) {
   out.contactVertices = s.contactVertices;
   out.limitedVertices = s.limitedVertices;
   out.nearVertices = s.nearVertices;
+  out.crowdedVertices = s.crowdedVertices;
   out.minDistance = std::min(bitsFloat(s.minDistanceBits), radius);
   return out;
 }
@@ -528,6 +572,8 @@ MemoryNeed contactMemoryNeed(size_t particles, size_t triangles) {
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));                                         // entries
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));  // the CPU's buckets (the GPU's scalars are smaller)
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));  // marks
+  need.add(std::max<uint64_t>(n * WEFT_CONTACT_CANDIDATE_SLOTS * sizeof(glm::uvec2), 16));  // the GPU's candidate pairs
+  need.add(std::max<uint64_t>(n * sizeof(glm::uvec4), 16));                                 // and their counts
   need.add(std::max<uint64_t>(n * WEFT_CONTACT_PAIR_SLOTS * sizeof(gpu::Element), 16));  // the pairs kept for implicit solves
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));                                // and their counts
   return need;
@@ -552,10 +598,13 @@ void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSp
   k->entries = deviceBuffer(context, n * sizeof(uint32_t), "weft.contactEntries");
   k->scalars = deviceBuffer(context, sizeof(gpu::ContactScalars), "weft.contactScalars");
   k->marks = deviceBuffer(context, n * sizeof(uint32_t), "weft.contactMarks");
+  k->candidates = deviceBuffer(context, n * WEFT_CONTACT_CANDIDATE_SLOTS * sizeof(glm::uvec2), "weft.contactCandidates");
+  k->candidateCounts = deviceBuffer(context, n * sizeof(glm::uvec4), "weft.contactCandidateCounts");
   const gpu::ContactScalars initial = frameStartScalars();
   engine::uploadBuffer(context, k->scalars, &initial, sizeof initial);
   k->hash = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_hash.comp");
   k->scan = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_scan.comp");
+  k->search = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_search.comp");
   k->resolve = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_resolve.comp");
   state.contact = std::move(k);
 }
@@ -607,17 +656,21 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
     c.mode = WEFT_CONTACT_SORT;
     k.hash->dispatch(r.cmd, c.tableSize, hashBindings, c);
     engine::barrier::computeToCompute(r.vk(), r.cmd);
+    std::vector<engine::BufferBinding> searchBindings = hashBindings;  // the grid, and the lists it fills
+    searchBindings.push_back({WEFT_BIND_CONTACT_CANDIDATES, &k.candidates});
+    searchBindings.push_back({WEFT_BIND_CONTACT_CANDIDATE_COUNTS, &k.candidateCounts});
+    k.search->dispatch(r.cmd, n, searchBindings, c);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
     const std::vector<engine::BufferBinding> resolveBindings{{WEFT_BIND_POSITIONS, &s.positionsIn()},
                                                              {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
                                                              {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
                                                              {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
                                                              {WEFT_BIND_CONTACT_START, &k.start},
                                                              {WEFT_BIND_CONTACT_TOPOLOGY, &k.topologyBuffer},
-                                                             {WEFT_BIND_CONTACT_SPHERES, &k.spheres},
-                                                             {WEFT_BIND_CONTACT_CELLS, &k.cells},
-                                                             {WEFT_BIND_CONTACT_ENTRIES, &k.entries},
                                                              {WEFT_BIND_CONTACT_SCALARS, &k.scalars},
                                                              {WEFT_BIND_CONTACT_MARKS, &k.marks},
+                                                             {WEFT_BIND_CONTACT_CANDIDATES, &k.candidates},
+                                                             {WEFT_BIND_CONTACT_CANDIDATE_COUNTS, &k.candidateCounts},
                                                              {WEFT_BIND_CONTACT_PAIRS, &s.contactPairs},
                                                              {WEFT_BIND_CONTACT_PAIR_COUNTS, &s.contactPairCounts}};
     k.resolve->dispatch(r.cmd, n, resolveBindings, c);

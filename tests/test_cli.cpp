@@ -164,6 +164,7 @@ TEST(Cli, RunReportsContactInTheStatsAndTheSummary) {
   EXPECT_GT(j["contact"]["contactVertices"].get<double>(), 0.0) << "the strip lands at 0.2 s";
   // Every vertex pushed had a pair within the radius; most near ones are not pushed.
   EXPECT_GT(j["contact"]["nearVertices"].get<double>(), j["contact"]["contactVertices"].get<double>());
+  EXPECT_EQ(j["contact"]["crowdedVertices"].get<double>(), 0.0) << "the search's slots hold every candidate of the pile";
   EXPECT_GT(j["contact"]["medianMsPerStep"].get<double>(), 0.0);
   fs::path small = writeFile("small.json", kSmallScene);
   r = weft("run " + small.string() + " --backend cpu --quiet --stats " + stats.string());

@@ -339,6 +339,39 @@ TEST_P(ContactTest, NoVertexMovesFartherThanItsBoundOverEveryPairABruteForceSear
   EXPECT_EQ(near, stats.nearVertices);
 }
 
+// A radius of a dozen edges puts more candidate pairs in each vertex's search than it has slots
+// (WEFT_CONTACT_CANDIDATE_SLOTS). The pairs past them are not evaluated, but a lower bound on their
+// distance still limits the vertex's move: against every pair a brute-force search finds, no vertex
+// moves more than 0.45 of its nearest distance, and no edge crosses. Two crumpled sheets 3 mm apart
+// thrown at each other, one step. Without the lower bound, a vertex whose nearest pair fell past its
+// slots would move the radius's bound, many times its distance.
+TEST_P(ContactTest, PairsPastAVertexsSlotsStillLimitItsMove) {
+  ClothModel model = grid(20, 20, {0.1f, 0.1f}, {0.f, 0.f, 0.f}, GridPlane::Horizontal);
+  appendCloth(model, grid(20, 20, {0.1f, 0.1f}, {0.002f, 0.003f, 0.002f}, GridPlane::Horizontal));
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> bump(-0.0008f, 0.0008f);
+  for (glm::vec3& x : model.positions) x.y += bump(rng);
+  for (size_t i = 0; i < model.velocities.size(); ++i) model.velocities[i] = glm::vec3(0.f, i < 400 ? 1.f : -1.f, 0.f);
+  SolverParams params = contactParams(Integrator::SymplecticEuler, 0.001f);
+  params.colliders.clear();
+  params.environment.gravity = glm::vec3(0.f);
+  params.environment.airDrag = 0.f;
+  params.contact.radius = 0.06f;  // 11 edges
+  auto solver = makeTestSolver(model, params, GetParam());
+  std::vector<glm::vec4> x0, v0, x, v;
+  solver->readState(x0, v0);
+  ASSERT_EQ(countCrossings(x0, model.triangles), 0u);
+  solver->advance(1.f / 60.f, 1);
+  solver->readState(x, v);
+  EXPECT_EQ(countCrossings(x, model.triangles), 0u);
+  const ContactStats stats = solver->lastContactStats();
+  EXPECT_GT(stats.crowdedVertices, x0.size() / 2) << "the radius must crowd most vertices' searches";
+  const std::vector<double> nearest = bruteForceNearest(x0, model.triangles, params.contact.radius);
+  double worstRatio = 0.0;
+  for (size_t i = 0; i < x0.size(); ++i) worstRatio = std::max(worstRatio, glm::length(d3(x[i]) - d3(x0[i])) / nearest[i]);
+  EXPECT_LE(worstRatio, 0.45 * (1.0 + 1e-4));
+}
+
 // Two triangles, one flat and one upright above it, whose long edges cross 3 mm apart, far from
 // each other's middles and from every corner: the only pairs within the radius are edge-edge pairs
 // met in their interiors. Thrown together at 2 m/s, each corner of those edges moves at most 0.45

@@ -40,6 +40,7 @@ void ContactReport::add(const ContactStats& stats, double ms, int substeps) {
   contactVertices += stats.contactVertices;
   limitedVertices += stats.limitedVertices;
   nearVertices += stats.nearVertices;
+  crowdedVertices += stats.crowdedVertices;
   minDistance = framesAdded == 0 ? stats.minDistance : std::min<double>(minDistance, stats.minDistance);
   ++framesAdded;
   msPerStep.push_back(ms / substeps);
@@ -145,6 +146,7 @@ void writeStatsJson(const RunReport& r, const std::string& path) {
                     {"nearVertices", r.contact.nearVertices},
                     {"contactVertices", r.contact.contactVertices},
                     {"limitedVertices", r.contact.limitedVertices},
+                    {"crowdedVertices", r.contact.crowdedVertices},
                     {"medianMsPerStep", median(r.contact.msPerStep)}};
   else
     j["contact"] = nullptr;

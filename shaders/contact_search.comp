@@ -1,0 +1,114 @@
+#version 450
+// Contact's search, after the hash grid of the step's start positions is built: each vertex lists
+// every pair of primitives sharing no corner that it is a corner of and that the cheap bounds cannot
+// rule out of the radius:
+//  1. itself against the triangles whose smallest corner is a neighbour u;
+//  2. a neighbour u against the triangles around itself;
+//  3. the edges around itself against the edges whose smaller end is u.
+// Each such pair is met exactly once per corner, in one order on both backends. contact_resolve then
+// evaluates the list. The two are apart because a device that runs its lanes in lock step (lavapipe
+// always, any GPU within a warp) pays for the exact tests of every candidate a neighbour lane visits:
+// in one kernel the pile's contact took 47 ms a step on lavapipe before any pair came near, almost all
+// of it exact tests of pairs the bounds had already ruled out.
+// Pairs past the vertex's WEFT_CONTACT_CANDIDATE_SLOTS are not listed; the smallest lower bound on
+// their distances (sphereGap) is, and limits the vertex's move as their distances would.
+// Mirrors contactSearchVertex() in solver/contact.cpp, line for line.
+#include "shared.h"
+#include "physics.h"
+#include "common.glsl"
+#include "contact_bindings.glsl"
+
+layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
+
+uvec3 contactTriangle(uint t) {
+  uint at = contact.trianglesAt + 3u * t;
+  return uvec3(topology[at], topology[at + 1u], topology[at + 2u]);
+}
+uvec2 contactEdge(uint e) { return uvec2(topology[contact.edgesAt + 2u * e], topology[contact.edgesAt + 2u * e + 1u]); }
+
+void main() {
+  uint i = globalIndex();
+  if (i >= contact.particleCount) return;
+  vec4 si = start[i];
+  float longest = contactLongestEdge();
+  float cellSize = contactCellSize(contact.radius, longest);
+  uint at = i * WEFT_CONTACT_CANDIDATE_SLOTS;
+  uint triangles = 0u;  // vertex–triangle pairs listed, from slot 0 up
+  uint edges = 0u;      // edge–edge pairs listed, from the last slot down
+  float dropped = contact.radius;
+  ivec3 home = contactCell(si.xyz, cellSize);
+  uint trisBegin = topology[contact.triangleRowsAt + i];
+  uint trisEnd = topology[contact.triangleRowsAt + i + 1u];
+  uint edgesBegin = topology[contact.edgeRowsAt + i];
+  uint edgesEnd = topology[contact.edgeRowsAt + i + 1u];
+  uint edgeSpheresAt = contact.triangleCount;
+  // Its longest edge: a tighter cull than the step's.
+  float ownLongest = 0.0;
+  for (uint k3 = edgesBegin; k3 < edgesEnd; ++k3) ownLongest = max(ownLongest, 2.0 * spheres[edgeSpheresAt + topology[contact.edgeListAt + k3]].w);
+  float reach2 = cellSize * cellSize;
+  float nearReach2 = (contact.radius + longest) * (contact.radius + longest);
+  float ownReach2 = (contact.radius + ownLongest) * (contact.radius + ownLongest);
+  uint seen[27];
+  uint seenCount = 0u;
+  for (int dz = -1; dz <= 1; ++dz)
+  for (int dy = -1; dy <= 1; ++dy)
+  for (int dx = -1; dx <= 1; ++dx) {
+    uint h = contactBucket(home + ivec3(dx, dy, dz), contact.tableSize);
+    bool again = false;  // two of the 27 cells in one bucket: its vertices are visited once
+    for (uint b = 0u; b < seenCount; ++b) again = again || seen[b] == h;
+    if (again) continue;
+    seen[seenCount++] = h;
+    uint first = h > 0u ? cells[h - 1u] : 0u;
+    for (uint k = first; k < cells[h]; ++k) {
+      uint u = entries[k];
+      vec4 su = start[u];
+      vec3 gap = su.xyz - si.xyz;
+      float apart2 = dot(gap, gap);
+      if (u == i || apart2 >= reach2) continue;
+      if (apart2 < nearReach2) {  // this vertex within the radius of a triangle of u's
+        for (uint t = topology[contact.ownedTriangleRowsAt + u]; t < topology[contact.ownedTriangleRowsAt + u + 1u]; ++t) {
+          if (sphereBeyond(si.xyz, spheres[t], contact.radius)) continue;
+          uvec3 c = contactTriangle(t);
+          if (c.x == i || c.y == i || c.z == i) continue;
+          if (triangles + edges < WEFT_CONTACT_CANDIDATE_SLOTS) candidates[at + triangles++] = uvec2(i, t);
+          else dropped = min(dropped, sphereGap(si.xyz, spheres[t]));
+        }
+      }
+      if (apart2 < ownReach2) {  // u within the radius of a triangle around this vertex
+        for (uint k2 = trisBegin; k2 < trisEnd; ++k2) {
+          uint t = topology[contact.triangleListAt + k2];
+          if (sphereBeyond(su.xyz, spheres[t], contact.radius)) continue;
+          uvec3 c = contactTriangle(t);
+          if (c.x == u || c.y == u || c.z == u) continue;
+          if (triangles + edges < WEFT_CONTACT_CANDIDATE_SLOTS) candidates[at + triangles++] = uvec2(u, t);
+          else dropped = min(dropped, sphereGap(su.xyz, spheres[t]));
+        }
+      }
+      for (uint f = topology[contact.ownedEdgeRowsAt + u]; f < topology[contact.ownedEdgeRowsAt + u + 1u]; ++f) {
+        vec4 fSphere = spheres[edgeSpheresAt + f];
+        if (sphereBeyond(si.xyz, fSphere, contact.radius + ownLongest)) continue;  // every edge around i is within ownLongest of it
+        uvec2 q = contactEdge(f);
+        vec4 q0 = start[q.x], q1 = start[q.y];
+        vec3 fAlong = q1.xyz - q0.xyz;
+        float fInvLength2 = fSphere.w > 0.0 ? 0.25 / (fSphere.w * fSphere.w) : 0.0;
+        for (uint k3 = edgesBegin; k3 < edgesEnd; ++k3) {
+          uint e = topology[contact.edgeListAt + k3];
+          vec4 eSphere = spheres[edgeSpheresAt + e];
+          float eReach = contact.radius + eSphere.w;  // e lies within its half length of its middle
+          float middleGap2 = pointSegmentDistance2(eSphere.xyz, q0.xyz, fAlong, fInvLength2);
+          if (middleGap2 >= eReach * eReach) continue;
+          uvec2 p = contactEdge(e);
+          if (p.x == q.x || p.x == q.y || p.y == q.x || p.y == q.y) continue;
+          vec4 p0 = start[p.x], p1 = start[p.y];
+          float eInvLength2 = eSphere.w > 0.0 ? 0.25 / (eSphere.w * eSphere.w) : 0.0;
+          float fReach = contact.radius + fSphere.w;
+          if (pointSegmentDistance2(fSphere.xyz, p0.xyz, p1.xyz - p0.xyz, eInvLength2) >= fReach * fReach) continue;
+          if (triangles + edges < WEFT_CONTACT_CANDIDATE_SLOTS) candidates[at + WEFT_CONTACT_CANDIDATE_SLOTS - 1u - edges++] = uvec2(e, f);
+          else dropped = min(dropped, max(sqrt(middleGap2) - eSphere.w, 0.0));
+        }
+      }
+    }
+  }
+  if (triangles + edges == WEFT_CONTACT_CANDIDATE_SLOTS && dropped < contact.radius) atomicAdd(scalars.crowdedVertices, 1u);
+  candidateCounts[i] = uvec4(triangles, edges, floatBitsToUint(dropped), 0u);
+}
