@@ -71,7 +71,7 @@ void main() {
   float weight = 0.0;
   ContactGrip grip = noGrip();
   uvec4 listed = candidateCounts[i];
-  uint at = i * WEFT_CONTACT_CANDIDATE_SLOTS;
+  uint at = i * contact.candidateSlots;
   for (uint k = 0u; k < listed.x; ++k) {  // vertex u against triangle t; u is i, or i a corner of t
     uvec2 pair = candidates[at + k];
     uint u = pair.x;
@@ -86,7 +86,7 @@ void main() {
     weights += weight;
   }
   for (uint k = 0u; k < listed.y; ++k) {  // an edge p around i against a foreign edge q
-    uvec2 pair = candidates[at + WEFT_CONTACT_CANDIDATE_SLOTS - 1u - k];
+    uvec2 pair = candidates[at + contact.candidateSlots - 1u - k];
     uvec2 p = contactEdge(pair.x);
     uvec2 q = contactEdge(pair.y);
     uint corner = p.x == i ? 0u : 1u;

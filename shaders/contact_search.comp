@@ -10,7 +10,7 @@
 // always, any GPU within a warp) pays for the exact tests of every candidate a neighbour lane visits:
 // in one kernel the pile's contact took 47 ms a step on lavapipe before any pair came near, almost all
 // of it exact tests of pairs the bounds had already ruled out.
-// Pairs past the vertex's WEFT_CONTACT_CANDIDATE_SLOTS are not listed; the smallest lower bound on
+// Pairs past the vertex's slots (contact.candidateSlots) are not listed; the smallest lower bound on
 // their distances (sphereGap) is, and limits the vertex's move as their distances would.
 // Mirrors contactSearchVertex() in solver/contact.cpp, line for line.
 #include "shared.h"
@@ -32,7 +32,7 @@ void main() {
   vec4 si = start[i];
   float longest = contactLongestEdge();
   float cellSize = contactCellSize(contact.radius, longest);
-  uint at = i * WEFT_CONTACT_CANDIDATE_SLOTS;
+  uint at = i * contact.candidateSlots;
   uint triangles = 0u;  // vertex–triangle pairs listed, from slot 0 up
   uint edges = 0u;      // edge–edge pairs listed, from the last slot down
   float dropped = contact.radius;
@@ -70,7 +70,7 @@ void main() {
           if (sphereBeyond(si.xyz, spheres[t], contact.radius)) continue;
           uvec3 c = contactTriangle(t);
           if (c.x == i || c.y == i || c.z == i) continue;
-          if (triangles + edges < WEFT_CONTACT_CANDIDATE_SLOTS) candidates[at + triangles++] = uvec2(i, t);
+          if (triangles + edges < contact.candidateSlots) candidates[at + triangles++] = uvec2(i, t);
           else dropped = min(dropped, sphereGap(si.xyz, spheres[t]));
         }
       }
@@ -80,7 +80,7 @@ void main() {
           if (sphereBeyond(su.xyz, spheres[t], contact.radius)) continue;
           uvec3 c = contactTriangle(t);
           if (c.x == u || c.y == u || c.z == u) continue;
-          if (triangles + edges < WEFT_CONTACT_CANDIDATE_SLOTS) candidates[at + triangles++] = uvec2(u, t);
+          if (triangles + edges < contact.candidateSlots) candidates[at + triangles++] = uvec2(u, t);
           else dropped = min(dropped, sphereGap(su.xyz, spheres[t]));
         }
       }
@@ -103,12 +103,12 @@ void main() {
           float eInvLength2 = eSphere.w > 0.0 ? 0.25 / (eSphere.w * eSphere.w) : 0.0;
           float fReach = contact.radius + fSphere.w;
           if (pointSegmentDistance2(fSphere.xyz, p0.xyz, p1.xyz - p0.xyz, eInvLength2) >= fReach * fReach) continue;
-          if (triangles + edges < WEFT_CONTACT_CANDIDATE_SLOTS) candidates[at + WEFT_CONTACT_CANDIDATE_SLOTS - 1u - edges++] = uvec2(e, f);
+          if (triangles + edges < contact.candidateSlots) candidates[at + contact.candidateSlots - 1u - edges++] = uvec2(e, f);
           else dropped = min(dropped, max(sqrt(middleGap2) - eSphere.w, 0.0));
         }
       }
     }
   }
-  if (triangles + edges == WEFT_CONTACT_CANDIDATE_SLOTS && dropped < contact.radius) atomicAdd(scalars.crowdedVertices, 1u);
+  if (triangles + edges == contact.candidateSlots && dropped < contact.radius) atomicAdd(scalars.crowdedVertices, 1u);
   candidateCounts[i] = uvec4(triangles, edges, floatBitsToUint(dropped), 0u);
 }

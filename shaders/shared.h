@@ -64,9 +64,9 @@ using uvec4 = glm::uvec4;
 #define WEFT_BIND_CONTACT_SPHERES 63   // vec4[T + E]: the step's bounding spheres of the triangles, then the edges
 #define WEFT_BIND_CONTACT_MARKS 64     // uint[N]: what contact did to each vertex this frame, WEFT_CONTACT_MARK_* bits
 // The search's candidate pairs (contact_search), which contact_resolve evaluates: each vertex's own
-// WEFT_CONTACT_CANDIDATE_SLOTS, vertex–triangle pairs from the first slot up (vertex, triangle),
+// ContactParams::candidateSlots, vertex–triangle pairs from the first slot up (vertex, triangle),
 // edge–edge pairs from the last slot down (its own edge, the foreign one).
-#define WEFT_BIND_CONTACT_CANDIDATES 70       // uvec2[N * WEFT_CONTACT_CANDIDATE_SLOTS]
+#define WEFT_BIND_CONTACT_CANDIDATES 70       // uvec2[N * ContactParams::candidateSlots]
 #define WEFT_BIND_CONTACT_CANDIDATE_COUNTS 71 // uvec4[N]: vertex–triangle pairs, edge–edge pairs, the
                                               // dropped pairs' lower bound (float bits; the radius when none), 0
 // The pairs an implicit solve holds as contact elements (WEFT_ELEMENT_CONTACT), bound with the
@@ -203,11 +203,14 @@ using uvec4 = glm::uvec4;
 #define WEFT_CONTACT_SCATTER 2        // contact_hash: each particle into its bucket's run
 #define WEFT_CONTACT_SORT 3           // contact_hash: each bucket's run into particle order
 #define WEFT_CONTACT_PAIR_SLOTS 8u    // contact elements a vertex keeps for the next implicit solve: its nearest pairs
-// Candidate pairs a vertex's search keeps for evaluation (both kinds together). Beyond them a pair is
+// Candidate pairs a vertex's search keeps for evaluation (both kinds together), at most; fewer where a
+// device's largest storage buffer cannot hold them for every vertex (contactCandidateSlots), never
+// fewer than the second. Beyond them a pair is
 // not evaluated: it pushes nothing, and only a lower bound on its distance limits the vertex's move,
 // which keeps the guarantee. The shipped scenes' densest steps meet about 550 at one vertex (twist; with
 // 512 slots, 4 % of its vertex-steps were crowded: docs/contact.md).
 #define WEFT_CONTACT_CANDIDATE_SLOTS 1024u
+#define WEFT_CONTACT_MIN_CANDIDATE_SLOTS 64u
 // What contact did to a vertex in any step of the frame (ContactMarks, drawn by the viewer's contact
 // overlay): bits, or-ed over the frame's steps and cleared at its start.
 #define WEFT_CONTACT_MARK_NEAR 1u     // a primitive it is a corner of came within the radius of a foreign one
@@ -525,6 +528,7 @@ struct ContactParams {
   uint frictionAt;           // 0: every particle uses the two above; else N pairs (static, kinetic) as
                              // float bits, a negative static meaning the two above (contactPairFriction)
   uint collectPairs;         // 1: contact_resolve keeps each vertex's nearest pairs as contact elements
+  uint candidateSlots;       // each vertex's slots for candidate pairs (contactCandidateSlots)
 };
 
 // What the contact passes keep on the device: the step's measure, and the frame's statistics.
@@ -561,7 +565,7 @@ static_assert(sizeof(StrainLimit) == 8);
 static_assert(sizeof(StepParams) == 80);
 static_assert(sizeof(XpbdConstraint) == 32);
 static_assert(sizeof(XpbdParams) == 96);
-static_assert(sizeof(ContactParams) == 80);
+static_assert(sizeof(ContactParams) == 84);
 static_assert(sizeof(ContactScalars) == 24);
 static_assert(sizeof(RenderParams) == 128);
 static_assert(sizeof(SolveScalars) == 36);

@@ -68,6 +68,7 @@ void checkThickness(float thickness, float medianEdge) {
 struct ContactCommon : UnitResources {
   ContactTopology topology;
   float radius = 0.f, thickness = 0.f, staticFriction = 0.f, kineticFriction = 0.f;
+  uint32_t candidateSlots = WEFT_CONTACT_CANDIDATE_SLOTS;
   void build(const ClothModel& model, const ContactSpec& settings) {
     topology = buildContactTopology(model.triangles, model.positions);
     addClothFriction(topology, model.particleCount(), settings.clothFriction);
@@ -95,6 +96,7 @@ gpu::ContactParams stepParams(const ContactCommon& k, float dt, uint32_t particl
   p.particleCount = particles;
   p.tableSize = contactTableSize(particles);
   p.mode = mode;
+  p.candidateSlots = k.candidateSlots;
   return p;
 }
 
@@ -174,7 +176,7 @@ void contactSearchVertex(uint32_t i, const CpuContact& k, const gpu::ContactPara
   const uint32_t edgesEnd = topology[contact.edgeRowsAt + i + 1u];
   const std::vector<glm::vec4>& spheres = k.spheres;
   const uint32_t edgeSpheresAt = contact.triangleCount;
-  constexpr uint32_t slots = WEFT_CONTACT_CANDIDATE_SLOTS;
+  const uint32_t slots = contact.candidateSlots;
   // Its longest edge: a tighter cull than the step's.
   float ownLongest = 0.f;
   for (uint32_t k3 = edgesBegin; k3 < edgesEnd; ++k3)
@@ -320,7 +322,7 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
     gather(r);
   }
   for (uint32_t j = 0u; j < listed.edges; ++j) {  // an edge p around i against a foreign edge q
-    const glm::uvec2 pair = listed.slots[WEFT_CONTACT_CANDIDATE_SLOTS - 1u - j];
+    const glm::uvec2 pair = listed.slots[contact.candidateSlots - 1u - j];
     const glm::uvec2 p = contactEdge(topology, contact, pair.x);
     const glm::uvec2 q = contactEdge(topology, contact, pair.y);
     const uint32_t corner = p.x == i ? 0u : 1u;
@@ -562,7 +564,13 @@ engine::Buffer deviceBuffer(const engine::Context& context, size_t bytes, const 
 }
 }  // namespace
 
-MemoryNeed contactMemoryNeed(size_t particles, size_t triangles) {
+uint32_t contactCandidateSlots(size_t particles, uint64_t maxBufferBytes) {
+  uint32_t slots = WEFT_CONTACT_CANDIDATE_SLOTS;
+  while (slots > WEFT_CONTACT_MIN_CANDIDATE_SLOTS && uint64_t(particles) * slots * sizeof(glm::uvec2) > maxBufferBytes) slots /= 2;
+  return slots;
+}
+
+MemoryNeed contactMemoryNeed(size_t particles, size_t triangles, uint32_t candidateSlots) {
   const uint64_t n = particles, t = triangles, edges = 3 * t;
   MemoryNeed need;
   need.add(std::max<uint64_t>(n * sizeof(glm::vec4), 16));                                        // start
@@ -572,14 +580,16 @@ MemoryNeed contactMemoryNeed(size_t particles, size_t triangles) {
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));                                         // entries
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));  // the CPU's buckets (the GPU's scalars are smaller)
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));  // marks
-  need.add(std::max<uint64_t>(n * WEFT_CONTACT_CANDIDATE_SLOTS * sizeof(glm::uvec2), 16));  // the GPU's candidate pairs
-  need.add(std::max<uint64_t>(n * sizeof(glm::uvec4), 16));                                 // and their counts
+  if (candidateSlots > 0) {
+    need.add(std::max<uint64_t>(n * candidateSlots * sizeof(glm::uvec2), 16));  // the GPU's candidate pairs
+    need.add(std::max<uint64_t>(n * sizeof(glm::uvec4), 16));                   // and their counts
+  }
   need.add(std::max<uint64_t>(n * WEFT_CONTACT_PAIR_SLOTS * sizeof(gpu::Element), 16));  // the pairs kept for implicit solves
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));                                // and their counts
   return need;
 }
 
-void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSpec& settings) {
+void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSpec& settings, uint32_t candidateSlots) {
   if (!settings.enabled) {
     state.contact.reset();
     return;
@@ -598,7 +608,8 @@ void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSp
   k->entries = deviceBuffer(context, n * sizeof(uint32_t), "weft.contactEntries");
   k->scalars = deviceBuffer(context, sizeof(gpu::ContactScalars), "weft.contactScalars");
   k->marks = deviceBuffer(context, n * sizeof(uint32_t), "weft.contactMarks");
-  k->candidates = deviceBuffer(context, n * WEFT_CONTACT_CANDIDATE_SLOTS * sizeof(glm::uvec2), "weft.contactCandidates");
+  k->candidateSlots = candidateSlots;
+  k->candidates = deviceBuffer(context, n * candidateSlots * sizeof(glm::uvec2), "weft.contactCandidates");
   k->candidateCounts = deviceBuffer(context, n * sizeof(glm::uvec4), "weft.contactCandidateCounts");
   const gpu::ContactScalars initial = frameStartScalars();
   engine::uploadBuffer(context, k->scalars, &initial, sizeof initial);

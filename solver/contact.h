@@ -66,7 +66,8 @@ std::vector<uint32_t> contactMarksCpu(const CpuState& state);
 
 // ---- GPU ----
 // Buffers and kernels (uploads and waits: not while recording).
-void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSpec& settings);
+// candidateSlots: each vertex's slots for the search's candidate pairs (contactCandidateSlots).
+void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSpec& settings, uint32_t candidateSlots);
 void recordContactFrameStart(GpuRecorder& recorder);
 void recordContactStepStart(GpuRecorder& recorder);
 void recordContactResolve(GpuRecorder& recorder, float dt, bool collectPairs);
@@ -77,8 +78,15 @@ std::vector<uint32_t> readContactMarksGpu(const GpuState& state);
 // The buffer of those marks, uint[N]; null without contact.
 const engine::Buffer* contactMarkBuffer(const GpuState& state);
 
+// Each vertex's slots for candidate pairs on a device whose storage buffers hold at most
+// `maxBufferBytes`: WEFT_CONTACT_CANDIDATE_SLOTS, halved until the table fits, down to
+// WEFT_CONTACT_MIN_CANDIDATE_SLOTS (then the memory check refuses the cloth). The CPU keeps a list
+// per worker, not per vertex: it has WEFT_CONTACT_CANDIDATE_SLOTS.
+uint32_t contactCandidateSlots(size_t particles, uint64_t maxBufferBytes);
+
 // The buffers (GPU) or vectors (CPU) contact adds for a cloth of `particles` and `triangles`, its
-// edges counted at their most (3 per triangle): what the solvers' memory checks add when contact is on.
-MemoryNeed contactMemoryNeed(size_t particles, size_t triangles);
+// edges counted at their most (3 per triangle), with `candidateSlots` per vertex (0 on the CPU): what
+// the solvers' memory checks add when contact is on.
+MemoryNeed contactMemoryNeed(size_t particles, size_t triangles, uint32_t candidateSlots);
 
 }  // namespace weft

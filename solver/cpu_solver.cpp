@@ -18,7 +18,7 @@ namespace weft {
 CpuSolver::CpuSolver(const ClothModel& model, const SolverParams& params, unsigned threads) : pool_(threads) {
   // Before any allocation: past the host's memory the state would page the machine to a halt.
   MemoryNeed need = cpuStateNeed(stateSize(model));
-  if (params.contact.enabled) need.add(contactMemoryNeed(model.particleCount(), model.triangles.size()));
+  if (params.contact.enabled) need.add(contactMemoryNeed(model.particleCount(), model.triangles.size(), 0));
   checkHostFits(need, hostMemoryAvailable(), describeCloth(model));
   params_ = params;
   particleCount_ = model.particleCount();

@@ -56,8 +56,10 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
 void GpuSolver::loadTables(const ClothModel& model) {
   // Before any allocation: a driver out of memory may crash rather than return an error.
   MemoryNeed need = gpuStateNeed(stateSize(model));
-  if (params_.contact.enabled) need.add(contactMemoryNeed(model.particleCount(), model.triangles.size()));
-  checkGpuFits(need, model.particleCount(), deviceLimits(context_), describeCloth(model));
+  const DeviceLimits limits = deviceLimits(context_);
+  const uint32_t candidateSlots = contactCandidateSlots(model.particleCount(), limits.maxStorageBufferRange);
+  if (params_.contact.enabled) need.add(contactMemoryNeed(model.particleCount(), model.triangles.size(), candidateSlots));
+  checkGpuFits(need, model.particleCount(), limits, describeCloth(model));
   const engine::Context& context = context_;
   particleCount_ = model.particleCount();
   const size_t n = model.particleCount();
@@ -106,7 +108,7 @@ void GpuSolver::loadTables(const ClothModel& model) {
   state_.elementRefCount = elements.rows.back();
   state_.hostSprings = std::make_shared<const SpringTable>(std::move(table));
   state_.hostElements = std::make_shared<const ElementTable>(std::move(elements));
-  prepareContactGpu(state_, model, params_.contact);
+  prepareContactGpu(state_, model, params_.contact, candidateSlots);
   {  // zero counts: no pair is kept before contact's first pass
     const size_t n = params_.contact.enabled ? model.particleCount() : 0;
     state_.contactPairs = storage(context, std::max<size_t>(16, n * WEFT_CONTACT_PAIR_SLOTS * sizeof(gpu::Element)), "weft.contactPairs");

@@ -15,6 +15,7 @@
 #include "demos/common/demo_scene.h"
 #include "engine/error.h"
 #include "shaders/physics.h"
+#include "solver/contact.h"
 #include "test_support.h"
 
 namespace weft::test {
@@ -68,6 +69,23 @@ TEST(ContactGeometry, APairsPushesBringItsTargetsBackToTheThicknessAndKeepMoment
 
 // A thickness in metres where millimetres were meant would put the whole cloth in every vertex's
 // search: refused in one sentence when the solver is made, on both backends.
+// Each vertex's candidate slots on a device: as many as WEFT_CONTACT_CANDIDATE_SLOTS while the
+// table of them fits the device's largest storage buffer, halved until it does (lavapipe's 128 MiB
+// holds 256 a vertex for a 256² cloth), never below WEFT_CONTACT_MIN_CANDIDATE_SLOTS (the memory
+// check then refuses the cloth in one sentence).
+TEST(ContactSettings, EachVertexsCandidateSlotsFitTheDevicesLargestBuffer) {
+  const uint64_t lavapipe = 128ull << 20;
+  EXPECT_EQ(contactCandidateSlots(1000, lavapipe), WEFT_CONTACT_CANDIDATE_SLOTS);
+  EXPECT_EQ(contactCandidateSlots(128 * 128, lavapipe), 1024u);
+  EXPECT_EQ(contactCandidateSlots(128 * 128 + 1, lavapipe), 512u);
+  EXPECT_EQ(contactCandidateSlots(256 * 256, lavapipe), 256u);
+  EXPECT_EQ(contactCandidateSlots(size_t(1) << 24, lavapipe), WEFT_CONTACT_MIN_CANDIDATE_SLOTS);
+  for (size_t n : {size_t(1000), size_t(256 * 256), size_t(1) << 20}) {
+    const uint32_t slots = contactCandidateSlots(n, lavapipe);
+    if (slots > WEFT_CONTACT_MIN_CANDIDATE_SLOTS) EXPECT_LE(contactMemoryNeed(n, 2 * n, slots).largest, lavapipe) << n;
+  }
+}
+
 TEST(ContactSettings, ARadiusHundredsOfEdgesWideIsRefusedInOneSentence) {
   GridSpec g;
   g.width = g.height = 8;
