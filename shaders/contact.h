@@ -147,7 +147,7 @@ WEFT_FN bool sphereBeyond(vec3 p, vec4 sphere, float reach) {
 }
 
 // A lower bound on the distance from p to any primitive inside `sphere` (0 when p is inside it):
-// what stands for a candidate pair the search had no slot left for (contactDroppedBound).
+// what stands for a candidate pair the search had no slot left for (contact_search).
 WEFT_FN float sphereGap(vec3 p, vec4 sphere) {
   vec3 gap = p - xyz(sphere);
   float d = sqrt(dot(gap, gap)) - sphere.w;

@@ -24,5 +24,11 @@ layout(std430, binding = WEFT_BIND_CONTACT_CANDIDATES) buffer Candidates { uvec2
 layout(std430, binding = WEFT_BIND_CONTACT_CANDIDATE_COUNTS) buffer CandidateCounts { uvec4 candidateCounts[]; };
 
 float contactLongestEdge() { return uintBitsToFloat(scalars.maxEdgeBits); }
+// Triangle t's corners and edge e's ends (ContactParams' offsets; contactTriangle/contactEdge in solver/contact.cpp).
+uvec3 contactTriangle(uint t) {
+  uint at = contact.trianglesAt + 3u * t;
+  return uvec3(topology[at], topology[at + 1u], topology[at + 2u]);
+}
+uvec2 contactEdge(uint e) { return uvec2(topology[contact.edgesAt + 2u * e], topology[contact.edgesAt + 2u * e + 1u]); }
 
 #endif

@@ -37,19 +37,17 @@ void main() {
   vec3 x = start[i].xyz;
   if (contact.mode == WEFT_CONTACT_MEASURE) {
     for (uint t = topology[contact.ownedTriangleRowsAt + i]; t < topology[contact.ownedTriangleRowsAt + i + 1u]; ++t) {
-      uint at = contact.trianglesAt + 3u * t;
-      spheres[t] = triangleSphere(start[topology[at]].xyz, start[topology[at + 1u]].xyz, start[topology[at + 2u]].xyz);
+      uvec3 c = contactTriangle(t);
+      spheres[t] = triangleSphere(start[c.x].xyz, start[c.y].xyz, start[c.z].xyz);
     }
     for (uint e = topology[contact.ownedEdgeRowsAt + i]; e < topology[contact.ownedEdgeRowsAt + i + 1u]; ++e) {
-      uint at = contact.edgesAt + 2u * e;
-      spheres[contact.triangleCount + e] = edgeSphere(start[topology[at]].xyz, start[topology[at + 1u]].xyz);
+      uvec2 q = contactEdge(e);
+      spheres[contact.triangleCount + e] = edgeSphere(start[q.x].xyz, start[q.y].xyz);
     }
     float longest = 0.0;
     for (uint k = topology[contact.edgeRowsAt + i]; k < topology[contact.edgeRowsAt + i + 1u]; ++k) {
-      uint e = topology[contact.edgeListAt + k];
-      uint a = topology[contact.edgesAt + 2u * e];
-      uint b = topology[contact.edgesAt + 2u * e + 1u];
-      longest = max(longest, length(start[a].xyz - start[b].xyz));
+      uvec2 q = contactEdge(topology[contact.edgeListAt + k]);
+      longest = max(longest, length(start[q.x].xyz - start[q.y].xyz));
     }
     if (longest > 0.0) atomicMax(scalars.maxEdgeBits, floatBitsToUint(longest));
     return;

@@ -20,12 +20,6 @@
 
 layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
 
-uvec3 contactTriangle(uint t) {
-  uint at = contact.trianglesAt + 3u * t;
-  return uvec3(topology[at], topology[at + 1u], topology[at + 2u]);
-}
-uvec2 contactEdge(uint e) { return uvec2(topology[contact.edgesAt + 2u * e], topology[contact.edgesAt + 2u * e + 1u]); }
-
 void main() {
   uint i = globalIndex();
   if (i >= contact.particleCount) return;

@@ -205,10 +205,10 @@ using uvec4 = glm::uvec4;
 #define WEFT_CONTACT_PAIR_SLOTS 8u    // contact elements a vertex keeps for the next implicit solve: its nearest pairs
 // Candidate pairs a vertex's search keeps for evaluation (both kinds together), at most; fewer where a
 // device's largest storage buffer cannot hold them for every vertex (contactCandidateSlots), never
-// fewer than the second. Beyond them a pair is
-// not evaluated: it pushes nothing, and only a lower bound on its distance limits the vertex's move,
-// which keeps the guarantee. The shipped scenes' densest steps meet about 550 at one vertex (twist; with
-// 512 slots, 4 % of its vertex-steps were crowded: docs/contact.md).
+// fewer than the second. Beyond them a pair is not evaluated: it pushes nothing, and only a lower
+// bound on its distance limits the vertex's move, which keeps the guarantee. The shipped scenes'
+// densest steps meet about 550 at one vertex (twist; with 512 slots, 4 % of its vertex-steps were
+// crowded: docs/contact.md).
 #define WEFT_CONTACT_CANDIDATE_SLOTS 1024u
 #define WEFT_CONTACT_MIN_CANDIDATE_SLOTS 64u
 // What contact did to a vertex in any step of the frame (ContactMarks, drawn by the viewer's contact
@@ -540,7 +540,7 @@ struct ContactScalars {
   uint limitedVertices;   // the frame's sum over steps of the vertices whose move was cut short
   uint nearVertices;      // the frame's sum over steps of the vertices with a pair within the radius (contacts found)
   uint crowdedVertices;   // the frame's sum over steps of the vertices with more candidate pairs than their
-                          // WEFT_CONTACT_CANDIDATE_SLOTS (contact_search): those past them pushed nothing
+                          // slots (ContactParams::candidateSlots): those past them pushed nothing
 };
 
 // Push constants of normals.comp.

@@ -75,7 +75,7 @@ struct ContactStats {
   uint64_t contactVertices = 0;  // vertices pushed apart, summed over the steps
   uint64_t limitedVertices = 0;  // vertices whose move the bound cut short, summed over the steps
   uint64_t nearVertices = 0;     // vertices with a pair within the radius (contacts found), summed over the steps
-  uint64_t crowdedVertices = 0;  // vertices with more candidate pairs than WEFT_CONTACT_CANDIDATE_SLOTS, summed over
+  uint64_t crowdedVertices = 0;  // vertices with more candidate pairs than their search's slots, summed over
                                  // the steps: the pairs past them only limited the move (docs/contact.md)
   float minDistance = 0.f;       // m: the smallest distance between primitives sharing no corner,
                                  // at a step's start (the radius when none came nearer)

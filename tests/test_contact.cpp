@@ -67,8 +67,6 @@ TEST(ContactGeometry, APairsPushesBringItsTargetsBackToTheThicknessAndKeepMoment
   EXPECT_LT(glm::length(momentum), 1e-7f);
 }
 
-// A thickness in metres where millimetres were meant would put the whole cloth in every vertex's
-// search: refused in one sentence when the solver is made, on both backends.
 // Each vertex's candidate slots on a device: as many as WEFT_CONTACT_CANDIDATE_SLOTS while the
 // table of them fits the device's largest storage buffer, halved until it does (lavapipe's 128 MiB
 // holds 256 a vertex for a 256² cloth), never below WEFT_CONTACT_MIN_CANDIDATE_SLOTS (the memory
@@ -86,6 +84,8 @@ TEST(ContactSettings, EachVertexsCandidateSlotsFitTheDevicesLargestBuffer) {
   }
 }
 
+// A thickness in metres where millimetres were meant would put the whole cloth in every vertex's
+// search: refused in one sentence when the solver is made, on both backends.
 TEST(ContactSettings, ARadiusHundredsOfEdgesWideIsRefusedInOneSentence) {
   GridSpec g;
   g.width = g.height = 8;
@@ -358,7 +358,7 @@ TEST_P(ContactTest, NoVertexMovesFartherThanItsBoundOverEveryPairABruteForceSear
 }
 
 // A radius of a dozen edges puts more candidate pairs in each vertex's search than it has slots
-// (WEFT_CONTACT_CANDIDATE_SLOTS). The pairs past them are not evaluated, but a lower bound on their
+// (ContactParams::candidateSlots). The pairs past them are not evaluated, but a lower bound on their
 // distance still limits the vertex's move: against every pair a brute-force search finds, no vertex
 // moves more than 0.45 of its nearest distance, and no edge crosses. Two crumpled sheets 3 mm apart
 // thrown at each other, one step. Without the lower bound, a vertex whose nearest pair fell past its
