@@ -1,9 +1,12 @@
 # weft_embed_shaders(TARGET target SOURCES /abs/a.comp /abs/b.vert ... INCLUDE_DIR dir
-#                    NO_ELEMENTS_SOURCES /abs/a.comp ...)
+#                    NO_ELEMENTS_SOURCES /abs/a.comp ... GRID_STENCIL_SOURCES /abs/a.comp ...)
 # Compiles each GLSL file with glslc at build time (include dependencies tracked through depfiles)
 # and links the SPIR-V into `target` as a table looked up by file name (see engine/shader_library.h).
 # Each of NO_ELEMENTS_SOURCES is compiled a second time with WEFT_NO_ELEMENTS defined, named
 # "<file>+no-elements" (engine::kNoElementsVariant): the kernel for a cloth of springs only.
+# Each of GRID_STENCIL_SOURCES is compiled again with WEFT_GRID_STENCIL defined, named
+# "<file>+grid-stencil" (engine::kGridStencilVariant), and "<file>+no-elements+grid-stencil" with
+# both where it is also one of NO_ELEMENTS_SOURCES: the kernel for a regular grid's springs.
 # One glslc compile of `src` into the table under `entry` (the name engine::ShaderLibrary looks up),
 # with the preprocessor flags in ARGN. A macro: it appends to the caller's arrays, entries and
 # generated lists.
@@ -24,7 +27,7 @@ macro(weft_embed_one_shader src entry)
 endmacro()
 
 function(weft_embed_shaders)
-  cmake_parse_arguments(ARG "" "TARGET;INCLUDE_DIR" "SOURCES;NO_ELEMENTS_SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "" "TARGET;INCLUDE_DIR" "SOURCES;NO_ELEMENTS_SOURCES;GRID_STENCIL_SOURCES" ${ARGN})
   set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/spirv)
   file(MAKE_DIRECTORY ${out_dir})
   set(arrays "")
@@ -37,6 +40,13 @@ function(weft_embed_shaders)
   foreach(src IN LISTS ARG_NO_ELEMENTS_SOURCES)
     get_filename_component(name ${src} NAME)
     weft_embed_one_shader(${src} "${name}+no-elements" -DWEFT_NO_ELEMENTS)
+  endforeach()
+  foreach(src IN LISTS ARG_GRID_STENCIL_SOURCES)
+    get_filename_component(name ${src} NAME)
+    weft_embed_one_shader(${src} "${name}+grid-stencil" -DWEFT_GRID_STENCIL)
+    if(src IN_LIST ARG_NO_ELEMENTS_SOURCES)
+      weft_embed_one_shader(${src} "${name}+no-elements+grid-stencil" -DWEFT_NO_ELEMENTS -DWEFT_GRID_STENCIL)
+    endif()
   endforeach()
   set(table ${out_dir}/embedded_shaders.cpp)
   file(CONFIGURE OUTPUT ${table} CONTENT

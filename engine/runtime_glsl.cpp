@@ -63,9 +63,14 @@ class FolderIncluder : public shaderc::CompileOptions::IncluderInterface {
 class ShadercCompiler : public GlslCompiler {
  public:
   std::vector<uint32_t> compile(const std::string& shaderDir, const std::string& name) const override {
-    const std::string suffix = kNoElementsVariant;
-    const bool noElements = name.size() > suffix.size() && name.ends_with(suffix);
-    const std::string file = noElements ? name.substr(0, name.size() - suffix.size()) : name;
+    std::string file = name;
+    auto strip = [&file](const std::string& suffix) {  // the variant's suffix, if the name ends with it
+      if (file.size() <= suffix.size() || !file.ends_with(suffix)) return false;
+      file.resize(file.size() - suffix.size());
+      return true;
+    };
+    const bool gridStencil = strip(kGridStencilVariant);  // the last suffix first
+    const bool noElements = strip(kNoElementsVariant);
     auto path = std::filesystem::path(shaderDir) / file;
     std::string source = readText(path);
     if (source.empty()) throw InputError("cannot read shader '" + path.string() + "'");
@@ -74,6 +79,7 @@ class ShadercCompiler : public GlslCompiler {
     options.SetOptimizationLevel(shaderc_optimization_level_performance);
     options.SetIncluder(std::make_unique<FolderIncluder>(shaderDir));
     if (noElements) options.AddMacroDefinition("WEFT_NO_ELEMENTS");
+    if (gridStencil) options.AddMacroDefinition("WEFT_GRID_STENCIL");
     auto result = compiler_.CompileGlslToSpv(source, kindFor(file), path.string().c_str(), options);
     if (result.GetCompilationStatus() != shaderc_compilation_status_success)
       throw InputError("shader '" + path.string() + "' does not compile: " + result.GetErrorMessage());

@@ -15,6 +15,9 @@ class GlslCompiler;
 // Appended to a kernel's file name, it names the kernel built with WEFT_NO_ELEMENTS defined: the
 // variant for a cloth of springs only (shaders/element_gather.glsl).
 constexpr const char* kNoElementsVariant = "+no-elements";
+// Appended after it (or alone), it names the kernel built with WEFT_GRID_STENCIL defined: the variant
+// that finds a regular grid's springs from the particle's index (shaders/grid_stencil.h).
+constexpr const char* kGridStencilVariant = "+grid-stencil";
 
 struct EmbeddedShader {
   const char* name;  // file name, e.g. "verlet_relax.comp"
@@ -31,7 +34,8 @@ class ShaderLibrary {
   ShaderLibrary(ShaderLibrary&&) noexcept;
   ShaderLibrary& operator=(ShaderLibrary&&) noexcept;
 
-  // SPIR-V for a shader file name, or a file name with kNoElementsVariant appended. Unknown name or
+  // SPIR-V for a shader file name, or a file name with kNoElementsVariant and/or kGridStencilVariant
+  // appended, in that order. Unknown name or
   // compile error: InputError with the compiler's text.
   std::vector<uint32_t> load(const std::string& name) const;
   const std::string& shaderDir() const { return shaderDir_; }

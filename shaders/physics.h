@@ -159,6 +159,7 @@ WEFT_FN vec3 accelerate(vec3 jacobi, vec3 beforeLast, vec3 lastJacobi, float wei
 // exact, so the carried v differs from the true (x - x_prev) / dt only by the rounding of x itself.
 WEFT_FN vec3 carryCorrection(vec3 v, vec3 after, vec3 before, float dt) { return v + (after - before) / dt; }
 
+#include "grid_stencil.h"
 #include "elements.h"
 #include "xpbd.h"
 #include "strain_limit.h"

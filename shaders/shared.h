@@ -51,6 +51,11 @@ using uvec4 = glm::uvec4;
 // which each spring's force follows its length. Bound for every force pass; a one-entry placeholder
 // (shorter than the spring table) when no material bounds its forces: then no spring is bounded.
 #define WEFT_BIND_SPRING_BOUNDS 47
+// A regular grid's springs read from the particle's index (shaders/grid_stencil.h): GridStencil,
+// declared only by the kernels' "+grid-stencil" variants, which then declare no spring table.
+#define WEFT_BIND_GRID_STENCIL 72
+#define WEFT_BIND_GRID_REST_LENGTHS 73  // float[N * WEFT_GRID_REST_SLOTS]: the springs each particle starts
+#define WEFT_GRID_REST_SLOTS 6u         // rest lengths a grid keeps per particle (shaders/grid_stencil.h)
 // XPBD (xpbd_project.comp): the cloth's constraints in colour order, each colour a run no two of
 // whose constraints move the same particle, and each constraint's multipliers.
 #define WEFT_BIND_XPBD_CONSTRAINTS 54  // XpbdConstraint[K]
@@ -268,6 +273,21 @@ struct SpringLink {
 struct StrainLimit {
   float minLength;  // m, (1 - compression) L
   float maxLength;  // m, (1 + stretch) L
+};
+
+// A regular grid's springs as seed 004 builds them (buildGrid): the twelve around each particle
+// (structural, shear, bend) found from its index, each family's stiffness and damping one value, and
+// the rest lengths six per particle beside it (WEFT_BIND_GRID_REST_LENGTHS, shaders/grid_stencil.h).
+// buildSpringTable makes one only when it gives every particle exactly its row of the table, entry
+// for entry and in the same order, so a kernel that reads it sums the same forces in the same order
+// as one that reads the table: the same numbers from 24 bytes a particle instead of ~200.
+struct GridStencil {
+  uint width;   // particles per row; 0: the cloth is not read as a grid
+  uint height;  // rows
+  uint pad0, pad1;
+  // Each family's (stiffness in N/m, damping in N s/m, 0, 0), in grid_stencil.h's family order:
+  // structural along a row, structural along a column, shear, bend along a row, bend along a column.
+  vec4 families[5];
 };
 
 // A spring end's breaking length (a tearing material's springs), beside the spring table for the same
@@ -562,6 +582,7 @@ static_assert(sizeof(HandleParams) == 16);
 static_assert(sizeof(SpringLink) == 8);
 static_assert(sizeof(TearLimit) == 8);
 static_assert(sizeof(StrainLimit) == 8);
+static_assert(sizeof(GridStencil) == 96);
 static_assert(sizeof(StepParams) == 80);
 static_assert(sizeof(XpbdConstraint) == 32);
 static_assert(sizeof(XpbdParams) == 96);

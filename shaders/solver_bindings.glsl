@@ -60,14 +60,43 @@ StrainLimit springBound(uint s) {
   return bound;
 }
 
+#ifdef WEFT_GRID_STENCIL
+// The "+grid-stencil" variant (engine::kGridStencilVariant) of a kernel that gathers springs: the
+// cloth is seed 004's grid, its springs found from the index (shaders/grid_stencil.h).
+layout(std430, binding = WEFT_BIND_GRID_STENCIL) readonly buffer GridStencilBlock { GridStencil gridStencil; };
+layout(std430, binding = WEFT_BIND_GRID_REST_LENGTHS) readonly buffer GridRestLengths { float gridRestLengths[]; };
+
+// Stencil spring k of particle i, at (column, row), as the table's entry for it, into e; false where
+// the particle has no such spring. Mirrors gridSpring() in solver/grid_stencil.h. The family is read
+// from the buffer where it is used: a local copy of the stencil indexed by k would cost lavapipe an
+// array in memory per lane, 40 % of the explicit step at 250².
+bool gridSpring(uint i, uint column, uint row, uint k, out SpringEntry e) {
+  uint j = 0u;
+  e = SpringEntry(0u, 0.0, 0.0, 0.0);
+  if (!gridStencilNeighbour(gridStencil.width, gridStencil.height, column, row, k, j)) return false;
+  e = gridStencilEntry(j, gridStencil.families[gridStencilFamily(k)], gridRestLengths[gridStencilRestIndex(i, j, k)]);
+  return true;
+}
+#endif
+
 // Acceleration of particle i (not pinned) from gravity, drag, its row of springs and its elements,
 // with the state read from `positions` and `velocities`. Mirrors particleAcceleration() in the CPU backend.
 vec3 particleAcceleration(uint i, vec4 xi, vec3 v) {
   vec3 force = dragForce(v, params.wind) + elementForces(i, true);
+#ifdef WEFT_GRID_STENCIL
+  // The same springs in the same order as the table's row, none of them bounded (GridStencil).
+  uint column = i % gridStencil.width, row = i / gridStencil.width;
+  for (uint k = 0u; k < WEFT_GRID_STENCIL_SPRINGS; ++k) {
+    SpringEntry e;
+    if (gridSpring(i, column, row, k, e))
+      force += springForce(xi.xyz, v, positions[e.other].xyz, velocities[e.other].xyz, e, StrainLimit(0.0, 0.0));
+  }
+#else
   for (uint s = springRows[i]; s < springRows[i + 1]; ++s) {
     SpringEntry e = springs[s];
     force += springForce(xi.xyz, v, positions[e.other].xyz, velocities[e.other].xyz, e, springBound(s));
   }
+#endif
   return params.gravity.xyz + xi.w * force;
 }
 

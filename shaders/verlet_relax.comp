@@ -20,12 +20,24 @@ void main() {
   if (xi.w > 0.0) {
     vec3 sum = vec3(0.0);
     uint count = 0;
+#ifdef WEFT_GRID_STENCIL
+    // The same springs in the same order as the table's row, found from the index (GridStencil).
+    uint column = i % gridStencil.width, row = i / gridStencil.width;
+    for (uint k = 0u; k < WEFT_GRID_STENCIL_SPRINGS; ++k) {
+      SpringEntry e;
+      if (!gridSpring(i, column, row, k, e)) continue;
+      vec4 xj = positions[e.other];
+      sum += distanceCorrection(x, xi.w, xj.xyz, xj.w, e.restLength, params.constraintStiffness);
+      ++count;
+    }
+#else
     for (uint s = springRows[i]; s < springRows[i + 1]; ++s) {
       SpringLink link = springLinks[s];
       vec4 xj = positions[link.other];
       sum += distanceCorrection(x, xi.w, xj.xyz, xj.w, link.restLength, params.constraintStiffness);
       ++count;
     }
+#endif
     vec3 direct = vec3(0.0);
     sum += elementProjections(i, params.dt, count, direct);
     if (count > 0) x += sum * (params.relaxation / float(count));

@@ -95,6 +95,11 @@ struct GpuState {
   engine::Buffer strainLimits, strainExcessSums;
   // Seed 004's force bounds, bound for every force pass: the table, or a one-entry placeholder.
   engine::Buffer springBounds;
+  // The spring table as a grid stencil and each particle's rest lengths (SpringTable::grid: a
+  // gpu::GridStencil of width 0 and one rest length when the cloth is not a grid), bound for every
+  // pass; springKernel's variants read them instead of the rows.
+  engine::Buffer gridStencil, gridRestLengths;
+  bool hasGridStencil = false;
   std::unique_ptr<LastPassCollides> strainLimitPrograms;  // only its last correction collides
   // Tearing (solver/tear_detection.h): each spring end's breaking length, and the list of the springs
   // that broke in the last frame. Made only when some spring tears.
@@ -118,6 +123,9 @@ struct GpuState {
   // The name to build solver kernel `file` from: its variant without element gathers for a cloth of
   // springs only without contact (engine::kNoElementsVariant), else the file itself.
   std::string kernel(const char* file) const;
+  // The same for a kernel that gathers springs (WEFT_GRID_STENCIL_KERNELS in shaders/CMakeLists.txt):
+  // its grid stencil variant (engine::kGridStencilVariant) when the cloth's springs are a grid's.
+  std::string springKernel(const char* file) const;
   // The specialization of a kernel that meets colliders (collideAll, firstRestingFilter): the kinds
   // this cloth's colliders have. A unit builds such kernels with it; onParamsChanged drops the units
   // when the kinds change, so they are built again.

@@ -152,7 +152,8 @@ uint64_t CpuSolver::stateBytes() const {
                    bytes(state_.springBlocks) + bytes(state_.colliders) +
                    (state_.colliderGrid.on() ? bytes(state_.colliderGrid.cells) : 0);
   for (const auto& s : state_.scratch) total += bytes(s);
-  total += bytes(state_.springs.rows) + bytes(state_.springs.entries) + bytes(state_.springs.links);
+  total += bytes(state_.springs.rows) + bytes(state_.springs.entries) + bytes(state_.springs.links) +
+           bytes(state_.springs.grid.restLengths);
   total += bytes(state_.springs.strainLimits) + bytes(state_.strainExcessSums) + bytes(state_.springs.forceBounds);
   total += bytes(state_.elements.elements) + bytes(state_.elements.rows) + bytes(state_.elements.refs);
   total += bytes(state_.elements.contactPairs) + bytes(state_.elements.contactPairCounts);

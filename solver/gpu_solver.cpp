@@ -98,6 +98,14 @@ void GpuSolver::loadTables(const ClothModel& model) {
     state_.springBounds = storage(context, bounds.size() * sizeof(gpu::StrainLimit), "weft.springBounds");
     upload(context, state_.springBounds, bounds);
   }
+  {  // a grid's springs found from the index; for any other cloth a stencil of width 0 and one rest length
+    state_.gridStencil = storage(context, sizeof(gpu::GridStencil), "weft.gridStencil");
+    upload(context, state_.gridStencil, std::vector<gpu::GridStencil>{table.grid.stencil});
+    const std::vector<float> rest = table.grid.restLengths.empty() ? std::vector<float>{0.f} : table.grid.restLengths;
+    state_.gridRestLengths = storage(context, rest.size() * sizeof(float), "weft.gridRestLengths");
+    upload(context, state_.gridRestLengths, rest);
+    state_.hasGridStencil = table.grid.stencil.width != 0;
+  }
   ElementTable elements = buildElementTable(model);
   state_.elements = storage(context, elements.elements.size() * sizeof(gpu::Element), "weft.elements");
   state_.elementRows = storage(context, elements.rows.size() * sizeof(uint32_t), "weft.elementRows");
@@ -138,6 +146,10 @@ std::string GpuState::kernel(const char* file) const {
   return elementRefCount == 0 && !contact ? std::string(file) + engine::kNoElementsVariant : std::string(file);
 }
 
+std::string GpuState::springKernel(const char* file) const {
+  return kernel(file) + (hasGridStencil ? engine::kGridStencilVariant : "");
+}
+
 LastPassCollides GpuState::lastPassCollides(const std::string& name) const {
   const std::array<engine::SpecConstant, 1> none{{{WEFT_SPEC_COLLIDER_KINDS, 0u}}};
   return {engine::ComputeProgram(*context, *shaders, name, none),
@@ -150,6 +162,8 @@ std::vector<engine::BufferBinding> GpuState::withTables(std::initializer_list<en
                                    {WEFT_BIND_SPRINGS, &springs},
                                    {WEFT_BIND_SPRING_LINKS, &springLinks},
                                    {WEFT_BIND_SPRING_BOUNDS, &springBounds},
+                                   {WEFT_BIND_GRID_STENCIL, &gridStencil},
+                                   {WEFT_BIND_GRID_REST_LENGTHS, &gridRestLengths},
                                    {WEFT_BIND_ELEMENTS, &elements},
                                    {WEFT_BIND_ELEMENT_ROWS, &elementRows},
                                    {WEFT_BIND_ELEMENT_REFS, &elementRefs},

@@ -22,6 +22,15 @@ StateSize stateSize(const ClothModel& model) {
   if (std::any_of(model.springs.begin(), model.springs.end(), boundsStrainForce)) size.forceBoundEntries = size.springEntries;
   if (std::any_of(model.springs.begin(), model.springs.end(), [](const Spring& s) { return s.tearStrain() > 0.f; }))
     size.tearEntries = size.springEntries;
+  // A grid's rest lengths beside its stencil (findGridSprings): where it has seed 004's springs, as
+  // many as buildGrid makes, and its material leaves their forces unbounded. (One whose springs were
+  // edited, not added or removed, reads its table instead, and the estimate keeps the slack.)
+  const uint64_t w = model.gridWidth, h = model.gridHeight;
+  const uint64_t gridSprings = w == 0 || h == 0 ? 0
+                               : w * (h - 1) + (w - 1) * h + 2 * (w - 1) * (h - 1) +
+                                     (w > 2 ? (w - 2) * h : 0) + (h > 2 ? w * (h - 2) : 0);
+  if (gridSprings != 0 && model.springs.size() == gridSprings && size.forceBoundEntries == 0)
+    size.gridRestLengths = size.particles * WEFT_GRID_REST_SLOTS;
   return size;
 }
 
@@ -59,6 +68,7 @@ MemoryNeed sharedState(const StateSize& size) {
   }
   // The force bounds (the GPU's one-entry placeholder without them is within its estimate's slack).
   if (size.forceBoundEntries > 0) need.add(size.forceBoundEntries * sizeof(gpu::StrainLimit));
+  if (size.gridRestLengths > 0) need.add(size.gridRestLengths * sizeof(float));
   return need;
 }
 

@@ -22,6 +22,7 @@ struct StateSize {
   uint64_t strainLimitEntries = 0;  // springEntries where some spring's limit is projected, else 0
   uint64_t forceBoundEntries = 0;   // springEntries where some spring's force is bounded, else 0
   uint64_t tearEntries = 0;         // springEntries where some spring tears, else 0
+  uint64_t gridRestLengths = 0;     // WEFT_GRID_REST_SLOTS per particle for a grid (solver/grid_stencil.h), else 0
 };
 StateSize stateSize(const ClothModel& model);
 

@@ -49,6 +49,7 @@ SpringTable buildSpringTable(const ClothModel& model) {
       table.tearLimits[fill[s.b]++] = limit;
     }
   }
+  table.grid = findGridSprings(model, table);
   // A cloth held by elements alone has no springs: one unread entry keeps the buffers non-empty.
   if (table.entries.empty()) {
     table.entries.push_back({0, 0.f, 0.f, 0.f});

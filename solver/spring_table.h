@@ -6,6 +6,7 @@
 
 #include "shaders/shared.h"
 #include "solver/cloth_model.h"
+#include "solver/grid_stencil.h"
 #include "solver/scene.h"
 
 namespace weft {
@@ -22,6 +23,9 @@ struct SpringTable {
   // The same entries' force bounds (seed 004's bounded spring force, physics.h springResponse); empty
   // unless some spring's material bounds its force.
   std::vector<gpu::StrainLimit> forceBounds;
+  // The same rows found from the particle's index (findGridSprings): none unless the cloth is seed
+  // 004's grid exactly; then the kernels that gather springs may read this instead of the rows.
+  GridSprings grid;
 };
 
 // Entry k's force bound, as springBound() in shaders/solver_bindings.glsl: none without a table.

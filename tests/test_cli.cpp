@@ -653,10 +653,10 @@ TEST(Cli, AGridPastTheHostsMemoryIsRefusedBeforeItsModelIsBuilt) {
 
 TEST(Cli, ACpuStatePastTheHostsMemoryIsRefusedBeforeItIsAllocated) {
   if (kAddressSanitizer) GTEST_SKIP() << "ulimit -v leaves AddressSanitizer no room for its shadow";
-  // The 2048 x 2048 model (1.1 GB) fits in 2.5 GB; its CPU state (2.7 GB) does not fit beside it.
+  // The 2048 x 2048 model (1.1 GB) fits in 2.5 GB; its CPU state (2.8 GB) does not fit beside it.
   Result r = weftUnder(2500000, "run " + scene("large_grid.json") + " --backend cpu --quiet --grid 2048");
   EXPECT_EQ(r.exitCode, 1) << r.output;
-  EXPECT_THAT(r.output, ::testing::ContainsRegex("weft: a 2048 x 2048 cloth needs 2\\.7 GB of host memory for the CPU "
+  EXPECT_THAT(r.output, ::testing::ContainsRegex("weft: a 2048 x 2048 cloth needs 2\\.8 GB of host memory for the CPU "
                                                  "backend's state; the host has [0-9.]+ (GB|MB) available\n"));
 }
 
@@ -665,7 +665,7 @@ TEST(Cli, AGpuStatePastTheDevicesLimitsIsRefusedBeforeItIsAllocated) {
   if (r.output.find("llvmpipe") == std::string::npos)
     GTEST_SKIP() << "the limits asserted are lavapipe's (2 GB, maxStorageBufferRange 128 MB): " << r.output;
   EXPECT_EQ(r.exitCode, 1) << r.output;
-  EXPECT_THAT(r.output, HasSubstr("weft: a 1024 x 1024 cloth needs 711.2 MB of device memory (its largest buffer "
+  EXPECT_THAT(r.output, HasSubstr("weft: a 1024 x 1024 cloth needs 735.2 MB of device memory (its largest buffer "
                                   "191.7 MB); the device 'llvmpipe"));
   EXPECT_THAT(r.output, HasSubstr("' has 2.0 GB (maxStorageBufferRange 128.0 MB)\n"));
 }
@@ -686,7 +686,7 @@ TEST(Cli, BenchSkipsAGridTheDeviceCannotHoldAndMeasuresTheRest) {
   const double rate = 256 / (j[0]["gpuMsPerStep"].get<double>() * 1e-3);  // measured: particles per GPU second
   EXPECT_NEAR(j[0]["particleStepsPerSecond"].get<double>(), rate, 1e-9 * rate);
   EXPECT_EQ(j[1]["particles"], 810000);
-  EXPECT_THAT(j[1]["notRun"].get<std::string>(), HasSubstr("a 900 x 900 cloth needs 549.3 MB of device memory"));
+  EXPECT_THAT(j[1]["notRun"].get<std::string>(), HasSubstr("a 900 x 900 cloth needs 567.9 MB of device memory"));
   EXPECT_THAT(r.output, HasSubstr("| 900² | 810000 | verlet | gpu | not run: "));
 }
 
@@ -943,6 +943,46 @@ TEST(Cli, BenchCountsVerletsDispatchesBarriersAndBoundBytesPerStep) {
     EXPECT_THAT(r.output, HasSubstr("| pass | ms/step | MB/step | GB/s | of copy |"));
     EXPECT_THAT(r.output, HasSubstr("| verlet_relax | "));
   }
+}
+
+// --spring-table runs the sweep's grids on the general path: the same motion to the bit (each row's
+// stretch, read from its own backend's state, is the grid path's), while every GPU relaxation pass
+// binds the spring rows and links (8 bytes an entry, 12 entries a particle inside the grid) instead
+// of the stencil's 24 bytes of rest lengths a particle. The suites run their own cloths: refused.
+TEST(Cli, BenchSpringTableRunsTheGeneralPathToTheSameMotion) {
+  auto bench = [](const std::string& extra, const std::string& name) {
+    const fs::path json = tempDir() / name;
+    Result r = weft("bench --grids 16 --integrators symplectic-euler,verlet --backends gpu,cpu --frames 2 --substeps 2 "
+                    "--iterations 3 --quiet --json " + json.string() + extra);
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    return nlohmann::json::parse(std::ifstream(json));
+  };
+  const nlohmann::json grid = bench("", "bench_grid_path.json"), table = bench(" --spring-table", "bench_table_path.json");
+  EXPECT_EQ(grid["settings"]["springTable"], false);
+  EXPECT_EQ(table["settings"]["springTable"], true);
+  ASSERT_EQ(grid["rows"].size(), 4u);
+  ASSERT_EQ(table["rows"].size(), 4u);
+  for (size_t k = 0; k < 4; ++k) {
+    const nlohmann::json& g = grid["rows"][k];
+    const nlohmann::json& t = table["rows"][k];
+    ASSERT_EQ(g["integrator"], t["integrator"]);
+    ASSERT_EQ(g["backend"], t["backend"]);
+    EXPECT_EQ(g["stretchMean"], t["stretchMean"]) << g["integrator"] << " " << g["backend"];
+    EXPECT_EQ(g["stretchMax"], t["stretchMax"]) << g["integrator"] << " " << g["backend"];
+    EXPECT_GT(t["stretchMax"].get<double>(), 0.0);
+    if (g["integrator"] != "verlet" || g["backend"] != "gpu") continue;
+    const nlohmann::json& gRelax = g["passes"][1];
+    const nlohmann::json& tRelax = t["passes"][1];
+    ASSERT_EQ(gRelax["name"], "verlet_relax");
+    // 16²: 2 (16 x 15) structural + 2 (15 x 15) shear + 2 (16 x 14) bend springs, each in two rows
+    const double entries = 2.0 * (2 * 16 * 15 + 2 * 15 * 15 + 2 * 16 * 14);
+    const double tableBytes = 257 * 4 + entries * 8, stencilBytes = 96 + 256 * 6 * 4;
+    EXPECT_NEAR(tRelax["bytesPerStep"].get<double>() - gRelax["bytesPerStep"].get<double>(),
+                3 * (tableBytes - stencilBytes), 1e-9 * tableBytes) << gRelax.dump() << tRelax.dump();
+  }
+  Result suite = weft("bench --suite targets --quick --spring-table");
+  EXPECT_EQ(suite.exitCode, 1) << suite.output;
+  EXPECT_THAT(suite.output, HasSubstr("--spring-table sets the sweep's cloths"));
 }
 
 // Progress goes to stderr, one line per case, unless --quiet; stdout stays the table.

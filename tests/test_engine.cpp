@@ -133,6 +133,35 @@ TEST_F(EngineTest, SpringsOnlyKernelVariantsDeclareNoElementBuffers) {
   }
 }
 
+// Every kernel that gathers springs (by particleAcceleration, or Verlet's constraints) comes in a grid stencil variant, with and
+// without elements, embedded and compiled at run time alike: it declares the stencil and none of
+// the spring table's buffers (so a grid's step binds and moves none of them), and nothing else new
+// but the stencil's rest lengths.
+TEST_F(EngineTest, GridStencilVariantsDeclareTheStencilAndNoSpringTable) {
+  engine::ShaderLibrary fromSource(std::string(WEFT_SOURCE_DIR) + "/shaders");
+  auto declares = [](const engine::ComputeProgram& p, uint32_t binding) {
+    return std::find(p.bindings().begin(), p.bindings().end(), binding) != p.bindings().end();
+  };
+  for (const char* file : {"euler_step.comp", "rk4_stage.comp", "nlcg_start.comp", "nlcg_residual.comp", "verlet_relax.comp"}) {
+    for (const std::string base : {std::string(file), std::string(file) + engine::kNoElementsVariant}) {
+      for (const engine::ShaderLibrary* library : {&embeddedShaders(), static_cast<const engine::ShaderLibrary*>(&fromSource)}) {
+        const engine::ComputeProgram table(gpuContext(), *library, base);
+        const engine::ComputeProgram stencil(gpuContext(), *library, base + engine::kGridStencilVariant);
+        EXPECT_TRUE(declares(table, WEFT_BIND_SPRING_ROWS)) << base;
+        EXPECT_FALSE(declares(table, WEFT_BIND_GRID_STENCIL)) << base;
+        EXPECT_FALSE(declares(table, WEFT_BIND_GRID_REST_LENGTHS)) << base;
+        EXPECT_TRUE(declares(stencil, WEFT_BIND_GRID_STENCIL)) << base;
+        EXPECT_TRUE(declares(stencil, WEFT_BIND_GRID_REST_LENGTHS)) << base;
+        for (uint32_t binding : {WEFT_BIND_SPRING_ROWS, WEFT_BIND_SPRINGS, WEFT_BIND_SPRING_LINKS, WEFT_BIND_SPRING_BOUNDS})
+          EXPECT_FALSE(declares(stencil, binding)) << base << " binding " << binding;
+        for (uint32_t binding : stencil.bindings())
+          EXPECT_TRUE(binding == WEFT_BIND_GRID_STENCIL || binding == WEFT_BIND_GRID_REST_LENGTHS || declares(table, binding))
+              << base << " " << binding;
+      }
+    }
+  }
+}
+
 // The kernels that collide declare the collider-kinds constant (shaders/colliders.h), others do not;
 // the context keeps one pipeline per kernel and set of values, so a solver built for the same
 // colliders shares it and one built for others gets its own.

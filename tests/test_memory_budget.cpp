@@ -68,6 +68,7 @@ TEST(MemoryBudget, StateSizeCountsTheTablesTheSolversBuild) {
     EXPECT_EQ(size.elementRefs, elements.refs.size());
     EXPECT_EQ(size.strainLimitEntries, springs.strainLimits.size());
     EXPECT_EQ(size.forceBoundEntries, springs.forceBounds.size());
+    EXPECT_EQ(size.gridRestLengths, springs.grid.restLengths.size());
   }
 }
 

@@ -91,6 +91,7 @@ int benchCommand(const BenchOptions& options) {
     if (n < 2) throw InputError("bench grid sizes must be at least 2 (got " + std::to_string(n) + ")");
     for (Integrator integrator : integrators) {
     ClothModel model = benchGrid(n, integrator);
+    if (options.springTable) model.gridWidth = model.gridHeight = 0;  // not known as a grid: its table is read
     SolverParams params;
     params.integrator = integrator;
     params.iterations = options.iterations;

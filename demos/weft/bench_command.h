@@ -21,6 +21,9 @@ struct BenchOptions {
   std::vector<std::string> backends{"gpu", "cpu"};
   std::string device;
   std::string shaderDir;  // benchmark edited kernels without rebuilding
+  // Read the grid's springs from the spring table, as for a mesh, instead of finding them from the
+  // index (shaders/grid_stencil.h): the general path, to measure what the grid path saves.
+  bool springTable = false;
   std::string jsonPath;   // optional: the record of the run (demos/weft/bench_record.h)
   std::string csvPath;    // optional: the rows as CSV, the settings in every line
   std::string plotPath;   // optional: ms per step against particles, SVG (demos/weft/bench_plot.h)

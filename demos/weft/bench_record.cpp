@@ -73,6 +73,7 @@ Json settingsJson(const BenchOptions& o) {
           {"backends", o.backends},
           {"device", o.device},
           {"shaderDir", o.shaderDir},
+          {"springTable", o.springTable},
           {"jsonPath", o.jsonPath},
           {"csvPath", o.csvPath},
           {"plotPath", o.plotPath},
@@ -176,7 +177,7 @@ std::string benchCsv(const BenchOptions& o, const BenchEnvironment& env, const s
   std::ostringstream out;
   out << "weft,commit,date,cpu,cpuThreads,gpuDevice,"
          "grids,integrators,iterations,tolerance,maxIterations,chebyshevRho,relaxationRho,acceleration,momentum,"
-         "substeps,frames,backends,deviceFilter,shaderDir,"
+         "substeps,frames,backends,deviceFilter,shaderDir,springTable,"
          "grid,particles,integrator,backend,device,notRun,wallMsPerStep,gpuMsPerStep,particleStepsPerSecond,copyGBps,"
          "medianSolveIterations,maxResidual,stretchMean,stretchMax,dispatchesPerStep,barriersPerStep,boundBytesPerStep,boundBufferBytes,"
          "passes(name:msPerStep:dispatchesPerStep:bytesPerStep:GBps:ofCopy;...)\n";
@@ -188,7 +189,7 @@ std::string benchCsv(const BenchOptions& o, const BenchEnvironment& env, const s
                            number(setting(o.chebyshevRho)) + "," + number(setting(o.relaxationRho)) + "," + csvField(o.acceleration) +
                            "," + number(setting(o.momentum)) + "," + std::to_string(o.substeps) + "," +
                            std::to_string(o.frames) + "," + csvField(joined(o.backends)) + "," + csvField(o.device) +
-                           "," + csvField(o.shaderDir);
+                           "," + csvField(o.shaderDir) + "," + (o.springTable ? "true" : "false");
   for (const BenchRow& r : rows) {
     out << head << "," << r.grid << "," << r.particles << "," << csvField(r.integrator) << "," << csvField(r.backend)
         << "," << csvField(r.device) << "," << csvField(r.notRun) << ",";
@@ -240,6 +241,7 @@ SuiteSetup::~SuiteSetup() = default;
 SuiteSetup openSuite(const BenchOptions& options, const std::string& suite) {
   if (!options.csvPath.empty() || !options.plotPath.empty())
     throw InputError("--csv and --plot record the sweep; the " + suite + " suite writes --json only");
+  if (options.springTable) throw InputError("--spring-table sets the sweep's cloths; the suites run their own");
   if (!options.jsonPath.empty()) checkOutputFile(options.jsonPath, "JSON");
   SuiteSetup setup;
   setup.context = std::make_unique<engine::Context>(engine::ContextOptions{.deviceName = options.device});

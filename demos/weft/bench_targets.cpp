@@ -361,6 +361,7 @@ int benchTargetsSuite(const BenchOptions& options) {
     throw InputError("unknown bench suite '" + options.suite + "' (known: targets, contact, colliders)");
   if (!options.csvPath.empty() || !options.plotPath.empty())
     throw InputError("--csv and --plot record the sweep; the targets suite writes --json only");
+  if (options.springTable) throw InputError("--spring-table sets the sweep's cloths; the suites run their own");
   if (!options.jsonPath.empty()) checkOutputFile(options.jsonPath, "JSON");
   return Suite(options).run();
 }

@@ -68,6 +68,9 @@ int main(int argc, char** argv) {
   benchCmd->add_option("--backends", bench.backends, "gpu,cpu")->delimiter(',');
   benchCmd->add_option("--device", bench.device, "Vulkan device name (substring)");
   benchCmd->add_option("--shader-dir", bench.shaderDir, "compile shaders from this folder at start-up");
+  benchCmd->add_flag("--spring-table", bench.springTable,
+                     "read the grid's springs from the spring table, as for a mesh (the general path), "
+                     "instead of finding them from the index");
   benchCmd->add_option("--json", bench.jsonPath, "also write the record of the run (settings, device, rows) as JSON");
   benchCmd->add_option("--csv", bench.csvPath, "also write the rows as CSV, the settings on every line");
   benchCmd->add_option("--plot", bench.plotPath, "also plot ms per step against particles to this SVG");

@@ -15,6 +15,14 @@ inline glm::vec3 particleAcceleration(uint32_t i, glm::vec4 xi, glm::vec3 v, con
                                       const std::vector<glm::vec4>& velocities, const SpringTable& springs,
                                       const ElementTable& elements, const gpu::StepParams& p) {
   glm::vec3 force = gpu::dragForce(v, p.wind) + elementForces(i, positions, velocities, elements, p.wind, true);
+  const GridSprings& grid = springs.grid;
+  if (grid.stencil.width != 0) {  // the same springs in the same order, found from the index (GridStencil)
+    grid.forEachSpring(i, [&](const gpu::SpringEntry& e) {
+      force += gpu::springForce(gpu::xyz(xi), v, gpu::xyz(positions[e.other]), gpu::xyz(velocities[e.other]), e,
+                                gpu::StrainLimit{0.f, 0.f});
+    });
+    return gpu::xyz(p.gravity) + xi.w * force;
+  }
   for (uint32_t k = springs.rows[i]; k < springs.rows[i + 1]; ++k) {
     const gpu::SpringEntry& e = springs.entries[k];
     force += gpu::springForce(gpu::xyz(xi), v, gpu::xyz(positions[e.other]), gpu::xyz(velocities[e.other]), e,

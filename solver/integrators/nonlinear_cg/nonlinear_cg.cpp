@@ -198,9 +198,9 @@ gpu::StepLog nonlinearCgTryStepCpu(CpuState& s, const gpu::StepParams& p, const 
 // adaptive step's state across frames.
 struct NlcgResources : UnitResources {
   explicit NlcgResources(const GpuState& s)
-      : start(*s.context, *s.shaders, s.kernel("nlcg_start.comp")),
+      : start(*s.context, *s.shaders, s.springKernel("nlcg_start.comp")),
         scalars(*s.context, *s.shaders, s.kernel("nlcg_scalars.comp")),
-        residual(*s.context, *s.shaders, s.kernel("nlcg_residual.comp")),
+        residual(*s.context, *s.shaders, s.springKernel("nlcg_residual.comp")),
         direction(*s.context, *s.shaders, s.kernel("nlcg_direction.comp")),
         add(*s.context, *s.shaders, s.kernel("nlcg_add.comp")),
         finish(*s.context, *s.shaders, s.kernel("nlcg_finish.comp"), s.colliderSpecialization()),

@@ -80,7 +80,7 @@ void rk4StepCpu(CpuState& s, const gpu::StepParams& params, ThreadPool& pool) {
 
 struct Rk4Resources : UnitResources {
   explicit Rk4Resources(const GpuState& s)
-      : stage(s.lastPassCollides(s.kernel("rk4_stage.comp"))) {}
+      : stage(s.lastPassCollides(s.springKernel("rk4_stage.comp"))) {}
   LastPassCollides stage;  // only the fourth stage collides
 };
 

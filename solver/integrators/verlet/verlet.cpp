@@ -35,11 +35,20 @@ static void verletRelaxParticle(uint32_t i, CpuState& s, std::vector<glm::vec4>&
   if (xi.w > 0.f) {
     glm::vec3 sum(0.f);
     uint32_t count = 0;
-    for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k) {
-      const gpu::SpringLink& link = s.springs.links[k];
-      glm::vec4 xj = s.positions[link.other];
-      sum += gpu::distanceCorrection(x, xi.w, xyz(xj), xj.w, link.restLength, p.constraintStiffness);
-      ++count;
+    const GridSprings& grid = s.springs.grid;
+    if (grid.stencil.width != 0) {  // the same springs in the same order, found from the index (GridStencil)
+      grid.forEachSpring(i, [&](const gpu::SpringEntry& e) {
+        glm::vec4 xj = s.positions[e.other];
+        sum += gpu::distanceCorrection(x, xi.w, xyz(xj), xj.w, e.restLength, p.constraintStiffness);
+        ++count;
+      });
+    } else {
+      for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k) {
+        const gpu::SpringLink& link = s.springs.links[k];
+        glm::vec4 xj = s.positions[link.other];
+        sum += gpu::distanceCorrection(x, xi.w, xyz(xj), xj.w, link.restLength, p.constraintStiffness);
+        ++count;
+      }
     }
     glm::vec3 direct(0.f);
     sum += elementProjections(i, s.positions, s.elements, p.dt, count, direct);
@@ -134,7 +143,7 @@ void verletStepCpu(CpuState& state, const gpu::StepParams& params, const SolverP
 struct VerletResources : UnitResources {
   explicit VerletResources(const GpuState& s)
       : predict(*s.context, *s.shaders, s.kernel("verlet_predict.comp")),
-        relax(s.lastPassCollides(s.kernel("verlet_relax.comp"))) {}
+        relax(s.lastPassCollides(s.springKernel("verlet_relax.comp"))) {}
   engine::ComputeProgram predict;
   LastPassCollides relax;  // only the last pass of a step collides (WEFT_MODE_RELAX_FINAL)
 };
