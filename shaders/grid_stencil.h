@@ -61,8 +61,8 @@ WEFT_FN uint gridStencilRestSlot(uint k) {
 
 // The particle at stencil spring k's far end from the particle at (column, row) of a width x height
 // grid (particle row * width + column), into j; false where that spring would leave the grid. The
-// caller splits the particle's index once: a division per spring costs a device that divides lane
-// by lane (lavapipe) a third of the step.
+// caller splits the particle's index once: a division per spring is paid in full by a device that
+// divides lane by lane (lavapipe).
 WEFT_FN bool gridStencilNeighbour(uint width, uint height, uint column, uint row, uint k, WEFT_INOUT(uint) j) {
   int c = int(column) + gridStencilColumnStep(k);
   int r = int(row) + gridStencilRowStep(k);

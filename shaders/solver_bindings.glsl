@@ -67,9 +67,10 @@ layout(std430, binding = WEFT_BIND_GRID_STENCIL) readonly buffer GridStencilBloc
 layout(std430, binding = WEFT_BIND_GRID_REST_LENGTHS) readonly buffer GridRestLengths { float gridRestLengths[]; };
 
 // Stencil spring k of particle i, at (column, row), as the table's entry for it, into e; false where
-// the particle has no such spring. Mirrors gridSpring() in solver/grid_stencil.h. The family is read
-// from the buffer where it is used: a local copy of the stencil indexed by k would cost lavapipe an
-// array in memory per lane, 40 % of the explicit step at 250².
+// the particle has no such spring. Mirrors GridSprings::spring in solver/grid_stencil.h. The family
+// is read from the buffer where it is used: a copy of the stencil passed to a function that indexes
+// it by k costs lavapipe an array in memory per lane, a third of the explicit step at 250²
+// (docs/benchmarks.md, "The grid path").
 bool gridSpring(uint i, uint column, uint row, uint k, out SpringEntry e) {
   uint j = 0u;
   e = SpringEntry(0u, 0.0, 0.0, 0.0);

@@ -17,7 +17,7 @@ struct GridSprings {
   std::vector<float> restLengths;
 
   // Stencil spring k of particle i, at (column, row), as the table's entry for it, into e; false
-  // where the particle has no such spring. The CPU twin of gridSpring() in solver_bindings.glsl.
+  // where the particle has no such spring. The CPU twin of gridSpring() in shaders/solver_bindings.glsl.
   bool spring(uint32_t i, uint32_t column, uint32_t row, uint32_t k, gpu::SpringEntry& e) const {
     uint32_t j = 0;
     if (!gpu::gridStencilNeighbour(stencil.width, stencil.height, column, row, k, j)) return false;
