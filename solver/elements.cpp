@@ -1,7 +1,7 @@
 #include "solver/elements.h"
 
+#include <algorithm>
 #include <cmath>
-#include <limits>
 #include <string>
 
 #include "engine/error.h"
@@ -215,22 +215,28 @@ void addAerodynamics(ClothModel& model, const AeroSpec& spec) {
 void addTethers(ClothModel& model, const TetherSpec& spec) {
   requireNonNegative(spec.stiffness, "tether stiffness");
   requireNonNegative(spec.maxStretch, "tether maximum stretch");
+  if (spec.anchors < 1 || spec.anchors > kMaxTetherAnchors)
+    throw InputError("tether anchors must be a whole number from 1 to " + std::to_string(kMaxTetherAnchors) +
+                     " (got " + std::to_string(spec.anchors) + ")");
   std::vector<uint32_t> anchors;
   for (uint32_t i = 0; i < model.particleCount(); ++i)
     if (model.pinned[i]) anchors.push_back(i);
   if (anchors.empty()) return;
+  // Nearest first, the lower index first among equal distances (one anchor: the nearest pin, as
+  // a scan keeping the first strictly nearer one finds it).
+  std::vector<std::pair<float, uint32_t>> byDistance(anchors.size());
+  const size_t count = std::min<size_t>(spec.anchors, anchors.size());
   for (uint32_t i = 0; i < model.particleCount(); ++i) {
     if (model.pinned[i]) continue;
-    uint32_t nearest = anchors.front();
-    float best = std::numeric_limits<float>::max();
-    for (uint32_t a : anchors) {
-      const float d = glm::length(model.positions[i] - model.positions[a]);
-      if (d < best) best = d, nearest = a;
+    for (size_t a = 0; a < anchors.size(); ++a)
+      byDistance[a] = {glm::length(model.positions[i] - model.positions[anchors[a]]), anchors[a]};
+    std::partial_sort(byDistance.begin(), byDistance.begin() + static_cast<std::ptrdiff_t>(count), byDistance.end());
+    for (size_t k = 0; k < count; ++k) {
+      gpu::Element e = makeElement(WEFT_ELEMENT_TETHER, glm::uvec4(i, byDistance[k].second, i, i));
+      e.rest = glm::vec4(byDistance[k].first * (1.f + spec.maxStretch), 0.f, 0.f, 0.f);
+      e.stiffness0 = spec.stiffness;
+      model.elements.push_back(e);
     }
-    gpu::Element e = makeElement(WEFT_ELEMENT_TETHER, glm::uvec4(i, nearest, i, i));
-    e.rest = glm::vec4(best * (1.f + spec.maxStretch), 0.f, 0.f, 0.f);
-    e.stiffness0 = spec.stiffness;
-    model.elements.push_back(e);
   }
 }
 

@@ -94,11 +94,13 @@ void parseBending(const JsonSection& s, ForceModels& forces) {
 }
 
 TetherSpec parseTethers(const JsonSection& s) {
-  s.allowKeys({"stiffness", "maxStretch"});
+  s.allowKeys({"stiffness", "maxStretch", "anchors"});
   TetherSpec t;
   if (!s.has("stiffness")) s.fail("stiffness", "is required (N/m)");
   t.stiffness = s.number("stiffness", t.stiffness, Bound::Positive);
   t.maxStretch = s.number("maxStretch", t.maxStretch, Bound::NonNegative);
+  t.anchors = static_cast<uint32_t>(
+      s.integer("anchors", static_cast<int>(t.anchors), 1, static_cast<int>(kMaxTetherAnchors)));
   return t;
 }
 

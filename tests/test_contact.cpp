@@ -80,7 +80,9 @@ TEST(ContactSettings, EachVertexsCandidateSlotsFitTheDevicesLargestBuffer) {
   EXPECT_EQ(contactCandidateSlots(size_t(1) << 24, lavapipe), WEFT_CONTACT_MIN_CANDIDATE_SLOTS);
   for (size_t n : {size_t(1000), size_t(256 * 256), size_t(1) << 20}) {
     const uint32_t slots = contactCandidateSlots(n, lavapipe);
-    if (slots > WEFT_CONTACT_MIN_CANDIDATE_SLOTS) EXPECT_LE(contactMemoryNeed(n, 2 * n, slots).largest, lavapipe) << n;
+    if (slots > WEFT_CONTACT_MIN_CANDIDATE_SLOTS) {
+      EXPECT_LE(contactMemoryNeed(n, 2 * n, slots).largest, lavapipe) << n;
+    }
   }
 }
 

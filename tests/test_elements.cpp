@@ -4,10 +4,13 @@
 // its calibration, the plate's drag and lift). The functions are the ones the GPU compiles.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <numbers>
 #include <random>
 
+#include "engine/error.h"
 #include "shaders/physics.h"
 #include "solver/cloth_model.h"
 #include "solver/elements.h"
@@ -200,6 +203,43 @@ TEST(Elements, ProjectionReducesEachCondition) {
     }
   }
   EXPECT_GT(checked, 20);
+}
+
+// Tethers tie each free particle to its `anchors` nearest pins (the lower index first among equal
+// distances), each at (1 + maxStretch) times its distance at rest; one anchor is the nearest pin,
+// and asking for more anchors than there are pins ties every particle to every pin.
+TEST(Elements, TethersTieEachFreeParticleToItsNearestPins) {
+  GridSpec g;
+  g.width = 7;
+  g.height = 5;
+  g.sizeX = 0.6f;
+  g.sizeY = 0.4f;
+  ClothModel base = buildGrid(g, Material{});
+  const std::vector<uint32_t> pins = {0, 6, 31};  // two corners of the first row, a particle of the last
+  pinParticles(base, pins);
+  for (uint32_t anchors : {1u, 2u, 3u, 8u}) {
+    ClothModel c = base;
+    addTethers(c, TetherSpec{500.f, 0.02f, anchors});
+    std::map<uint32_t, std::vector<const gpu::Element*>> byParticle;
+    for (const gpu::Element& e : c.elements)
+      if (e.kind == WEFT_ELEMENT_TETHER) byParticle[e.nodes.x].push_back(&e);
+    EXPECT_EQ(byParticle.size(), c.particleCount() - pins.size()) << anchors;
+    for (const auto& [i, tethers] : byParticle) {
+      std::vector<std::pair<float, uint32_t>> nearest;
+      for (uint32_t p : pins) nearest.push_back({glm::length(c.positions[i] - c.positions[p]), p});
+      std::sort(nearest.begin(), nearest.end());
+      ASSERT_EQ(tethers.size(), std::min<size_t>(anchors, pins.size())) << "particle " << i;
+      for (size_t k = 0; k < tethers.size(); ++k) {
+        EXPECT_EQ(tethers[k]->nodes, glm::uvec4(i, nearest[k].second, i, i)) << "particle " << i << ", anchor " << k;
+        EXPECT_EQ(tethers[k]->rest.x, nearest[k].first * 1.02f);
+        EXPECT_EQ(tethers[k]->stiffness0, 500.f);
+      }
+    }
+  }
+  for (uint32_t anchors : {0u, kMaxTetherAnchors + 1}) {
+    ClothModel c = base;
+    EXPECT_THROW(addTethers(c, TetherSpec{500.f, 0.02f, anchors}), InputError) << anchors;
+  }
 }
 
 TEST(Elements, MembraneAnswersWarpAndWeftWithTheirOwnStiffness) {

@@ -143,7 +143,7 @@ TEST_F(EngineTest, GridStencilVariantsDeclareTheStencilAndNoSpringTable) {
     return std::find(p.bindings().begin(), p.bindings().end(), binding) != p.bindings().end();
   };
   for (const char* file : {"euler_step.comp", "rk4_stage.comp", "nlcg_start.comp", "nlcg_residual.comp", "verlet_relax.comp"}) {
-    for (const std::string base : {std::string(file), std::string(file) + engine::kNoElementsVariant}) {
+    for (const std::string& base : {std::string(file), std::string(file) + engine::kNoElementsVariant}) {
       for (const engine::ShaderLibrary* library : {&embeddedShaders(), static_cast<const engine::ShaderLibrary*>(&fromSource)}) {
         const engine::ComputeProgram table(gpuContext(), *library, base);
         const engine::ComputeProgram stencil(gpuContext(), *library, base + engine::kGridStencilVariant);
