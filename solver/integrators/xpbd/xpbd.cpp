@@ -9,6 +9,7 @@
 #include "solver/integrators/verlet/verlet.h"
 #include "solver/integrators/xpbd/xpbd_colouring.h"
 #include "solver/integrators/xpbd/xpbd_spring_lanes.h"
+#include "solver/integrators/xpbd/xpbd_tether.h"
 #include "solver/thread_pool.h"
 
 namespace weft::integrators {
@@ -43,8 +44,9 @@ void projectConstraint(uint32_t k, CpuState& s, XpbdCpuResources& r, float h, bo
     x[c.node0] += glm::vec4(m.dx0, 0.f);
     x[c.node1] += glm::vec4(m.dx1, 0.f);
     lambda.x += m.dlambda;
+  } else if (const gpu::Element& e = s.elements.elements[c.node0]; projectsAsTether(e)) {
+    projectTether(e, x.data(), start.data(), h, lambda);
   } else {
-    const gpu::Element& e = s.elements.elements[c.node0];
     const glm::uvec4 n = e.nodes;
     const gpu::XpbdElementMove m =
         gpu::xpbdElement(e, x[n.x], x[n.y], x[n.z], x[n.w], xyz(start[n.x]), xyz(start[n.y]), xyz(start[n.z]),
