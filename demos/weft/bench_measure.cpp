@@ -83,7 +83,8 @@ void fillPasses(BenchRow& row, const engine::RecordStats& stats, const PassTimes
   }
 }
 
-FrameTimes timeFrames(Solver& solver, float frameDt, int substeps, int frames, int warmFrames) {
+FrameTimes timeFrames(Solver& solver, float frameDt, int substeps, int frames, int warmFrames,
+                      const std::function<void(Solver&)>& afterFrame) {
   FrameTimes result;
   for (int warm = 0; warm < warmFrames; ++warm) solver.advance(frameDt, substeps);
   std::vector<double> wall, gpu;
@@ -106,6 +107,7 @@ FrameTimes timeFrames(Solver& solver, float frameDt, int substeps, int frames, i
       result.solveIterations.push_back(stats.iterations);
       result.worstResidual = std::max(result.worstResidual, double(stats.residual));
     }
+    if (afterFrame) afterFrame(solver);
   }
   result.wallMsPerFrame = median(wall);
   result.gpuMsPerFrame = median(gpu);

@@ -3,6 +3,7 @@
 // (bench_targets.cpp): the benchmark cloth, each device's copy bandwidth (the roofline), the
 // per-pass table of a GPU row, and timing a solver over frames.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -41,6 +42,9 @@ struct FrameTimes {
   double worstResidual = 0;
   std::vector<glm::vec4> positions, velocities;  // the state after the last frame
 };
-FrameTimes timeFrames(Solver& solver, float frameDt, int substeps, int frames, int warmFrames);
+// `afterFrame`, if given, is called after each timed frame, outside its time (a frame's
+// measurement that reads the state back).
+FrameTimes timeFrames(Solver& solver, float frameDt, int substeps, int frames, int warmFrames,
+                      const std::function<void(Solver&)>& afterFrame = {});
 
 }  // namespace weft

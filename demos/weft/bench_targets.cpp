@@ -196,23 +196,35 @@ class Suite {
   }
 
   // The cloth that holds: one second at 60 fps from the horizontal, ms per frame (wall clock, what
-  // a frame's budget sees) and the structural stretch after it.
+  // a frame's budget sees) and the structural stretch of the second's worst frame (the largest
+  // mean and the largest spring, each over every frame: the cloth stretches most as it swings
+  // taut, about frame 8), which the target judges; the stretch after the last frame beside it.
   void holdingRows(int full) {
     const int n = grid(full);
     for (Backend backend : {Backend::Cpu, Backend::Gpu}) {
       step(format("%.0f² cloth from two corners, 1 s ", n) + backendName(backend));
       const HoldingCloth cloth = holdingCloth(n);
       auto s = solver(cloth.model, cloth.params, backend);
-      const FrameTimes t = timeFrames(*s, 1.f / 60.f, cloth.substeps, holdFrames_, 0);
+      StretchStats worst;
+      std::vector<glm::vec4> x, v;
+      const FrameTimes t = timeFrames(*s, 1.f / 60.f, cloth.substeps, holdFrames_, 0, [&](Solver& solver) {
+        solver.readState(x, v);
+        const StretchStats frame = structuralStretch(cloth.model, x);
+        worst.mean = std::max(worst.mean, frame.mean);
+        worst.max = std::max(worst.max, frame.max);
+      });
       const StretchStats stretch = structuralStretch(cloth.model, t.positions);
-      const bool holds = stretch.mean <= 0.01 && stretch.max <= 0.10;
+      const bool holds = worst.mean <= 0.01 && worst.max <= 0.10;
       TargetRow row;
-      row.work = format("%.0f², two corners, 1 s at 60 fps (xpbd %.0f × 1): ms/frame, stretch mean / max", n,
-                        cloth.substeps);
+      row.work = format("%.0f², two corners, 1 s at 60 fps (xpbd %.0f × 1): ms/frame, worst frame's stretch mean / max",
+                        n, cloth.substeps);
       row.backend = backendName(backend);
-      row.measured = format("%.1f ms, %.2f %% / %.1f %%", t.wallMsPerFrame, 100 * stretch.mean, 100 * stretch.max);
+      row.measured = format("%.1f ms, %.2f %% / %.1f %%", t.wallMsPerFrame, 100 * worst.mean, 100 * worst.max) +
+                     format(" (last frame %.2f %% / %.1f %%)", 100 * stretch.mean, 100 * stretch.max);
       row.values = {{"grid", n},
                     {"msPerFrame", t.wallMsPerFrame},
+                    {"worstStretchMean", worst.mean},
+                    {"worstStretchMax", worst.max},
                     {"stretchMean", stretch.mean},
                     {"stretchMax", stretch.max},
                     {"substeps", cloth.substeps},
