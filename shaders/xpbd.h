@@ -74,4 +74,40 @@ WEFT_FN XpbdElementMove xpbdElement(Element e, vec4 x0, vec4 x1, vec4 x2, vec4 x
   return m;
 }
 
+// A tether (elements/tether.h) laid out as the host builds it, nodes (i, anchor, i, i): what
+// xpbdElement gives for it, written out for its one condition. Every term of the general path is
+// kept, the zero gradients of slots 2 and 3 included, so the CPU backend gets the general path's
+// bits from it (XpbdTether checks). The general path builds three conditions over four nodes and
+// loops over them with indices a device cannot resolve at compile time: lavapipe keeps those arrays
+// in memory, per lane, and a colour's tethers took 1.6 times as long through it.
+struct XpbdTetherMove {
+  vec3 dx0;  // node i's move, slot 0
+  vec3 dx1;  // the anchor's (slot 1; pinned anchors are not written)
+  vec3 dx2;  // slots 2 and 3: node i again, moved by zero (adding it turns a -0 coordinate to +0)
+  float dlambda;
+};
+
+WEFT_FN XpbdTetherMove xpbdTether(Element e, vec4 x0, vec4 x1, vec3 start0, vec3 start1, float h, float lambda) {
+  XpbdTetherMove m;
+  m.dx0 = vec3(0.0f);
+  m.dx1 = vec3(0.0f);
+  m.dx2 = vec3(0.0f);
+  m.dlambda = 0.0f;
+  vec3 zero = vec3(0.0f);
+  vec3 d = xyz(x0) - xyz(x1);  // tetherConditions: active beyond the limit only
+  float len = length(d);
+  if (len <= e.rest.x || len < 1e-12f) return m;
+  vec3 g0 = d / len;
+  vec3 g1 = -g0;
+  float weight = x0.w * dot(g0, g0) + x1.w * dot(g1, g1) + x0.w * dot(zero, zero) + x0.w * dot(zero, zero);
+  vec3 u0 = xyz(x0) - start0;
+  vec3 u1 = xyz(x1) - start1;
+  float change = dot(g0, u0) + dot(g1, u1) + dot(zero, u0) + dot(zero, u0);
+  m.dlambda = xpbdMultiplierStep(len - e.rest.x, change, weight, e.stiffness0, e.damping, h, lambda);
+  m.dx0 += (x0.w * m.dlambda) * g0;
+  m.dx1 += (x1.w * m.dlambda) * g1;
+  m.dx2 += (x0.w * m.dlambda) * zero;
+  return m;
+}
+
 #endif  // WEFT_XPBD_H

@@ -16,6 +16,7 @@ namespace weft::test {
 namespace {
 
 class XpbdTest : public ValidatedTest, public ::testing::WithParamInterface<Backend> {};
+class XpbdTetherBackends : public ValidatedTest {};
 
 // A mass m on a spring k, hanging from a pin, comes to rest at C = mg/k exactly, whatever the
 // iterations and the step: at rest the prediction moves it by g h^2, and one projection from a zero
@@ -109,16 +110,23 @@ TEST(Xpbd, NoColourMovesAParticleTwiceAndEveryConstraintIsListedOnce) {
   pinParticles(model, gridCorners(model, CornerPreset::Two));
   addMembrane(model, MembraneSpec{100.f, 100.f, 50.f, 0.f});
   addDihedralBending(model, DihedralSpec{1e-4f, 0.f});
-  addTethers(model, TetherSpec{1000.f, 0.01f});
+  addTethers(model, TetherSpec{1000.f, 0.01f, 2});
   const SpringTable springs = buildSpringTable(model);
   const ElementTable elements = buildElementTable(model);
   const integrators::XpbdConstraintSet set = integrators::buildXpbdConstraints(springs, elements);
   std::multiset<std::pair<uint32_t, uint32_t>> springPairs;
   std::multiset<uint32_t> elementIndices;
+  size_t tethers = 0;
   for (uint32_t c = 0; c < set.colours(); ++c) {
     std::set<uint32_t> moved;
     for (uint32_t k = set.colourStarts[c]; k < set.colourStarts[c + 1]; ++k) {
       const gpu::XpbdConstraint& constraint = set.constraints[k];
+      // Each colour's springs, then its tethers, then its other elements: one dispatch each on the GPU.
+      const bool isSpring = constraint.node1 != WEFT_XPBD_ELEMENT;
+      const bool isTether = !isSpring && elements.elements[constraint.node0].kind == WEFT_ELEMENT_TETHER;
+      EXPECT_EQ(isSpring, k < set.springsEnd(c)) << "colour " << c << ", constraint " << k;
+      EXPECT_EQ(isTether, k >= set.springsEnd(c) && k < set.tethersEnd(c)) << "colour " << c << ", constraint " << k;
+      tethers += isTether;
       std::vector<uint32_t> nodes;
       if (constraint.node1 != WEFT_XPBD_ELEMENT) {
         nodes = {constraint.node0, constraint.node1};
@@ -144,6 +152,7 @@ TEST(Xpbd, NoColourMovesAParticleTwiceAndEveryConstraintIsListedOnce) {
   for (uint32_t k = 0; k < model.elements.size(); ++k)
     if (model.elements[k].kind != WEFT_ELEMENT_AERO) expectedElements.insert(k);
   EXPECT_EQ(elementIndices, expectedElements);
+  EXPECT_EQ(tethers, 2 * (model.particleCount() - 2));  // every free particle tied to both corners
   // A grid's constraints touch at most 12 springs, 6 membranes, 12 hinges and a tether per particle:
   // greedy colouring needs no more than twice that.
   std::printf("[ info ] %u colours for %zu constraints\n", set.colours(), set.constraints.size());
@@ -174,6 +183,40 @@ StretchOverASecond stretchOverASecond(const Scene& scene, const SolverParams& pa
     result.worstMax = std::max(result.worstMax, result.last.max);
   }
   return result;
+}
+
+// The GPU projects a colour's tethers with their own kernel (xpbd_project_tethers.comp), the CPU
+// with projectTether: a 24^2 cloth dropped from the horizontal and tied to both corners at 0.5 %
+// moves alike on both, at one sweep a step and at two (the multipliers carried between sweeps),
+// where the tethers change its motion by centimetres.
+TEST_F(XpbdTetherBackends, GpuAndCpuProjectTethersAlike) {
+  GridSpec grid;
+  grid.width = grid.height = 24;
+  grid.origin = glm::vec3(-0.25f, 1.f, 0.f);
+  grid.sizeX = grid.sizeY = 0.5f;
+  grid.totalMass = 0.1f;
+  ClothModel plain = buildGrid(grid, Material{500.f, 100.f, 10.f, 0.f});
+  pinParticles(plain, gridCorners(plain, CornerPreset::Two));
+  ClothModel tethered = plain;
+  addTethers(tethered, TetherSpec{1e5f, 0.005f, 2});
+  for (int iterations : {1, 2}) {
+    SolverParams params;
+    params.integrator = Integrator::Xpbd;
+    params.iterations = iterations;
+    auto run = [&](const ClothModel& model, Backend backend) {
+      auto solver = makeTestSolver(model, params, backend);
+      for (int f = 0; f < 20; ++f) solver->advance(1.f / 60.f, 8);
+      std::vector<glm::vec4> x, v;
+      solver->readState(x, v);
+      return x;
+    };
+    const std::vector<glm::vec4> cpu = run(tethered, Backend::Cpu), gpu = run(tethered, Backend::Gpu);
+    const float apart = maxPositionDifference(cpu, gpu), byTethers = maxPositionDifference(cpu, run(plain, Backend::Cpu));
+    std::printf("[ info ] xpbd 8 x %d, 24^2 tied to both corners: |x_gpu - x_cpu| <= %.3g m; the tethers moved it %.3g m\n",
+                iterations, apart, byTethers);
+    EXPECT_GT(byTethers, 0.01f) << iterations;
+    EXPECT_LT(apart, 1e-4f) << iterations;
+  }
 }
 
 TEST(Xpbd, A128ClothHangingFromTwoCornersHoldsItsLengthAfterASecond) {

@@ -109,13 +109,9 @@ struct XpbdGpuResources : UnitResources {
         projectSprings(*s.context, *s.shaders, std::string("xpbd_project.comp") + engine::kNoElementsVariant),
         finish(*s.context, *s.shaders, "xpbd_finish.comp", s.colliderSpecialization()),
         set(buildXpbdConstraints(*s.hostSprings, *s.hostElements)) {
-    // Where each colour's elements begin: its springs come first (buildXpbdConstraints).
-    for (uint32_t colour = 0; colour < set.colours(); ++colour) {
-      auto begin = set.constraints.begin() + set.colourStarts[colour], end = set.constraints.begin() + set.colourStarts[colour + 1];
-      elementStarts.push_back(static_cast<uint32_t>(
-          std::partition_point(begin, end, [](const gpu::XpbdConstraint& c) { return c.node1 != WEFT_XPBD_ELEMENT; }) -
-          set.constraints.begin()));
-    }
+    for (uint32_t colour = 0; colour < set.colours(); ++colour)
+      if (set.tethersEnd(colour) > set.springsEnd(colour)) hasTethers = true;
+    if (hasTethers) projectTethers = engine::ComputeProgram(*s.context, *s.shaders, "xpbd_project_tethers.comp");
     // Sized to the tables' capacity (at least one entry: bindings may not be empty), as memory() states it.
     const uint64_t count = xpbdConstraintCapacity(s.hostSprings->entries.size(), s.hostElements->elements.size());
     constraints = engine::Buffer(*s.context, count * sizeof(gpu::XpbdConstraint), engine::kStorageUsage,
@@ -126,12 +122,14 @@ struct XpbdGpuResources : UnitResources {
     lambdas = engine::Buffer(*s.context, count * sizeof(glm::vec4), engine::kStorageUsage,
                              engine::MemoryUsage::DeviceLocal, "weft.xpbdLambdas");
   }
-  // project for a colour's elements; projectSprings, the kernel built without the element code, for
-  // its springs: a device that runs both branches under a mask (lavapipe) would otherwise pay for
-  // the element projection on every spring.
-  engine::ComputeProgram predict, copy, project, projectSprings, finish;
+  // A colour's parts each through its own kernel (a device that runs every branch under a mask,
+  // lavapipe, would otherwise pay for the element projection on every spring and the general
+  // element's on every tether): projectSprings, the kernel built without the element code, for its
+  // springs; projectTethers (xpbdTether) for its tethers, built only if some colour has any;
+  // project for its other elements.
+  engine::ComputeProgram predict, copy, project, projectSprings, finish, projectTethers;
   XpbdConstraintSet set;
-  std::vector<uint32_t> elementStarts;  // per colour: its first element, after its springs
+  bool hasTethers = false;
   engine::Buffer constraints, lambdas;
 };
 
@@ -156,13 +154,15 @@ void recordXpbdStep(GpuRecorder& r, const gpu::StepParams& params, const SolverP
         p.step = params;
         p.iteration = static_cast<uint32_t>(iteration);
         p.keepMultipliers = iteration + 1 < solver.iterations ? 1u : 0u;
-        // The colour's springs, then its elements: one colour moves no particle twice, so the two
-        // dispatches need no barrier between them.
-        const uint32_t starts[3] = {u.set.colourStarts[colour], u.elementStarts[colour], u.set.colourStarts[colour + 1]};
-        for (int part = 0; part < 2; ++part) {
+        // The colour's springs, tethers and other elements: one colour moves no particle twice, so
+        // the three dispatches need no barrier between them.
+        const uint32_t starts[4] = {u.set.colourStarts[colour], u.set.springsEnd(colour), u.set.tethersEnd(colour),
+                                    u.set.colourStarts[colour + 1]};
+        const engine::ComputeProgram* kernels[3] = {&u.projectSprings, &u.projectTethers, &u.project};
+        for (int part = 0; part < 3; ++part) {
           p.first = starts[part];
           p.count = starts[part + 1] - starts[part];
-          if (p.count > 0) (part == 0 ? u.projectSprings : u.project).dispatch(r.cmd, p.count, bindings, p);
+          if (p.count > 0) kernels[part]->dispatch(r.cmd, p.count, bindings, p);
         }
         engine::barrier::computeToCompute(r.vk(), r.cmd);
       }

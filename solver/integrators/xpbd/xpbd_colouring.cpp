@@ -6,6 +6,7 @@
 
 #include "engine/error.h"
 #include "shaders/physics.h"
+#include "solver/integrators/xpbd/xpbd_tether.h"
 
 namespace weft::integrators {
 namespace {
@@ -30,17 +31,18 @@ XpbdConstraintSet buildXpbdConstraints(const SpringTable& springs, const Element
   struct Pending {
     gpu::XpbdConstraint constraint;
     uint32_t colour;
+    uint32_t part;  // within a colour: 0 springs, 1 tethers (projectsAsTether), 2 other elements
   };
   std::vector<Pending> pending;
   std::vector<ColourMask> used(n, ColourMask{});
   uint32_t colours = 0;
-  auto place = [&](const gpu::XpbdConstraint& c, const uint32_t* nodes, uint32_t count) {
+  auto place = [&](const gpu::XpbdConstraint& c, const uint32_t* nodes, uint32_t count, uint32_t part) {
     const uint32_t colour = firstFreeColour(used, nodes, count);
     if (colour >= kMaxXpbdColours)
       throw InputError("xpbd: particle " + std::to_string(nodes[0]) + " belongs to constraints that need more than " +
                        std::to_string(kMaxXpbdColours) + " colours (a vertex of very high valence)");
     for (uint32_t k = 0; k < count; ++k) used[nodes[k]][colour / 64] |= uint64_t(1) << (colour % 64);
-    pending.push_back({c, colour});
+    pending.push_back({c, colour, part});
     colours = std::max(colours, colour + 1);
   };
   for (uint32_t i = 0; i < n; ++i) {
@@ -48,7 +50,7 @@ XpbdConstraintSet buildXpbdConstraints(const SpringTable& springs, const Element
       const gpu::SpringEntry& e = springs.entries[k];
       if (e.other <= i) continue;  // the spring's other end lists it first
       const uint32_t nodes[2] = {i, e.other};
-      place({i, e.other, e.restLength, e.stiffness, e.damping, 0, 0, 0}, nodes, 2);
+      place({i, e.other, e.restLength, e.stiffness, e.damping, 0, 0, 0}, nodes, 2, 0);
     }
   }
   if (elements.rows.back() > 0) {
@@ -61,17 +63,29 @@ XpbdConstraintSet buildXpbdConstraints(const SpringTable& springs, const Element
         if (e.kind == WEFT_ELEMENT_TETHER && slot == 1) continue;  // the pinned anchor
         nodes[count++] = e.nodes[static_cast<int>(slot)];
       }
-      place({k, WEFT_XPBD_ELEMENT, 0.f, 0.f, 0.f, 0, 0, 0}, nodes, count);
+      place({k, WEFT_XPBD_ELEMENT, 0.f, 0.f, 0.f, 0, 0, 0}, nodes, count, projectsAsTether(e) ? 1 : 2);
     }
   }
-  // Counting sort by colour, springs before elements within one (the order they were placed in).
+  // By colour, and within one its springs, its tethers, its other elements, each in the order they
+  // were placed in. No two constraints of a colour move one particle, so their order within it
+  // changes no result; the parts are each one dispatch of its own kernel on the GPU.
+  std::stable_sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
+    return a.colour != b.colour ? a.colour < b.colour : a.part < b.part;
+  });
   XpbdConstraintSet set;
   set.colourStarts.assign(colours + 1, 0);
+  set.partStarts.assign(2 * colours, 0);
   for (const Pending& p : pending) ++set.colourStarts[p.colour + 1];
   for (uint32_t c = 0; c < colours; ++c) set.colourStarts[c + 1] += set.colourStarts[c];
-  std::vector<uint32_t> fill(set.colourStarts.begin(), set.colourStarts.end() - 1);
-  set.constraints.resize(pending.size());
-  for (const Pending& p : pending) set.constraints[fill[p.colour]++] = p.constraint;
+  set.constraints.reserve(pending.size());
+  for (const Pending& p : pending) set.constraints.push_back(p.constraint);
+  for (uint32_t c = 0; c < colours; ++c) {
+    uint32_t k = set.colourStarts[c];
+    for (uint32_t part = 1; part <= 2; ++part) {
+      while (k < set.colourStarts[c + 1] && pending[k].part < part) ++k;
+      set.partStarts[2 * c + part - 1] = k;
+    }
+  }
   return set;
 }
 

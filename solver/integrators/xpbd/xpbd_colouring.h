@@ -17,9 +17,15 @@ namespace weft::integrators {
 inline constexpr uint32_t kMaxXpbdColours = 256;
 
 struct XpbdConstraintSet {
-  std::vector<gpu::XpbdConstraint> constraints;  // colour by colour; within a colour springs first
-  std::vector<uint32_t> colourStarts;            // colours + 1 starts into `constraints`
+  // Colour by colour; within a colour its springs, then its tethers (xpbd_tether.h), then its other
+  // elastic elements.
+  std::vector<gpu::XpbdConstraint> constraints;
+  std::vector<uint32_t> colourStarts;  // colours + 1 starts into `constraints`
+  std::vector<uint32_t> partStarts;    // per colour c: [2c] its first tether, [2c + 1] its first other element
   uint32_t colours() const { return colourStarts.empty() ? 0u : static_cast<uint32_t>(colourStarts.size() - 1); }
+  // Colour c's springs, tethers and other elements as [first, end) ranges into `constraints`.
+  uint32_t springsEnd(uint32_t c) const { return partStarts[2 * c]; }
+  uint32_t tethersEnd(uint32_t c) const { return partStarts[2 * c + 1]; }
 };
 
 // The constraints a cloth's tables can hold, what the unit's buffers and vectors are sized for (and

@@ -1,0 +1,31 @@
+#version 450
+// XPBD, one colour's tethers in one Gauss-Seidel iteration: each invocation projects one tether
+// (xpbdTether, shaders/xpbd.h), moving its particle and, if it is not pinned, its anchor in place.
+// The colour's springs and other elements are xpbd_project.comp's dispatches beside this one; no
+// two constraints of a colour move one particle, so they need no barrier between them.
+// Mirrors projectTether() in solver/integrators/xpbd/xpbd_tether.h, less the two zero moves of
+// slots 2 and 3 (they only turn a -0 coordinate to +0).
+#define WEFT_XPBD_SOLVE
+#include "shared.h"
+#include "physics.h"
+#include "common.glsl"
+#include "solver_bindings.glsl"
+
+layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
+layout(std430, binding = WEFT_BIND_XPBD_CONSTRAINTS) readonly buffer Constraints { XpbdConstraint constraints[]; };
+layout(std430, binding = WEFT_BIND_XPBD_LAMBDAS) buffer Lambdas { vec4 lambdas[]; };
+
+void main() {
+  uint t = globalIndex();
+  if (t >= xpbd.count) return;
+  uint k = xpbd.first + t;
+  Element e = elements[constraints[k].node0];
+  vec4 lambda = xpbd.iteration == 0u ? vec4(0.0) : lambdas[k];
+  uint i = e.nodes.x, anchor = e.nodes.y;
+  XpbdTetherMove m = xpbdTether(e, positionsOut[i], positionsOut[anchor], prevPositions[i].xyz,
+                                prevPositions[anchor].xyz, params.dt, lambda.x);
+  if (positionsOut[i].w > 0.0) positionsOut[i].xyz += m.dx0;
+  if (positionsOut[anchor].w > 0.0) positionsOut[anchor].xyz += m.dx1;
+  lambda.x += m.dlambda;
+  if (xpbd.keepMultipliers != 0u) lambdas[k] = lambda;
+}
