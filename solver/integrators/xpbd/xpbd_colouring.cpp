@@ -66,26 +66,25 @@ XpbdConstraintSet buildXpbdConstraints(const SpringTable& springs, const Element
       place({k, WEFT_XPBD_ELEMENT, 0.f, 0.f, 0.f, 0, 0, 0}, nodes, count, projectsAsTether(e) ? 1 : 2);
     }
   }
-  // By colour, and within one its springs, its tethers, its other elements, each in the order they
-  // were placed in. No two constraints of a colour move one particle, so their order within it
-  // changes no result; the parts are each one dispatch of its own kernel on the GPU.
-  std::stable_sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
-    return a.colour != b.colour ? a.colour < b.colour : a.part < b.part;
-  });
+  // Counting sort by colour, and within one its springs, its tethers, its other elements (three
+  // buckets a colour), each in the order they were placed in. No two constraints of a colour move
+  // one particle, so their order within it changes no result; each part is one dispatch of its own
+  // kernel on the GPU.
+  std::vector<uint32_t> bucketStarts(3 * size_t(colours) + 1, 0);
+  for (const Pending& p : pending) ++bucketStarts[3 * p.colour + p.part + 1];
+  for (size_t b = 0; b + 1 < bucketStarts.size(); ++b) bucketStarts[b + 1] += bucketStarts[b];
   XpbdConstraintSet set;
+  set.constraints.resize(pending.size());
+  std::vector<uint32_t> fill(bucketStarts.begin(), bucketStarts.end() - 1);
+  for (const Pending& p : pending) set.constraints[fill[3 * p.colour + p.part]++] = p.constraint;
   set.colourStarts.assign(colours + 1, 0);
-  set.partStarts.assign(2 * colours, 0);
-  for (const Pending& p : pending) ++set.colourStarts[p.colour + 1];
-  for (uint32_t c = 0; c < colours; ++c) set.colourStarts[c + 1] += set.colourStarts[c];
-  set.constraints.reserve(pending.size());
-  for (const Pending& p : pending) set.constraints.push_back(p.constraint);
+  set.partStarts.assign(2 * size_t(colours), 0);
   for (uint32_t c = 0; c < colours; ++c) {
-    uint32_t k = set.colourStarts[c];
-    for (uint32_t part = 1; part <= 2; ++part) {
-      while (k < set.colourStarts[c + 1] && pending[k].part < part) ++k;
-      set.partStarts[2 * c + part - 1] = k;
-    }
+    set.colourStarts[c] = bucketStarts[3 * c];
+    set.partStarts[2 * c] = bucketStarts[3 * c + 1];
+    set.partStarts[2 * c + 1] = bucketStarts[3 * c + 2];
   }
+  set.colourStarts[colours] = bucketStarts[3 * size_t(colours)];
   return set;
 }
 
