@@ -145,29 +145,39 @@ void Program::bind(VkCommandBuffer cmd, std::span<const BufferBinding> buffers, 
 
 ComputeProgram::ComputeProgram(const Context& context, const ShaderLibrary& library, const std::string& shaderName,
                                std::span<const SpecConstant> constants) {
-  // One pipeline per kernel, device and set of constants: every solver on the context gets a copy of
-  // the first.
-  std::string key = library.shaderDir() + "|" + shaderName;
-  for (const SpecConstant& c : constants) {
-    key += '|';
-    key += std::to_string(c.id);
-    key += '=';
-    key += std::to_string(c.value);
-  }
-  if (auto built = std::static_pointer_cast<const ComputeProgram>(context.findProgram(key))) {
+  // One pipeline per kernel, device and set of the constants it declares: every solver on the
+  // context gets a copy of the first. Looked up first by the constants given, which needs no SPIR-V;
+  // then by those the kernel declares, so values it never reads build no second pipeline.
+  auto keyOf = [&](std::span<const SpecConstant> used) {
+    std::string key = library.shaderDir() + "|" + shaderName;
+    for (const SpecConstant& c : used) key += '|' + std::to_string(c.id) + '=' + std::to_string(c.value);
+    return key;
+  };
+  const std::string givenKey = keyOf(constants);
+  if (auto built = std::static_pointer_cast<const ComputeProgram>(context.findProgram(givenKey))) {
     *this = *built;
+    return;
+  }
+  std::vector<uint32_t> code = library.load(shaderName);
+  ShaderLayout reflected = reflectShader(code);
+  std::vector<SpecConstant> used;
+  for (const SpecConstant& c : constants) {
+    if (!std::binary_search(reflected.specIds.begin(), reflected.specIds.end(), c.id)) continue;
+    if (std::any_of(used.begin(), used.end(), [&](const SpecConstant& u) { return u.id == c.id; }))
+      throw std::logic_error(shaderName + ": specialization constant " + std::to_string(c.id) + " given twice");
+    used.push_back(c);
+  }
+  const std::string usedKey = keyOf(used);
+  if (auto built = std::static_pointer_cast<const ComputeProgram>(context.findProgram(usedKey))) {
+    *this = *built;
+    context.keepProgram(givenKey, built);
     return;
   }
   name_ = shaderName;
   bindPoint_ = VK_PIPELINE_BIND_POINT_COMPUTE;
-  std::vector<uint32_t> code = library.load(shaderName);
-  ShaderLayout reflected = reflectShader(code);
   std::vector<VkSpecializationMapEntry> entries;
   std::vector<uint32_t> values;
-  for (const SpecConstant& c : constants) {
-    if (!std::binary_search(reflected.specIds.begin(), reflected.specIds.end(), c.id)) continue;
-    if (std::any_of(entries.begin(), entries.end(), [&](const VkSpecializationMapEntry& e) { return e.constantID == c.id; }))
-      throw std::logic_error(shaderName + ": specialization constant " + std::to_string(c.id) + " given twice");
+  for (const SpecConstant& c : used) {
     entries.push_back({c.id, static_cast<uint32_t>(values.size() * sizeof(uint32_t)), sizeof(uint32_t)});
     values.push_back(c.value);
   }
@@ -193,7 +203,9 @@ ComputeProgram::ComputeProgram(const Context& context, const ShaderLibrary& libr
   objects_->pipeline = pipeline_;
   context.countPipelines(1);
   context.setName(VK_OBJECT_TYPE_PIPELINE, reinterpret_cast<uint64_t>(pipeline_), shaderName);
-  context.keepProgram(key, std::make_shared<const ComputeProgram>(*this));
+  auto kept = std::make_shared<const ComputeProgram>(*this);
+  context.keepProgram(usedKey, kept);
+  if (givenKey != usedKey) context.keepProgram(givenKey, kept);
 }
 
 void ComputeProgram::groupsFor(uint32_t threads, uint32_t& x, uint32_t& y) const {

@@ -33,11 +33,11 @@ layout(std430, binding = WEFT_BIND_CONTACT_PAIR_COUNTS) readonly buffer ContactP
 uint gatherBegin(uint i) { return params.elementRefs == 0u ? 0u : elementRows[i]; }
 uint gatherEnd(uint i) {
   uint end = params.elementRefs == 0u ? 0u : elementRows[i + 1];
-  return params.contactPairs == 0u ? end : end + contactPairCounts[i];
+  return params.contactPairs == 0u || !WEFT_MAY_HOLD(WEFT_ELEMENT_CONTACT) ? end : end + contactPairCounts[i];
 }
 Element gatheredElement(uint i, uint k, out uint slot) {
   uint rowEnd = params.elementRefs == 0u ? 0u : elementRows[i + 1];
-  if (k < rowEnd) {
+  if (k < rowEnd || !WEFT_MAY_HOLD(WEFT_ELEMENT_CONTACT)) {
     uint ref = elementRefs[k];
     slot = ref & 3u;
     return elements[ref >> 2];

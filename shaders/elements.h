@@ -17,15 +17,27 @@
 #include "elements/aero.h"
 #include "elements/contact_pair.h"
 
+// Whether this kernel may gather elements of kind k (WEFT_SPEC_ELEMENT_KINDS in shared.h): a
+// constant the driver folds, so the kinds the cloth lacks are not compiled at all. The CPU backend
+// gathers every kind; its branches cost nothing untaken.
+#ifdef __cplusplus
+#define WEFT_MAY_HOLD(k) true
+#else
+layout(constant_id = WEFT_SPEC_ELEMENT_KINDS) const uint weftElementKinds = WEFT_ALL_ELEMENT_KINDS;
+#define WEFT_MAY_HOLD(k) ((weftElementKinds & WEFT_ELEMENT_KIND_BIT(k)) != 0u)
+#endif
+// Whether element e is of kind k, false at compile time where the kernel holds no such kind.
+#define WEFT_ELEMENT_IS(e, k) (WEFT_MAY_HOLD(k) && (e).kind == (k))
+
 WEFT_FN Conditions elementConditions(Element e, vec3 x0, vec3 x1, vec3 x2, vec3 x3) {
-  if (e.kind == WEFT_ELEMENT_MEMBRANE) return membraneConditions(e, x0, x1, x2);
-  if (e.kind == WEFT_ELEMENT_HINGE) return hingeConditions(e, x0, x1, x2, x3);
-  if (e.kind == WEFT_ELEMENT_TETHER) return tetherConditions(e, x0, x1);
-  if (e.kind == WEFT_ELEMENT_PLANE_BEND) return planeBendConditions(e, x0, x1, x2, x3);
-  if (e.kind == WEFT_ELEMENT_TRISPRING) return trispringConditions(e, x0, x1, x2);
-  if (e.kind == WEFT_ELEMENT_QUADRATIC_BEND) return quadraticBendConditions(e, x0, x1, x2, x3);
-  if (e.kind == WEFT_ELEMENT_COROTATIONAL) return corotationalConditions(e, x0, x1, x2);
-  if (e.kind == WEFT_ELEMENT_CONTACT) return contactPairConditions(e, x0, x1, x2, x3);
+  if (WEFT_ELEMENT_IS(e, WEFT_ELEMENT_MEMBRANE)) return membraneConditions(e, x0, x1, x2);
+  if (WEFT_ELEMENT_IS(e, WEFT_ELEMENT_HINGE)) return hingeConditions(e, x0, x1, x2, x3);
+  if (WEFT_ELEMENT_IS(e, WEFT_ELEMENT_TETHER)) return tetherConditions(e, x0, x1);
+  if (WEFT_ELEMENT_IS(e, WEFT_ELEMENT_PLANE_BEND)) return planeBendConditions(e, x0, x1, x2, x3);
+  if (WEFT_ELEMENT_IS(e, WEFT_ELEMENT_TRISPRING)) return trispringConditions(e, x0, x1, x2);
+  if (WEFT_ELEMENT_IS(e, WEFT_ELEMENT_QUADRATIC_BEND)) return quadraticBendConditions(e, x0, x1, x2, x3);
+  if (WEFT_ELEMENT_IS(e, WEFT_ELEMENT_COROTATIONAL)) return corotationalConditions(e, x0, x1, x2);
+  if (WEFT_ELEMENT_IS(e, WEFT_ELEMENT_CONTACT)) return contactPairConditions(e, x0, x1, x2, x3);
   return noConditions();  // WEFT_ELEMENT_AERO: a force without an energy
 }
 
@@ -50,7 +62,7 @@ WEFT_FN bool elementCouplesNodes(uint kind) { return kind != WEFT_ELEMENT_CONTAC
 // The force an element puts on its node `slot`, from its nodes' positions and velocities.
 WEFT_FN vec3 elementForce(Element e, uint slot, vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec3 v0, vec3 v1, vec3 v2,
                           vec3 v3, vec3 wind) {
-  if (e.kind == WEFT_ELEMENT_AERO) return aeroTriangleForce(e, x0, x1, x2, v0, v1, v2, wind);
+  if (WEFT_ELEMENT_IS(e, WEFT_ELEMENT_AERO)) return aeroTriangleForce(e, x0, x1, x2, v0, v1, v2, wind);
   return conditionForce(elementConditions(e, x0, x1, x2, x3), slot, e.damping, v0, v1, v2, v3);
 }
 

@@ -186,7 +186,7 @@ using uvec4 = glm::uvec4;
 // Which collider kinds a kernel may meet: a specialization constant (constant_id
 // WEFT_SPEC_COLLIDER_KINDS) of the kernels that collide, one bit per kind (WEFT_COLLIDER_KIND_BIT)
 // plus WEFT_COLLIDER_GRID_BIT when the collider grid is in use. The solver sets the bits of the
-// colliders it has (GpuState::colliderSpecialization), so the driver drops the code of the others
+// colliders it has (GpuState::specialization), so the driver drops the code of the others
 // before it compiles: on a device that runs every branch under a mask (lavapipe), the box and mesh
 // tests cost a plane-only cloth their whole price. Unspecialized, a kernel meets every kind.
 #define WEFT_SPEC_COLLIDER_KINDS 0
@@ -236,6 +236,15 @@ using uvec4 = glm::uvec4;
 #define WEFT_ELEMENT_COROTATIONAL 7u    // linear elasticity of a triangle in the frame rotating with it
 #define WEFT_ELEMENT_CONTACT 8u   // a contact pair's one-sided distance, made by contact each step (elements/contact_pair.h)
 #define WEFT_ELEMENT_KIND_COUNT 9u
+// Which element kinds a kernel may gather: a specialization constant (constant_id
+// WEFT_SPEC_ELEMENT_KINDS) of the solver's kernels, one bit per kind (WEFT_ELEMENT_KIND_BIT). The
+// solver sets the bits of the kinds its cloth holds (GpuState::elementKinds), so the driver drops the
+// others' code: lavapipe runs every branch of elementConditions under a mask, and a cloth of tethers
+// paid for the corotational triangle's polar decomposition at every gathered element.
+// Unspecialized, a kernel gathers every kind.
+#define WEFT_SPEC_ELEMENT_KINDS 1
+#define WEFT_ELEMENT_KIND_BIT(kind) (1u << (kind))
+#define WEFT_ALL_ELEMENT_KINDS ((1u << WEFT_ELEMENT_KIND_COUNT) - 1u)
 #define WEFT_MAX_CONDITIONS 3     // conditions C(x) one element may hold
 
 // One element: up to four particles and its rest state. What rest, shape and the stiffnesses

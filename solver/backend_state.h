@@ -126,10 +126,19 @@ struct GpuState {
   // The same for a kernel that gathers springs (WEFT_GRID_STENCIL_KERNELS in shaders/CMakeLists.txt):
   // its grid stencil variant (engine::kGridStencilVariant) when the cloth's springs are a grid's.
   std::string springKernel(const char* file) const;
-  // The specialization of a kernel that meets colliders (collideAll, firstRestingFilter): the kinds
-  // this cloth's colliders have. A unit builds such kernels with it; onParamsChanged drops the units
-  // when the kinds change, so they are built again.
-  std::array<engine::SpecConstant, 1> colliderSpecialization() const { return {{{WEFT_SPEC_COLLIDER_KINDS, colliderKinds}}}; }
+  // A unit builds its kernels with specialization(); onParamsChanged drops the units when the
+  // collider kinds change, so they are built again.
+  // The element kinds the gathers may meet (WEFT_SPEC_ELEMENT_KINDS): those of the element table, and
+  // contact pairs where contact is on. Fixed while the tables are (loadTables resets the units).
+  uint32_t elementKinds = WEFT_ALL_ELEMENT_KINDS;
+  // The specialization every solver kernel is built with: the collider kinds (none for a kernel that
+  // does not collide: lastPassCollides's inner passes) and the element kinds. A kernel declares
+  // those it reads; ComputeProgram leaves out the rest.
+  std::array<engine::SpecConstant, 2> specialization(bool collides = true) const {
+    return {{{WEFT_SPEC_COLLIDER_KINDS, collides ? colliderKinds : 0u}, {WEFT_SPEC_ELEMENT_KINDS, elementKinds}}};
+  }
+  // Solver kernel `name` (a file or its variant) built with specialization().
+  engine::ComputeProgram program(const std::string& name) const;
   // Kernel `name` built for a step whose last pass alone collides (LastPassCollides).
   LastPassCollides lastPassCollides(const std::string& name) const;
   // Makes sure `count` scratch buffers exist. Not while recording.

@@ -114,6 +114,8 @@ void GpuSolver::loadTables(const ClothModel& model) {
   upload(context, state_.elementRows, elements.rows);
   upload(context, state_.elementRefs, elements.refs);
   state_.elementRefCount = elements.rows.back();
+  state_.elementKinds = params_.contact.enabled ? WEFT_ELEMENT_KIND_BIT(WEFT_ELEMENT_CONTACT) : 0u;
+  for (const gpu::Element& e : elements.elements) state_.elementKinds |= WEFT_ELEMENT_KIND_BIT(e.kind);
   state_.hostSprings = std::make_shared<const SpringTable>(std::move(table));
   state_.hostElements = std::make_shared<const ElementTable>(std::move(elements));
   prepareContactGpu(state_, model, params_.contact, candidateSlots);
@@ -150,10 +152,13 @@ std::string GpuState::springKernel(const char* file) const {
   return kernel(file) + (hasGridStencil ? engine::kGridStencilVariant : "");
 }
 
+engine::ComputeProgram GpuState::program(const std::string& name) const {
+  return engine::ComputeProgram(*context, *shaders, name, specialization());
+}
+
 LastPassCollides GpuState::lastPassCollides(const std::string& name) const {
-  const std::array<engine::SpecConstant, 1> none{{{WEFT_SPEC_COLLIDER_KINDS, 0u}}};
-  return {engine::ComputeProgram(*context, *shaders, name, none),
-          engine::ComputeProgram(*context, *shaders, name, colliderSpecialization())};
+  return {engine::ComputeProgram(*context, *shaders, name, specialization(false)),
+          engine::ComputeProgram(*context, *shaders, name, specialization())};
 }
 
 std::vector<engine::BufferBinding> GpuState::withTables(std::initializer_list<engine::BufferBinding> own) const {

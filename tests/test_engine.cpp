@@ -184,6 +184,29 @@ TEST_F(EngineTest, SpecializationConstantsAreReflectedAndEachSetOfValuesHasItsPi
   EXPECT_EQ(gpuContext().pipelineCount(), before + 2);
 }
 
+// The kernels that gather elements declare the element-kinds constant (shaders/elements.h). A
+// constant a kernel does not declare is left out of its pipeline and out of the context's key, so
+// the solver may hand every kernel the same set: values it never reads build no second pipeline.
+TEST_F(EngineTest, ConstantsAKernelDoesNotDeclareShareItsPipeline) {
+  const std::vector<uint32_t> projectIds = engine::reflectShader(embeddedShaders().load("xpbd_project.comp")).specIds;
+  EXPECT_TRUE(std::find(projectIds.begin(), projectIds.end(), uint32_t(WEFT_SPEC_ELEMENT_KINDS)) != projectIds.end());
+  const std::array<engine::SpecConstant, 2> tethers{
+      {{WEFT_SPEC_COLLIDER_KINDS, 0u}, {WEFT_SPEC_ELEMENT_KINDS, WEFT_ELEMENT_KIND_BIT(WEFT_ELEMENT_TETHER)}}};
+  const std::array<engine::SpecConstant, 2> hinges{
+      {{WEFT_SPEC_COLLIDER_KINDS, 0u}, {WEFT_SPEC_ELEMENT_KINDS, WEFT_ELEMENT_KIND_BIT(WEFT_ELEMENT_HINGE)}}};
+  const engine::ComputeProgram plain(gpuContext(), embeddedShaders(), "copy.comp");
+  const size_t before = gpuContext().pipelineCount();
+  const engine::ComputeProgram copyA(gpuContext(), embeddedShaders(), "copy.comp", tethers);
+  const engine::ComputeProgram copyB(gpuContext(), embeddedShaders(), "copy.comp", hinges);
+  EXPECT_EQ(copyA.pipeline(), plain.pipeline());
+  EXPECT_EQ(copyB.pipeline(), plain.pipeline());
+  EXPECT_EQ(gpuContext().pipelineCount(), before);
+  // xpbd_project reads the element kinds: each set of kinds is a pipeline of its own.
+  const engine::ComputeProgram projectA(gpuContext(), embeddedShaders(), "xpbd_project.comp", tethers);
+  const engine::ComputeProgram projectB(gpuContext(), embeddedShaders(), "xpbd_project.comp", hinges);
+  EXPECT_NE(projectA.pipeline(), projectB.pipeline());
+}
+
 TEST_F(EngineTest, MissingShaderFolderIsAnInputError) {
   EXPECT_THROW(engine::ShaderLibrary("/nonexistent/shaders"), InputError);  // names the folder
 }

@@ -45,7 +45,7 @@ void eulerStepCpu(CpuState& state, const gpu::StepParams& params, ThreadPool& po
 }
 
 struct EulerResources : UnitResources {
-  explicit EulerResources(const GpuState& s) : step(*s.context, *s.shaders, s.springKernel("euler_step.comp"), s.colliderSpecialization()) {}
+  explicit EulerResources(const GpuState& s) : step(s.program(s.springKernel("euler_step.comp"))) {}
   engine::ComputeProgram step;
 };
 

@@ -155,13 +155,13 @@ void cgFinishParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPara
 // reads the converged flag between chunks), the inverse diagonal blocks and each spring end's block.
 struct CgResources : UnitResources {
   explicit CgResources(const GpuState& s)
-      : setup(*s.context, *s.shaders, s.kernel("cg_setup.comp"), s.colliderSpecialization()),
-        scalars(*s.context, *s.shaders, s.kernel("cg_scalars.comp")),
-        product(*s.context, *s.shaders, s.kernel("cg_product.comp")),
-        update(*s.context, *s.shaders, s.kernel("cg_update.comp")),
-        direction(*s.context, *s.shaders, s.kernel("cg_direction.comp")),
-        finish(*s.context, *s.shaders, s.kernel("cg_finish.comp"), s.colliderSpecialization()),
-        warm(*s.context, *s.shaders, s.kernel("cg_warm.comp")),
+      : setup(s.program(s.kernel("cg_setup.comp"))),
+        scalars(s.program(s.kernel("cg_scalars.comp"))),
+        product(s.program(s.kernel("cg_product.comp"))),
+        update(s.program(s.kernel("cg_update.comp"))),
+        direction(s.program(s.kernel("cg_direction.comp"))),
+        finish(s.program(s.kernel("cg_finish.comp"))),
+        warm(s.program(s.kernel("cg_warm.comp"))),
         kit(s, setup, {sizeof(gpu::SolveScalars), 1, 1, true}),
         preconditioner(*s.context, 3ull * s.particleCount * sizeof(glm::vec4), engine::kStorageUsage,
                        engine::MemoryUsage::DeviceLocal, "weft.preconditioner"),

@@ -232,12 +232,12 @@ SolveStats newtonChebyshevStepCpu(CpuState& s, const gpu::StepParams& step, cons
 // each particle's inverse diagonal block (2 vec4) and each spring entry's coupling (a vec4).
 struct NewtonResources : UnitResources {
   explicit NewtonResources(const GpuState& s)
-      : predict(*s.context, *s.shaders, s.kernel("newton_predict.comp")),
-        gradient(*s.context, *s.shaders, s.kernel("newton_gradient.comp")),
-        scalars(*s.context, *s.shaders, s.kernel("newton_scalars.comp")),
-        sweep(*s.context, *s.shaders, s.kernel("newton_sweep.comp")),
-        update(*s.context, *s.shaders, s.kernel("newton_update.comp")),
-        finish(*s.context, *s.shaders, s.kernel("newton_finish.comp"), s.colliderSpecialization()),
+      : predict(s.program(s.kernel("newton_predict.comp"))),
+        gradient(s.program(s.kernel("newton_gradient.comp"))),
+        scalars(s.program(s.kernel("newton_scalars.comp"))),
+        sweep(s.program(s.kernel("newton_sweep.comp"))),
+        update(s.program(s.kernel("newton_update.comp"))),
+        finish(s.program(s.kernel("newton_finish.comp"))),
         kit(s, gradient, {sizeof(gpu::NewtonScalars), 1, 1, false}),
         diagonal(*s.context, 2ull * s.particleCount * sizeof(glm::vec4), engine::kStorageUsage,
                  engine::MemoryUsage::DeviceLocal, "weft.newtonDiagonal"),

@@ -198,12 +198,12 @@ gpu::StepLog nonlinearCgTryStepCpu(CpuState& s, const gpu::StepParams& p, const 
 // adaptive step's state across frames.
 struct NlcgResources : UnitResources {
   explicit NlcgResources(const GpuState& s)
-      : start(*s.context, *s.shaders, s.springKernel("nlcg_start.comp")),
-        scalars(*s.context, *s.shaders, s.kernel("nlcg_scalars.comp")),
-        residual(*s.context, *s.shaders, s.springKernel("nlcg_residual.comp")),
-        direction(*s.context, *s.shaders, s.kernel("nlcg_direction.comp")),
-        add(*s.context, *s.shaders, s.kernel("nlcg_add.comp")),
-        finish(*s.context, *s.shaders, s.kernel("nlcg_finish.comp"), s.colliderSpecialization()),
+      : start(s.program(s.springKernel("nlcg_start.comp"))),
+        scalars(s.program(s.kernel("nlcg_scalars.comp"))),
+        residual(s.program(s.springKernel("nlcg_residual.comp"))),
+        direction(s.program(s.kernel("nlcg_direction.comp"))),
+        add(s.program(s.kernel("nlcg_add.comp"))),
+        finish(s.program(s.kernel("nlcg_finish.comp"))),
         kit(s, start, {sizeof(gpu::NonlinearCgScalars), WEFT_NLCG_PARTIAL_SLOTS, WEFT_NLCG_GROUPS_FULL / 3, false}),
         readback(*s.context, sizeof(gpu::StepLog), VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback,
                  "weft.nlcgReadback") {}

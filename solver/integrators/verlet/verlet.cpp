@@ -142,7 +142,7 @@ void verletStepCpu(CpuState& state, const gpu::StepParams& params, const SolverP
 
 struct VerletResources : UnitResources {
   explicit VerletResources(const GpuState& s)
-      : predict(*s.context, *s.shaders, s.kernel("verlet_predict.comp")),
+      : predict(s.program(s.kernel("verlet_predict.comp"))),
         relax(s.lastPassCollides(s.springKernel("verlet_relax.comp"))) {}
   engine::ComputeProgram predict;
   LastPassCollides relax;  // only the last pass of a step collides (WEFT_MODE_RELAX_FINAL)

@@ -103,15 +103,15 @@ void xpbdStepCpu(CpuState& s, const gpu::StepParams& params, const SolverParams&
 // The GPU's kernels, constraint set and multipliers.
 struct XpbdGpuResources : UnitResources {
   explicit XpbdGpuResources(const GpuState& s)
-      : predict(*s.context, *s.shaders, s.kernel("verlet_predict.comp")),
+      : predict(s.program(s.kernel("verlet_predict.comp"))),
         copy(*s.context, *s.shaders, "copy.comp"),
-        project(*s.context, *s.shaders, s.kernel("xpbd_project.comp")),
-        projectSprings(*s.context, *s.shaders, std::string("xpbd_project.comp") + engine::kNoElementsVariant),
-        finish(*s.context, *s.shaders, "xpbd_finish.comp", s.colliderSpecialization()),
+        project(s.program(s.kernel("xpbd_project.comp"))),
+        projectSprings(s.program(std::string("xpbd_project.comp") + engine::kNoElementsVariant)),
+        finish(s.program("xpbd_finish.comp")),
         set(buildXpbdConstraints(*s.hostSprings, *s.hostElements)) {
     for (uint32_t colour = 0; colour < set.colours(); ++colour)
       if (set.tethersEnd(colour) > set.springsEnd(colour)) hasTethers = true;
-    if (hasTethers) projectTethers = engine::ComputeProgram(*s.context, *s.shaders, "xpbd_project_tethers.comp");
+    if (hasTethers) projectTethers = s.program("xpbd_project_tethers.comp");
     // Sized to the tables' capacity (at least one entry: bindings may not be empty), as memory() states it.
     const uint64_t count = xpbdConstraintCapacity(s.hostSprings->entries.size(), s.hostElements->elements.size());
     constraints = engine::Buffer(*s.context, count * sizeof(gpu::XpbdConstraint), engine::kStorageUsage,
