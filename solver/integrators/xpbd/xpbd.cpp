@@ -9,6 +9,7 @@
 #include "solver/integrators/verlet/verlet.h"
 #include "solver/integrators/xpbd/xpbd_colouring.h"
 #include "solver/integrators/xpbd/xpbd_spring_lanes.h"
+#include "solver/integrators/xpbd/xpbd_tether_lanes.h"
 #include "solver/integrators/xpbd/xpbd_tether.h"
 #include "solver/thread_pool.h"
 
@@ -84,10 +85,14 @@ void xpbdStepCpu(CpuState& s, const gpu::StepParams& params, const SolverParams&
       const uint32_t first = r.set.colourStarts[colour];
       const bool sweepFirst = iteration == 0, keep = iteration + 1 < solver.iterations;
       pool.parallelFor(r.set.colourStarts[colour + 1] - first, [&](size_t begin, size_t end) {
-        // Springs four at a time where four come in a row, the rest (elements, a colour's last few) one by one.
+        // Springs and tethers four at a time where four come in a row, the rest (other elements, a
+        // run's last few) one by one.
         for (size_t k = first + begin; k < first + end;) {
           k += projectSpringLanes(r.set.constraints.data() + k, first + end - k, s.positionsOut.data(),
                                   s.prevPositions.data(), params.dt, r.lambdas.data() + k, sweepFirst, keep);
+          k += projectTetherLanes(r.set.constraints.data() + k, first + end - k, s.elements.elements.data(),
+                                  s.positionsOut.data(), s.prevPositions.data(), params.dt, r.lambdas.data() + k,
+                                  sweepFirst, keep);
           if (k < first + end) projectConstraint(static_cast<uint32_t>(k++), s, r, params.dt, sweepFirst, keep);
         }
       });
