@@ -51,6 +51,7 @@ Element gatheredElement(uint i, uint k, out uint slot) {
 vec3 elementForces(uint i, bool elastic) {
   vec3 f = vec3(0.0);
   if (params.elementRefs == 0u && params.contactPairs == 0u) return f;  // springs only: not even the row's two loads
+  if (!elastic && (weftElementKinds & WEFT_FORCE_ONLY_KINDS) == 0u) return f;  // no kind to apply: not even the row
   uint end = gatherEnd(i);
   for (uint k = gatherBegin(i); k < end; ++k) {
     uint slot;

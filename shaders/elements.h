@@ -41,9 +41,10 @@ WEFT_FN Conditions elementConditions(Element e, vec3 x0, vec3 x1, vec3 x2, vec3 
   return noConditions();  // WEFT_ELEMENT_AERO: a force without an energy
 }
 
-// Whether a kind is described by conditions (an energy): the elastic kinds. The others (the
-// aerodynamic triangle) are forces every integrator applies explicitly, Verlet in its prediction.
-WEFT_FN bool elementIsElastic(uint kind) { return kind != WEFT_ELEMENT_AERO; }
+// The kinds not described by conditions (an energy): forces every integrator applies explicitly,
+// Verlet and xpbd in their prediction. The others are the elastic kinds.
+#define WEFT_FORCE_ONLY_KINDS WEFT_ELEMENT_KIND_BIT(WEFT_ELEMENT_AERO)
+WEFT_FN bool elementIsElastic(uint kind) { return (WEFT_ELEMENT_KIND_BIT(kind) & WEFT_FORCE_ONLY_KINDS) == 0u; }
 
 // Whether Verlet averages a kind's projection with the springs' (Jacobi averaging) or applies it
 // whole: a tether is a hard limit (Kim et al. 2012 apply long-range attachments unaveraged), and

@@ -274,6 +274,7 @@ ElementTable buildElementTable(const ClothModel& model) {
     for (uint32_t slot = 0; slot < 4; ++slot)
       if (listed(model.elements[k], slot)) table.refs[fill[model.elements[k].nodes[slot]]++] = k << 2 | slot;
   table.elements = model.elements;
+  for (const gpu::Element& e : model.elements) table.kinds |= WEFT_ELEMENT_KIND_BIT(e.kind);
   if (table.elements.empty()) table.elements.push_back(makeElement(WEFT_ELEMENT_AERO, glm::uvec4(0)));
   return table;
 }

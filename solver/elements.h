@@ -108,6 +108,7 @@ struct ElementTable {
   std::vector<gpu::Element> elements;  // at least one (an inert one when the cloth has none)
   std::vector<uint32_t> rows;          // N + 1 row starts into refs
   std::vector<uint32_t> refs;          // element << 2 | slot; at least one entry
+  uint32_t kinds = 0;  // WEFT_ELEMENT_KIND_BIT of each kind among the cloth's elements (not the placeholder)
   // The CPU backend's contact elements (solver/contact.h; the GPU's are buffers of GpuState): each
   // particle's WEFT_CONTACT_PAIR_SLOTS, itself node 0, and how many it holds. Empty without contact;
   // the gathers walk them after the particle's row.

@@ -114,8 +114,7 @@ void GpuSolver::loadTables(const ClothModel& model) {
   upload(context, state_.elementRows, elements.rows);
   upload(context, state_.elementRefs, elements.refs);
   state_.elementRefCount = elements.rows.back();
-  state_.elementKinds = params_.contact.enabled ? WEFT_ELEMENT_KIND_BIT(WEFT_ELEMENT_CONTACT) : 0u;
-  for (const gpu::Element& e : elements.elements) state_.elementKinds |= WEFT_ELEMENT_KIND_BIT(e.kind);
+  state_.elementKinds = elements.kinds | (params_.contact.enabled ? WEFT_ELEMENT_KIND_BIT(WEFT_ELEMENT_CONTACT) : 0u);
   state_.hostSprings = std::make_shared<const SpringTable>(std::move(table));
   state_.hostElements = std::make_shared<const ElementTable>(std::move(elements));
   prepareContactGpu(state_, model, params_.contact, candidateSlots);

@@ -242,6 +242,35 @@ TEST(Elements, TethersTieEachFreeParticleToItsNearestPins) {
   }
 }
 
+// The element table names the kinds its cloth holds (ElementTable::kinds): the GPU's kernels are
+// built for those alone (WEFT_SPEC_ELEMENT_KINDS), and both backends' predictions skip the rows
+// where no force-only kind is among them. A springs-only cloth holds none, though its table keeps
+// a placeholder element.
+TEST(Elements, TheTableNamesTheKindsItsClothHolds) {
+  GridSpec g;
+  g.width = 6;
+  g.height = 5;
+  ClothModel c = buildGrid(g, Material{});
+  EXPECT_EQ(buildElementTable(c).kinds, 0u);
+  EXPECT_EQ(buildElementTable(c).elements.size(), 1u);
+  pinParticles(c, {0, 5});
+  addTethers(c, TetherSpec{500.f, 0.02f, 2});
+  EXPECT_EQ(buildElementTable(c).kinds, WEFT_ELEMENT_KIND_BIT(WEFT_ELEMENT_TETHER));
+  for (uint32_t kind : {WEFT_ELEMENT_AERO, WEFT_ELEMENT_HINGE}) {
+    gpu::Element e{};
+    e.kind = kind;
+    e.nodes = glm::uvec4(1, 2, 7, 8);
+    c.elements.push_back(e);
+  }
+  const uint32_t kinds = buildElementTable(c).kinds;
+  EXPECT_EQ(kinds, WEFT_ELEMENT_KIND_BIT(WEFT_ELEMENT_TETHER) | WEFT_ELEMENT_KIND_BIT(WEFT_ELEMENT_AERO) |
+                       WEFT_ELEMENT_KIND_BIT(WEFT_ELEMENT_HINGE));
+  EXPECT_NE(kinds & WEFT_FORCE_ONLY_KINDS, 0u);
+  EXPECT_FALSE(gpu::elementIsElastic(WEFT_ELEMENT_AERO));
+  for (uint32_t kind = 0; kind < WEFT_ELEMENT_KIND_COUNT; ++kind)
+    EXPECT_EQ(gpu::elementIsElastic(kind), kind != WEFT_ELEMENT_AERO) << kind;
+}
+
 TEST(Elements, MembraneAnswersWarpAndWeftWithTheirOwnStiffness) {
   GridSpec g;
   g.width = g.height = 5;

@@ -29,6 +29,7 @@ inline glm::vec3 elementForces(uint32_t i, const std::vector<glm::vec4>& positio
                                const std::vector<glm::vec4>& velocities, const ElementTable& t, glm::vec4 wind,
                                bool elastic) {
   glm::vec3 f(0.f);
+  if (!elastic && (t.kinds & WEFT_FORCE_ONLY_KINDS) == 0u) return f;  // no kind to apply: not even the row
   forEachElement(t, i, positions, [&](const gpu::Element& e, uint32_t slot, const glm::vec4* x) {
     if (!elastic && gpu::elementIsElastic(e.kind)) return;
     const glm::uvec4 n = e.nodes;
