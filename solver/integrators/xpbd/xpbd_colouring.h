@@ -17,8 +17,8 @@ namespace weft::integrators {
 inline constexpr uint32_t kMaxXpbdColours = 256;
 
 struct XpbdConstraintSet {
-  // Colour by colour; within a colour its springs, then its tethers (xpbd_tether.h), then its other
-  // elastic elements.
+  // Colour by colour; the springs' colours first, then the tethers' (xpbd_tether.h), then the other
+  // elastic elements': each colour holds one part, and the part ranges below say which.
   std::vector<gpu::XpbdConstraint> constraints;
   std::vector<uint32_t> colourStarts;  // colours + 1 starts into `constraints`
   std::vector<uint32_t> partStarts;    // per colour c: [2c] its first tether, [2c + 1] its first other element
@@ -35,8 +35,9 @@ inline uint64_t xpbdConstraintCapacity(uint64_t springEntries, uint64_t elements
   return std::max<uint64_t>(springEntries / 2 + elements, 1);
 }
 
-// Springs from the table's rows (each once, from its lower end), then the elastic elements (a
-// tether's anchor is pinned and never moves, so it does not count as shared). Throws InputError if
+// Springs from the table's rows (each once, from its lower end), then the tethers, then the other
+// elastic elements, each part in colours after the last part's (a tether's anchor is pinned and
+// never moves, so it does not count as shared). Throws InputError if
 // some particle would need more than kMaxXpbdColours colours.
 XpbdConstraintSet buildXpbdConstraints(const SpringTable& springs, const ElementTable& elements);
 
