@@ -7,18 +7,23 @@
 //   at = 1 / (k h^2),  dC = sum_n grad_n C . (x_n - x_n,start),  gamma = d / h,
 // and each node moves by w_n dlambda grad_n C. d (s) is the condition's stiffness-proportional
 // damping, as the force-based integrators read it (damping force d k dC/dt): a spring's damping
-// coefficient over its stiffness, an element's own damping. Included inside shaders/physics.h.
+// coefficient over its stiffness, an element's own damping. xpbdMultiplierStep computes it with
+// numerator and denominator multiplied by k h^2, which leaves one division where the form above
+// takes three (the compliance, gamma and the quotient; the spring's d = damping / stiffness a
+// fourth), and the division is most of a projection's arithmetic cost:
+//   dlambda = -(C k h^2 + lambda + b h dC) / ((k h^2 + b h) sum_n w_n |grad_n C|^2 + 1),  b = d k,
+// b the damping coefficient (a spring's own). Included inside shaders/physics.h.
 #ifndef WEFT_XPBD_H
 #define WEFT_XPBD_H
 
-WEFT_FN float xpbdMultiplierStep(float value, float change, float weight, float stiffness, float dampingTime, float h,
+WEFT_FN float xpbdMultiplierStep(float value, float change, float weight, float stiffness, float dampingRate, float h,
                                  float lambda) {
   if (stiffness <= 0.0f) return 0.0f;
-  float compliance = 1.0f / (stiffness * h * h);
-  float gamma = dampingTime / h;
-  float denominator = (1.0f + gamma) * weight + compliance;
+  float scale = stiffness * h * h;  // k h^2: the compliance's inverse
+  float dampingScale = dampingRate * h;
+  float denominator = (scale + dampingScale) * weight + 1.0f;
   if (denominator <= 1e-30f) return 0.0f;
-  return (-value - compliance * lambda - gamma * change) / denominator;
+  return -(value * scale + lambda + dampingScale * change) / denominator;
 }
 
 // A spring's two moves and its multiplier's change; x.w is the inverse mass, start the positions
@@ -39,9 +44,10 @@ WEFT_FN XpbdSpringMove xpbdSpring(vec4 x0, vec4 x1, vec3 start0, vec3 start1, fl
   float len = length(d);
   float weight = x0.w + x1.w;
   if (len < 1e-9f || weight <= 0.0f || stiffness <= 0.0f) return m;
-  vec3 n = d / len;
-  float change = dot(n, (xyz(x0) - start0) - (xyz(x1) - start1));
-  m.dlambda = xpbdMultiplierStep(len - restLength, change, weight, stiffness, damping / stiffness, h, lambda);
+  vec3 n = d * (1.0f / len);
+  // The rate only matters with damping; the start positions are not read without it.
+  float change = damping != 0.0f ? dot(n, (xyz(x0) - start0) - (xyz(x1) - start1)) : 0.0f;
+  m.dlambda = xpbdMultiplierStep(len - restLength, change, weight, stiffness, damping, h, lambda);
   m.dx0 = (x0.w * m.dlambda) * n;
   m.dx1 = -(x1.w * m.dlambda) * n;
   return m;
@@ -64,7 +70,7 @@ WEFT_FN XpbdElementMove xpbdElement(Element e, vec4 x0, vec4 x1, vec4 x2, vec4 x
     vec3 g0 = c.gradient[4u * k], g1 = c.gradient[4u * k + 1u], g2 = c.gradient[4u * k + 2u], g3 = c.gradient[4u * k + 3u];
     float weight = x0.w * dot(g0, g0) + x1.w * dot(g1, g1) + x2.w * dot(g2, g2) + x3.w * dot(g3, g3);
     float change = conditionRate(c, k, xyz(x0) - start0, xyz(x1) - start1, xyz(x2) - start2, xyz(x3) - start3);
-    float dlambda = xpbdMultiplierStep(c.value[k], change, weight, c.stiffness[k], e.damping, h, lambda[k]);
+    float dlambda = xpbdMultiplierStep(c.value[k], change, weight, c.stiffness[k], e.damping * c.stiffness[k], h, lambda[k]);
     m.dlambda[k] = dlambda;
     m.dx[0] += (x0.w * dlambda) * g0;
     m.dx[1] += (x1.w * dlambda) * g1;
@@ -103,7 +109,7 @@ WEFT_FN XpbdTetherMove xpbdTether(Element e, vec4 x0, vec4 x1, vec3 start0, vec3
   vec3 u0 = xyz(x0) - start0;
   vec3 u1 = xyz(x1) - start1;
   float change = dot(g0, u0) + dot(g1, u1) + dot(zero, u0) + dot(zero, u0);
-  m.dlambda = xpbdMultiplierStep(len - e.rest.x, change, weight, e.stiffness0, e.damping, h, lambda);
+  m.dlambda = xpbdMultiplierStep(len - e.rest.x, change, weight, e.stiffness0, e.damping * e.stiffness0, h, lambda);
   m.dx0 += (x0.w * m.dlambda) * g0;
   m.dx1 += (x1.w * m.dlambda) * g1;
   m.dx2 += (x0.w * m.dlambda) * zero;

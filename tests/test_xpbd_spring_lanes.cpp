@@ -1,10 +1,12 @@
 // XPBD's springs four at a time (xpbd_spring_lanes.h) against the scalar spring of shaders/xpbd.h,
 // applied one after another as xpbd_project.comp applies it: the same bits in every position and
 // multiplier, over springs that move, springs that return early (zero length, a pinned pair, no
-// stiffness) and springs whose multipliers come from an earlier sweep.
+// stiffness), undamped springs (alone in a group, and groups of four, which read no start
+// positions) and springs whose multipliers come from an earlier sweep.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -42,8 +44,10 @@ Case makeCase(size_t n, unsigned seed) {
       case 7: c.x[s.node0].w = c.x[s.node1].w = 0.f; break;                                 // both pinned
       case 9: c.x[s.node0].w = 0.f; break;                                                  // one pinned
       case 11: s.stiffness = 0.f; break;                                                    // no stiffness
+      case 13: s.damping = 0.f; break;  // an undamped spring among damped ones
       default: break;
     }
+    if ((k / 4) % 5 == 2) s.damping = 0.f;  // a group of four undamped springs: no start positions read
     c.springs.push_back(s);
     c.lambdas.emplace_back(1e-3f * u(rng), u(rng), u(rng), u(rng));
   }
@@ -70,41 +74,61 @@ bool sameBits(const std::vector<T>& a, const std::vector<T>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
+// Each width the processor runs (xpbdLaneWidth: 8 with AVX2, then 4 with SSE2), over 1002 springs:
+// with eight wide, 125 groups of eight, then one of four (asked for with at most four left), then
+// two the caller takes one by one.
 TEST(XpbdSpringLanes, EveryLaneGivesTheScalarSpringsBitsOverASweep) {
-  const size_t n = 1000;
-  for (int sweep = 0; sweep < 3; ++sweep) {
-    const bool first = sweep == 0, keep = sweep != 1;
-    Case lanes = makeCase(n, 7u + sweep), scalar = makeCase(n, 7u + sweep);
-    size_t done = projectSpringLanes(lanes.springs.data(), n, lanes.x.data(), lanes.start.data(), 1.f / 960.f,
-                                     lanes.lambdas.data(), first, keep);
-#if defined(__SSE2__)
-    EXPECT_EQ(done, n) << "a whole number of groups of four springs";
-#endif
-    // What the lanes leave (none where there are no lanes) goes one by one, as in xpbdStepCpu.
-    Case rest = lanes;
-    rest.springs.assign(lanes.springs.begin() + done, lanes.springs.end());
-    rest.lambdas.assign(lanes.lambdas.begin() + done, lanes.lambdas.end());
-    projectOneByOne(rest, 1.f / 960.f, first, keep);
-    lanes.x = rest.x;
-    std::copy(rest.lambdas.begin(), rest.lambdas.end(), lanes.lambdas.begin() + done);
-    projectOneByOne(scalar, 1.f / 960.f, first, keep);
-    EXPECT_TRUE(sameBits(lanes.x, scalar.x)) << "sweep " << sweep;
-    EXPECT_TRUE(sameBits(lanes.lambdas, scalar.lambdas)) << "sweep " << sweep;
-    // The springs moved something: the comparison is not of two untouched copies.
-    EXPECT_FALSE(sameBits(lanes.x, makeCase(n, 7u + sweep).x));
+  const size_t n = 1002;
+  for (const int width : {8, 4}) {
+    if (width > xpbdLaneWidth()) continue;
+    for (int sweep = 0; sweep < 3; ++sweep) {
+      const bool first = sweep == 0, keep = sweep != 1;
+      Case lanes = makeCase(n, 7u + sweep), scalar = makeCase(n, 7u + sweep);
+      const size_t done = projectSpringLanes(lanes.springs.data(), n, lanes.x.data(), lanes.start.data(), 1.f / 960.f,
+                                             lanes.lambdas.data(), first, keep, width);
+      EXPECT_EQ(done, n - n % 4) << "whole groups, width " << width;
+      // What the lanes leave goes one by one, as in xpbdStepCpu.
+      Case rest = lanes;
+      rest.springs.assign(lanes.springs.begin() + done, lanes.springs.end());
+      rest.lambdas.assign(lanes.lambdas.begin() + done, lanes.lambdas.end());
+      projectOneByOne(rest, 1.f / 960.f, first, keep);
+      lanes.x = rest.x;
+      std::copy(rest.lambdas.begin(), rest.lambdas.end(), lanes.lambdas.begin() + done);
+      projectOneByOne(scalar, 1.f / 960.f, first, keep);
+      EXPECT_TRUE(sameBits(lanes.x, scalar.x)) << "width " << width << ", sweep " << sweep;
+      EXPECT_TRUE(sameBits(lanes.lambdas, scalar.lambdas)) << "width " << width << ", sweep " << sweep;
+      // The springs moved something: the comparison is not of two untouched copies.
+      EXPECT_FALSE(sameBits(lanes.x, makeCase(n, 7u + sweep).x));
+    }
   }
 }
 
-TEST(XpbdSpringLanes, StopsBeforeAGroupHoldingAnElement) {
-  Case c = makeCase(12, 3u);
-  c.springs[6].node1 = WEFT_XPBD_ELEMENT;  // in the second group of four
-  const size_t done = projectSpringLanes(c.springs.data(), c.springs.size(), c.x.data(), c.start.data(), 1.f / 960.f,
-                                         c.lambdas.data(), true, false);
-#if defined(__SSE2__)
-  EXPECT_EQ(done, 4u);
+// The build's x86-64 processors all have SSE2; this machine's width is the one the CPU backend's
+// xpbd runs (a build that lost its lanes would take every spring one by one, at the same bits).
+TEST(XpbdSpringLanes, TheProcessorsWidthIsUsed) {
+#if defined(__x86_64__)
+  EXPECT_GE(xpbdLaneWidth(), std::getenv("WEFT_XPBD_LANES") ? 1 : 4);
+  if (__builtin_cpu_supports("avx2") && !std::getenv("WEFT_XPBD_LANES")) {
+    EXPECT_EQ(xpbdLaneWidth(), 8);
+  }
 #else
-  EXPECT_EQ(done, 0u);
+  GTEST_SKIP() << "not an x86-64 build";
 #endif
+}
+
+// An element at 6 stops eight lanes at 0 and four at 4; one at 12 stops both at 12 (eight take
+// 0-7 and four 8-11).
+TEST(XpbdSpringLanes, StopsBeforeAGroupHoldingAnElement) {
+  for (const int width : {8, 4}) {
+    if (width > xpbdLaneWidth()) continue;
+    for (const size_t element : {6u, 12u}) {
+      Case c = makeCase(20, 3u);
+      c.springs[element].node1 = WEFT_XPBD_ELEMENT;
+      const size_t done = projectSpringLanes(c.springs.data(), c.springs.size(), c.x.data(), c.start.data(),
+                                             1.f / 960.f, c.lambdas.data(), true, false, width);
+      EXPECT_EQ(done, element - element % 4) << "width " << width << ", element at " << element;
+    }
+  }
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// XPBD's tethers four at a time (xpbd_tether_lanes.h) against projectTether one after another, as
+// XPBD's tethers in lanes, eight and four wide (xpbd_tether_lanes.h), against projectTether one after another, as
 // the CPU backend projected them before: the same bits in every position and multiplier, over
 // tethers that pull, tethers slack or exactly at their limit, pinned particles, no stiffness, zero
 // length, coordinates of negative zero, earlier multipliers, and groups the lanes must leave to the
@@ -84,11 +84,11 @@ void projectOneByOne(Case& c, float h, bool first, bool keep, size_t from = 0) {
 }
 
 // The lanes where they go, the scalar path for the rest, as xpbdStepCpu walks a colour.
-size_t projectInLanes(Case& c, float h, bool first, bool keep) {
+size_t projectInLanes(Case& c, float h, bool first, bool keep, int width) {
   size_t inLanes = 0;
   for (size_t k = 0; k < c.constraints.size();) {
     const size_t done = projectTetherLanes(c.constraints.data() + k, c.constraints.size() - k, c.elements.data(),
-                                           c.x.data(), c.start.data(), h, c.lambdas.data() + k, first, keep);
+                                           c.x.data(), c.start.data(), h, c.lambdas.data() + k, first, keep, width);
     inLanes += done;
     k += done;
     if (k < c.constraints.size()) {
@@ -110,39 +110,50 @@ bool sameBits(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b, 
   return true;
 }
 
-TEST(XpbdTetherLanes, FourAtATimeGiveTheScalarPathsBits) {
+// Each width the processor runs (xpbdLaneWidth: 8 with AVX2, then 4 with SSE2).
+TEST(XpbdTetherLanes, EachWidthGivesTheScalarPathsBits) {
   const float h = 1.f / 480.f;
-  size_t inLanes = 0, total = 0;
-  for (unsigned seed = 1; seed <= 40; ++seed) {
-    for (int sweep = 0; sweep < 3; ++sweep) {
-      const bool first = sweep == 0, keep = sweep != 1;
-      Case lanes = makeCase(101 + seed, seed);
-      Case scalar = lanes;
-      projectOneByOne(scalar, h, first, keep);
-      inLanes += projectInLanes(lanes, h, first, keep);
-      total += lanes.constraints.size();
-      size_t at = 0;
-      EXPECT_TRUE(sameBits(lanes.x, scalar.x, at)) << "seed " << seed << ", sweep " << sweep << ", particle " << at;
-      EXPECT_TRUE(sameBits(lanes.lambdas, scalar.lambdas, at)) << "seed " << seed << ", sweep " << sweep << ", tether " << at;
+  for (const int width : {8, 4}) {
+    if (width > xpbdLaneWidth()) continue;
+    size_t inLanes = 0, total = 0;
+    for (unsigned seed = 1; seed <= 40; ++seed) {
+      for (int sweep = 0; sweep < 3; ++sweep) {
+        const bool first = sweep == 0, keep = sweep != 1;
+        Case lanes = makeCase(101 + seed, seed);
+        Case scalar = lanes;
+        projectOneByOne(scalar, h, first, keep);
+        inLanes += projectInLanes(lanes, h, first, keep, width);
+        total += lanes.constraints.size();
+        size_t at = 0;
+        EXPECT_TRUE(sameBits(lanes.x, scalar.x, at))
+            << "width " << width << ", seed " << seed << ", sweep " << sweep << ", particle " << at;
+        EXPECT_TRUE(sameBits(lanes.lambdas, scalar.lambdas, at))
+            << "width " << width << ", seed " << seed << ", sweep " << sweep << ", tether " << at;
+      }
     }
+    // Every group without the general-path tether goes through the lanes.
+    EXPECT_GT(inLanes, total * 3 / 4) << "width " << width;
   }
-  // Every group of four without the general-path tether goes through the lanes.
-  EXPECT_GT(inLanes, total * 3 / 4);
 }
 
 // A free anchor is moved by every tether that pulls on it; four lanes sharing it would keep one
 // move. The lanes leave such a group to the scalar path.
 TEST(XpbdTetherLanes, AGroupWithAFreeAnchorIsLeftToTheScalarPath) {
-  Case c = makeCase(8, 3);
-  for (gpu::Element& e : c.elements) e.nodes = glm::uvec4(e.nodes.x, 0u, e.nodes.x, e.nodes.x), e.stiffness0 = 1e5f;
-  c.x[0].w = 1.f;
-  EXPECT_EQ(projectTetherLanes(c.constraints.data(), c.constraints.size(), c.elements.data(), c.x.data(),
-                               c.start.data(), 1.f / 480.f, c.lambdas.data(), true, true),
-            0u);
-  c.x[0].w = 0.f;
-  EXPECT_EQ(projectTetherLanes(c.constraints.data(), c.constraints.size(), c.elements.data(), c.x.data(),
-                               c.start.data(), 1.f / 480.f, c.lambdas.data(), true, true),
-            8u);
+  for (const int width : {8, 4}) {
+    if (width > xpbdLaneWidth()) continue;
+    Case c = makeCase(8, 3);
+    for (gpu::Element& e : c.elements) e.nodes = glm::uvec4(e.nodes.x, 0u, e.nodes.x, e.nodes.x), e.stiffness0 = 1e5f;
+    c.x[0].w = 1.f;
+    EXPECT_EQ(projectTetherLanes(c.constraints.data(), c.constraints.size(), c.elements.data(), c.x.data(),
+                                 c.start.data(), 1.f / 480.f, c.lambdas.data(), true, true, width),
+              0u)
+        << "width " << width;
+    c.x[0].w = 0.f;
+    EXPECT_EQ(projectTetherLanes(c.constraints.data(), c.constraints.size(), c.elements.data(), c.x.data(),
+                                 c.start.data(), 1.f / 480.f, c.lambdas.data(), true, true, width),
+              8u)
+        << "width " << width;
+  }
 }
 
 }  // namespace

@@ -1,12 +1,14 @@
 #pragma once
-// The SSE lanes the CPU backend's XPBD projections share (xpbd_spring_lanes.cpp,
-// xpbd_tether_lanes.cpp): four particles' vec4s as their x, y, z and w lanes, read from and written
-// back to the positions by index. Only included where the instruction set has SSE2.
+// The SSE lane type of xpbd_lane_math.h, which the CPU backend's XPBD kernels run four wide
+// (xpbd_spring_lanes.cpp, xpbd_tether_lanes.cpp): four particles' vec4s as their x, y, z and w
+// lanes, read from and written back to the positions by index. Only included where the instruction set has SSE2, and never by a
+// unit compiled for a wider set (its inline functions would be emitted there with that set).
 #include <immintrin.h>
 
 #include <cstdint>
 
 #include "shaders/shared.h"
+#include "solver/integrators/xpbd/xpbd_lane_math.h"
 
 namespace weft::integrators::sse {
 
@@ -29,24 +31,31 @@ inline void scatter(glm::vec4* v, const uint32_t at[4], Lanes r) {
   for (int l = 0; l < 4; ++l) _mm_storeu_ps(&v[at[l]].x, rows[l]);
 }
 
-inline __m128 negate(__m128 a) { return _mm_xor_ps(a, _mm_set1_ps(-0.0f)); }  // -a, as the scalar sign flip
-
-// dot(a, b) of three lanes, summed in the scalar dot's order: (x + y) + z.
-inline __m128 dot3(__m128 ax, __m128 ay, __m128 az, __m128 bx, __m128 by, __m128 bz) {
-  return _mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)), _mm_mul_ps(az, bz));
-}
-
-// xpbdMultiplierStep (shaders/xpbd.h) in four lanes, to the scalar function's bits; the lanes
-// whose stiffness is not positive or whose denominator is not above 1e-30 get +0, as it returns.
-inline __m128 multiplierStep(__m128 value, __m128 change, __m128 weight, __m128 stiffness, __m128 dampingTime,
-                             __m128 h, __m128 lambda) {
-  const __m128 one = _mm_set1_ps(1.0f);
-  const __m128 compliance = _mm_div_ps(one, _mm_mul_ps(_mm_mul_ps(stiffness, h), h));
-  const __m128 gamma = _mm_div_ps(dampingTime, h);
-  const __m128 denominator = _mm_add_ps(_mm_mul_ps(_mm_add_ps(one, gamma), weight), compliance);
-  const __m128 numerator = _mm_sub_ps(_mm_sub_ps(negate(value), _mm_mul_ps(compliance, lambda)), _mm_mul_ps(gamma, change));
-  const __m128 steps = _mm_and_ps(_mm_cmpnle_ps(stiffness, _mm_setzero_ps()), _mm_cmpnle_ps(denominator, _mm_set1_ps(1e-30f)));
-  return _mm_and_ps(steps, _mm_div_ps(numerator, denominator));
-}
+// The lane type of xpbd_lane_math.h: four floats in an SSE register.
+struct Ops {
+  using F = __m128;
+  using Lanes = sse::Lanes;
+  static constexpr int N = 4;
+  static F set1(float a) { return _mm_set1_ps(a); }
+  static F zero() { return _mm_setzero_ps(); }
+  static F load(const float* p) { return _mm_loadu_ps(p); }
+  static void store(float* p, F a) { _mm_storeu_ps(p, a); }
+  static F add(F a, F b) { return _mm_add_ps(a, b); }
+  static F sub(F a, F b) { return _mm_sub_ps(a, b); }
+  static F mul(F a, F b) { return _mm_mul_ps(a, b); }
+  static F div(F a, F b) { return _mm_div_ps(a, b); }
+  static F sqrt(F a) { return _mm_sqrt_ps(a); }
+  static F and_(F a, F b) { return _mm_and_ps(a, b); }
+  static F xor_(F a, F b) { return _mm_xor_ps(a, b); }
+  static F or_(F a, F b) { return _mm_or_ps(a, b); }
+  static F andnot(F a, F b) { return _mm_andnot_ps(a, b); }  // ~a & b
+  static F cmpnlt(F a, F b) { return _mm_cmpnlt_ps(a, b); }  // !(a < b): NaN compares true
+  static F cmpnle(F a, F b) { return _mm_cmpnle_ps(a, b); }  // !(a <= b): NaN compares true
+  static F cmpneq(F a, F b) { return _mm_cmpneq_ps(a, b); }  // a != b: NaN compares true
+  static F cmpgt(F a, F b) { return _mm_cmpgt_ps(a, b); }    // a > b: NaN compares false
+  static bool any(F mask) { return _mm_movemask_ps(mask) != 0; }
+  static Lanes gather(const glm::vec4* v, const uint32_t* at) { return sse::gather(v, at); }
+  static void scatter(glm::vec4* v, const uint32_t* at, Lanes r) { sse::scatter(v, at, r); }
+};
 
 }  // namespace weft::integrators::sse

@@ -1,0 +1,37 @@
+#pragma once
+// Which vector lanes the CPU backend's XPBD projections run (xpbd_spring_lanes.h,
+// xpbd_tether_lanes.h): eight at a time where the processor has AVX2, chosen when the program runs
+// so that the binary still runs on any x86-64; four with SSE2 (every x86-64); none elsewhere. Each
+// width gives the scalar path's bits (IEEE arithmetic rounds the same in a lane as in a scalar
+// register; no fused multiply-add), so the choice changes the speed and nothing else.
+#include <cstddef>
+
+#include "shaders/shared.h"
+
+// Whether this build has the AVX2 kernels (x86-64, with GCC or Clang for their target switch).
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define WEFT_XPBD_AVX2_LANES 1
+#else
+#define WEFT_XPBD_AVX2_LANES 0
+#endif
+
+namespace weft::integrators {
+
+// The widest lanes the processor and the build run: 8, 4 or 1 (none). Asked once.
+int processorLaneWidth();
+
+// The width the CPU backend's xpbd uses: processorLaneWidth(), unless the environment variable
+// WEFT_XPBD_LANES is 1 or 4, which narrows it (to measure one width against another in the same
+// binary); it never widens it.
+int xpbdLaneWidth();
+
+#if WEFT_XPBD_AVX2_LANES
+// The eight-wide kernels (xpbd_lanes_avx2.cpp), called only where the processor has AVX2; the
+// arguments as projectSpringLanes' and projectTetherLanes' own, the groups eight wide.
+size_t projectSpringLanesAvx2(const gpu::XpbdConstraint* constraints, size_t count, glm::vec4* x, const glm::vec4* start,
+                              float h, glm::vec4* lambdas, bool first, bool keep);
+size_t projectTetherLanesAvx2(const gpu::XpbdConstraint* constraints, size_t count, const gpu::Element* elements,
+                              glm::vec4* x, const glm::vec4* start, float h, glm::vec4* lambdas, bool first, bool keep);
+#endif
+
+}  // namespace weft::integrators

@@ -1,0 +1,48 @@
+// The eight-wide kernels of the CPU backend's xpbd (xpbd_lanes.h), compiled for AVX2 by a target
+// switch on this unit's own functions, so the rest of the binary still runs on any x86-64; they are
+// called only where the processor has AVX2. FMA is not switched on: a multiply and an add fused
+// into one rounding would not give the scalar path's bits.
+#include <cstddef>
+#include <cstdint>
+
+#include "shaders/shared.h"
+#include "solver/integrators/xpbd/xpbd_lanes.h"
+
+#if WEFT_XPBD_AVX2_LANES
+#include <immintrin.h>
+
+// Everything below is compiled for AVX2: the lane type and the kernels' instantiations with it. No
+// header with inline functions another unit also emits may come after this line (the linker could
+// keep this unit's AVX2 copy for a processor without it); those above it are compiled as usual.
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#endif
+
+#include "solver/integrators/xpbd/xpbd_avx2_lanes.h"
+#include "solver/integrators/xpbd/xpbd_spring_lanes_kernel.h"
+#include "solver/integrators/xpbd/xpbd_tether_lanes_kernel.h"
+
+namespace weft::integrators {
+
+size_t projectSpringLanesAvx2(const gpu::XpbdConstraint* constraints, size_t count, glm::vec4* x, const glm::vec4* start,
+                              float h, glm::vec4* lambdas, bool first, bool keep) {
+  return lanes::projectSprings<avx2::Ops>(constraints, count, x, start, h, lambdas, first, keep);
+}
+
+size_t projectTetherLanesAvx2(const gpu::XpbdConstraint* constraints, size_t count, const gpu::Element* elements,
+                              glm::vec4* x, const glm::vec4* start, float h, glm::vec4* lambdas, bool first, bool keep) {
+  return lanes::projectTethers<avx2::Ops>(constraints, count, elements, x, start, h, lambdas, first, keep);
+}
+
+}  // namespace weft::integrators
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+
+#endif  // WEFT_XPBD_AVX2_LANES
