@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -839,6 +840,12 @@ TEST(Cli, BenchJsonRecordsWhatRanAndWhere) {
   EXPECT_TRUE(j["device"]["driverVersion"].is_number());
   EXPECT_FALSE(j["cpu"]["model"].get<std::string>().empty());
   EXPECT_GT(j["cpu"]["threads"].get<int>(), 0);
+#if defined(__x86_64__)
+  // The lanes the CPU backend's xpbd ran: this processor's widest (xpbd_lanes.h).
+  if (!std::getenv("WEFT_XPBD_LANES")) {
+    EXPECT_EQ(j["cpu"]["xpbdLanes"], __builtin_cpu_supports("avx2") ? 8 : 4);
+  }
+#endif
   EXPECT_EQ(j["settings"]["iterations"], 3);
   EXPECT_EQ(j["settings"]["grids"], nlohmann::json::array({8}));
   EXPECT_EQ(j["settings"]["backends"], nlohmann::json::array({"gpu", "cpu"}));

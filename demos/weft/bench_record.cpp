@@ -14,6 +14,7 @@
 #include "engine/context.h"
 #include "engine/error.h"
 #include "engine/shader_library.h"
+#include "solver/integrators/xpbd/xpbd_lanes.h"
 
 #ifndef WEFT_VERSION_TEXT
 #define WEFT_VERSION_TEXT "unknown"
@@ -147,6 +148,7 @@ BenchEnvironment benchEnvironment(const engine::Context* context) {
   }
   env.cpuModel = cpuModel();
   env.cpuThreads = std::thread::hardware_concurrency();
+  env.cpuXpbdLanes = integrators::xpbdLaneWidth();
   return env;
 }
 
@@ -160,7 +162,7 @@ Json environmentJson(const BenchEnvironment& env) {
                    {"driverVersion", env.device->driverVersion}, {"apiVersion", env.device->apiVersion}};
   else
     j["device"] = nullptr;
-  j["cpu"] = {{"model", env.cpuModel}, {"threads", env.cpuThreads}};
+  j["cpu"] = {{"model", env.cpuModel}, {"threads", env.cpuThreads}, {"xpbdLanes", env.cpuXpbdLanes}};
   return j;
 }
 
