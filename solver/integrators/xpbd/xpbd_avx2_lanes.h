@@ -18,7 +18,11 @@ struct Ops {
   static constexpr int N = 8;
   static F set1(float a) { return _mm256_set1_ps(a); }
   static F zero() { return _mm256_setzero_ps(); }
-  static F load(const float* p) { return _mm256_loadu_ps(p); }
+  // The lanes get(0) ... get(7), loaded straight from where get reads them.
+  template <class Get>
+  static F build(Get get) {
+    return _mm256_setr_ps(get(0), get(1), get(2), get(3), get(4), get(5), get(6), get(7));
+  }
   static void store(float* p, F a) { _mm256_storeu_ps(p, a); }
   static F add(F a, F b) { return _mm256_add_ps(a, b); }
   static F sub(F a, F b) { return _mm256_sub_ps(a, b); }

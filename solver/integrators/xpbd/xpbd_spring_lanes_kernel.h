@@ -25,18 +25,15 @@ size_t projectSprings(const gpu::XpbdConstraint* c, size_t count, glm::vec4* x, 
     for (int l = 0; l < N; ++l) element |= q[l].node1 == WEFT_XPBD_ELEMENT;
     if (element) break;
     uint32_t at0[N], at1[N];
-    float restOf[N], stiffnessOf[N], dampingOf[N], lambdaOf[N];
     for (int l = 0; l < N; ++l) {
       at0[l] = q[l].node0;
       at1[l] = q[l].node1;
-      restOf[l] = q[l].restLength;
-      stiffnessOf[l] = q[l].stiffness;
-      dampingOf[l] = q[l].damping;
-      lambdaOf[l] = first ? 0.f : lambdas[done + l].x;
     }
     const typename V::Lanes x0 = V::gather(x, at0), x1 = V::gather(x, at1);
-    const F rest = V::load(restOf), stiffness = V::load(stiffnessOf), damping = V::load(dampingOf);
-    const F lambda = V::load(lambdaOf);
+    const F rest = V::build([q](int l) { return q[l].restLength; });
+    const F stiffness = V::build([q](int l) { return q[l].stiffness; });
+    const F damping = V::build([q](int l) { return q[l].damping; });
+    const F lambda = first ? zero : V::build([lambdas, done](int l) { return lambdas[done + l].x; });
     // xpbdSpring
     const F dx = V::sub(x0.x, x1.x), dy = V::sub(x0.y, x1.y), dz = V::sub(x0.z, x1.z);
     const F len = V::sqrt(dot3<V>(dx, dy, dz, dx, dy, dz));

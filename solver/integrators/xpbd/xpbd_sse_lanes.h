@@ -38,7 +38,12 @@ struct Ops {
   static constexpr int N = 4;
   static F set1(float a) { return _mm_set1_ps(a); }
   static F zero() { return _mm_setzero_ps(); }
-  static F load(const float* p) { return _mm_loadu_ps(p); }
+  // The lanes get(0) ... get(3): loaded into the register straight from where get reads them (a
+  // wide load of values just stored one by one would wait for the stores).
+  template <class Get>
+  static F build(Get get) {
+    return _mm_setr_ps(get(0), get(1), get(2), get(3));
+  }
   static void store(float* p, F a) { _mm_storeu_ps(p, a); }
   static F add(F a, F b) { return _mm_add_ps(a, b); }
   static F sub(F a, F b) { return _mm_sub_ps(a, b); }

@@ -24,28 +24,27 @@ size_t projectTethers(const gpu::XpbdConstraint* c, size_t count, const gpu::Ele
   for (; done + N <= count; done += N) {
     const gpu::XpbdConstraint* q = c + done;
     uint32_t at0[N], at1[N];
-    float restOf[N], stiffnessOf[N], dampingOf[N], lambdaOf[N];
+    const gpu::Element* e[N];
     bool lanes = true;
     for (int l = 0; l < N && lanes; ++l) {
       if (q[l].node1 != WEFT_XPBD_ELEMENT) {
         lanes = false;
         break;
       }
-      const gpu::Element& e = elements[q[l].node0];
-      at0[l] = e.nodes.x;
-      at1[l] = e.nodes.y;
+      e[l] = &elements[q[l].node0];
+      at0[l] = e[l]->nodes.x;
+      at1[l] = e[l]->nodes.y;
       // projectsAsTether (xpbd_tether.h), with a pinned anchor.
-      lanes = e.kind == WEFT_ELEMENT_TETHER && e.nodes.z == e.nodes.x && e.nodes.w == e.nodes.x && !(x[at1[l]].w > 0.f);
-      restOf[l] = e.rest.x;
-      stiffnessOf[l] = e.stiffness0;
-      dampingOf[l] = e.damping;
-      lambdaOf[l] = first ? 0.f : lambdas[done + l].x;
+      lanes = e[l]->kind == WEFT_ELEMENT_TETHER && e[l]->nodes.z == e[l]->nodes.x && e[l]->nodes.w == e[l]->nodes.x &&
+              !(x[at1[l]].w > 0.f);
     }
     if (!lanes) break;
     const typename V::Lanes x0 = V::gather(x, at0), x1 = V::gather(x, at1);
     const typename V::Lanes s0 = V::gather(start, at0), s1 = V::gather(start, at1);
-    const F rest = V::load(restOf), stiffness = V::load(stiffnessOf), damping = V::load(dampingOf);
-    const F lambda = V::load(lambdaOf);
+    const F rest = V::build([&e](int l) { return e[l]->rest.x; });
+    const F stiffness = V::build([&e](int l) { return e[l]->stiffness0; });
+    const F damping = V::build([&e](int l) { return e[l]->damping; });
+    const F lambda = first ? zero : V::build([lambdas, done](int l) { return lambdas[done + l].x; });
     // xpbdTether: active beyond the limit only, !(len <= rest || len < 1e-12), NaN passing as there.
     const F dx = V::sub(x0.x, x1.x), dy = V::sub(x0.y, x1.y), dz = V::sub(x0.z, x1.z);
     const F len = V::sqrt(dot3<V>(dx, dy, dz, dx, dy, dz));
