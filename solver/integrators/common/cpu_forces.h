@@ -34,6 +34,13 @@ inline glm::vec3 particleAcceleration(uint32_t i, glm::vec4 xi, glm::vec3 v, con
 // CPU twin of collideAll() in shaders/solver_bindings.glsl: every collider after a step of dt that
 // moved the particle by about v dt (dt = 0: the velocity alone is corrected), or with the grid on,
 // the colliders of the particle's cell unless it moved too far for them.
+// Flattened (every call in it inlined): otherwise sweptDepth stayed a call, and the ABI passes its
+// vec3 arguments packed two floats to a register, which GCC builds through the stack, two 4-byte
+// stores read back as one 8-byte load that waits for them (xpbd's finish at 128² was 23 % of
+// a step, 8 % flattened; the same bits).
+#if defined(__GNUC__)
+[[gnu::flatten]]
+#endif
 inline void collideAll(glm::vec3& x, glm::vec3& v, const std::vector<gpu::Collider>& colliders,
                        const ColliderGridData& grid, float dt) {
   const glm::vec3 start = x - v * dt;
