@@ -30,6 +30,7 @@ CpuSolver::CpuSolver(const ClothModel& model, const SolverParams& params, unsign
   state_.springs = buildSpringTable(model);
   state_.elements = buildElementTable(model);
   keepModelForTearing(model);
+  noteTetherAnchors(model);
   prepareContactCpu(state_, model, params_.contact);
   kinematics_ = Kinematics(params_.colliders, params_.handles, model.positions);
   onParamsChanged();
@@ -122,6 +123,7 @@ void CpuSolver::readState(std::vector<glm::vec4>& positions, std::vector<glm::ve
 }
 
 void CpuSolver::writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) {
+  checkWrittenState(positions, velocities);
   state_.positions = positions;
   state_.velocities = velocities;
   forgetContactPairsCpu(state_);  // found about the positions that were
@@ -129,7 +131,7 @@ void CpuSolver::writeState(const std::vector<glm::vec4>& positions, const std::v
 }
 
 void CpuSolver::setHandle(uint32_t index, glm::vec3 target) {
-  if (index >= particleCount_) throw std::out_of_range("setHandle: no particle " + std::to_string(index));
+  checkHandle(index, target);
   if (handle_ && *handle_ != index) clearHandle();
   if (!handle_) {
     handleInvMass_ = state_.positions[index].w;

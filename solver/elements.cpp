@@ -240,6 +240,11 @@ void addTethers(ClothModel& model, const TetherSpec& spec) {
   }
 }
 
+void replaceTethers(ClothModel& model, const TetherSpec& spec) {
+  std::erase_if(model.elements, [](const gpu::Element& e) { return e.kind == WEFT_ELEMENT_TETHER; });
+  addTethers(model, spec);
+}
+
 void applyForceModels(ClothModel& model, const ForceModels& models) {
   std::erase_if(model.springs, [&](const Spring& s) {
     const bool stretch = models.membrane || models.trispring || models.corotational;

@@ -100,6 +100,9 @@ void addTrisprings(ClothModel& model, const TrispringSpec& spec);
 void addCorotational(ClothModel& model, const IsotropicSheetSpec& spec);  // skips triangles of no area  // skips triangles of no area
 void addAerodynamics(ClothModel& model, const AeroSpec& spec);
 void addTethers(ClothModel& model, const TetherSpec& spec);  // after the pins are set
+// The model's tethers made again for the pins it has now (none where nothing is pinned): whoever
+// changes a cloth's pins calls it, or the old tethers would hang from particles that are now free.
+void replaceTethers(ClothModel& model, const TetherSpec& spec);
 
 // Particles an element of this kind joins (the rest of Element.nodes repeat the first).
 uint32_t elementNodeCount(uint32_t kind);

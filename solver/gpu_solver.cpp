@@ -48,6 +48,7 @@ GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine
   loadTables(model);
   writeState(packPositions(model), packVelocities(model));
   keepModelForTearing(model);
+  noteTetherAnchors(model);
   kinematics_ = Kinematics(params_.colliders, params_.handles, model.positions);
   prepareKinematicsGpu(state_, kinematics_);
   onParamsChanged();
@@ -214,7 +215,7 @@ std::vector<uint32_t> GpuSolver::lastContactMarks() const { return readContactMa
 const engine::Buffer* GpuSolver::contactMarkBuffer() const { return weft::contactMarkBuffer(state_); }
 
 void GpuSolver::setHandle(uint32_t index, glm::vec3 target) {
-  if (index >= particleCount_) throw std::out_of_range("setHandle: no particle " + std::to_string(index));
+  checkHandle(index, target);
   if (handle_ && *handle_ != index) clearHandle();
   if (!handle_) {
     // One 16-byte readback per grab, never per frame: the inverse mass to restore on release.
@@ -383,6 +384,7 @@ void GpuSolver::readState(std::vector<glm::vec4>& positions, std::vector<glm::ve
 }
 
 void GpuSolver::writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) {
+  checkWrittenState(positions, velocities);
   upload(context_, state_.positionsIn(), positions);
   upload(context_, state_.velocitiesIn(), velocities);
   if (hasContact(state_))  // the pairs kept were found about the positions that were

@@ -1,6 +1,8 @@
 #include "solver/solver.h"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
 #include "engine/error.h"
 #include "solver/backend_state.h"
@@ -93,6 +95,41 @@ void Solver::keepModelForTearing(const ClothModel& model) {
   if (!weft::tears(model)) return;
   checkTearable(model);
   model_ = std::make_shared<ClothModel>(model);
+}
+
+void Solver::noteTetherAnchors(const ClothModel& model) {
+  tetherAnchors_.clear();
+  for (const gpu::Element& e : model.elements)
+    if (e.kind == WEFT_ELEMENT_TETHER) tetherAnchors_.push_back(e.nodes.y);
+  std::sort(tetherAnchors_.begin(), tetherAnchors_.end());
+  tetherAnchors_.erase(std::unique(tetherAnchors_.begin(), tetherAnchors_.end()), tetherAnchors_.end());
+}
+
+void Solver::checkHandle(uint32_t index, glm::vec3 target) const {
+  if (index >= particleCount_) throw std::out_of_range("setHandle: no particle " + std::to_string(index));
+  if (!std::isfinite(target.x) || !std::isfinite(target.y) || !std::isfinite(target.z))
+    throw InputError("setHandle: the target for particle " + std::to_string(index) + " is not finite");
+}
+
+void Solver::checkWrittenState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) const {
+  if (positions.size() != particleCount_ || velocities.size() != particleCount_)
+    throw InputError("writeState: " + std::to_string(positions.size()) + " positions and " +
+                     std::to_string(velocities.size()) + " velocities for a cloth of " + std::to_string(particleCount_) +
+                     " particles");
+  for (size_t i = 0; i < particleCount_; ++i) {
+    const glm::vec4 &x = positions[i], &v = velocities[i];
+    if (!std::isfinite(x.x) || !std::isfinite(x.y) || !std::isfinite(x.z) || !std::isfinite(v.x) ||
+        !std::isfinite(v.y) || !std::isfinite(v.z))
+      throw InputError("writeState: particle " + std::to_string(i) + "'s position or velocity is not finite");
+    if (!std::isfinite(x.w) || x.w < 0.f)
+      throw InputError("writeState: particle " + std::to_string(i) + "'s inverse mass " + std::to_string(x.w) +
+                       " is not a finite number >= 0");
+  }
+  for (uint32_t anchor : tetherAnchors_)
+    if (positions[anchor].w > 0.f)
+      throw InputError("writeState: particle " + std::to_string(anchor) +
+                       " anchors tethers and must stay pinned (inverse mass 0); a cloth that is to be let go "
+                       "needs no tethers to that pin");
 }
 
 namespace {

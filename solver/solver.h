@@ -92,6 +92,10 @@ class Solver {
   virtual void advance(float frameDt, int substeps) = 0;
   // Positions (xyz m, w inverse mass) and velocities (xyz m/s) of every particle.
   virtual void readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const = 0;
+  // InputError, with nothing written, for a state the solver cannot take: another particle count, a
+  // coordinate, velocity or inverse mass that is not finite, a negative inverse mass, or a tether's
+  // anchor given an inverse mass (its tethers were built for a pin; xpbd lets them share it within
+  // a colour, so a free anchor would be moved by several at once).
   virtual void writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) = 0;
   virtual PassTimes lastPassTimes() const = 0;
   // One entry per step of the last advance() for implicit integrators, else empty.
@@ -156,6 +160,13 @@ class Solver {
   // Keeps a copy of the model when it tears (and refuses what tearing cannot follow): the backends'
   // constructors call it.
   void keepModelForTearing(const ClothModel& model);
+  // The particles the model's tethers hang from, for checkWrittenState: the backends' constructors call it.
+  void noteTetherAnchors(const ClothModel& model);
+  // setHandle's refusals, before a backend changes anything: std::out_of_range for an index past the
+  // particles, InputError for a target that is not finite.
+  void checkHandle(uint32_t index, glm::vec3 target) const;
+  // writeState's refusals (above), before a backend writes anything.
+  void checkWrittenState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities) const;
   // The springs past their breaking length at the end of the last frame, ascending model indices.
   virtual std::vector<uint32_t> detectTears() = 0;
   // Rebuilds the backend's tables and state for the edited model (particles appended, springs and
@@ -175,6 +186,7 @@ class Solver {
   std::vector<SolveStats> solveStats_;
   Kinematics kinematics_;  // moving colliders and handles: the backends' constructors make it
   std::optional<uint32_t> handle_;  // the held particle
+  std::vector<uint32_t> tetherAnchors_;  // ascending, each once
   float handleInvMass_ = 0.f;       // its own inverse mass, restored on release
   std::shared_ptr<ClothModel> model_;  // tearing cloths only: the topology as it is now
   uint64_t topologyVersion_ = 0;

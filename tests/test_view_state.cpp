@@ -10,6 +10,7 @@
 #include "demos/view/live_simulation.h"
 #include "demos/view/perf_history.h"
 #include "demos/view/replay_clock.h"
+#include "solver/elements.h"
 #include "test_support.h"
 
 namespace weft {
@@ -202,6 +203,37 @@ TEST_P(LiveSimulationTest, PinPresetsHoldTheirCornersWhereTheyAreAndNoneLetsEver
   EXPECT_NEAR((y1 - y0) / mass - vy / mass * T, -gravityDrop, 0.1 * gravityDrop);
   sim.setPins(PinChoice::Scene);
   EXPECT_EQ(sim.scene().cloth.pinned, smallScene(Integrator::Verlet).cloth.pinned);
+}
+
+// Tethers hang from the pins (solver/elements.h): the pins the viewer chooses get tethers of their
+// own, each free particle tied to its nearest pins, and a cloth let go keeps none (writeState
+// refuses a tether's pin given a mass, so the old ones would have stopped the viewer).
+TEST_P(LiveSimulationTest, TethersFollowThePinsTheViewerChooses) {
+  Scene scene = smallScene(Integrator::Xpbd);
+  scene.forces.tethers = TetherSpec{1e4f, 0.01f, 2};
+  addTethers(scene.cloth, *scene.forces.tethers);
+  LiveSimulation sim = make(std::move(scene));
+  auto tethers = [&] {
+    std::vector<gpu::Element> kept;
+    for (const gpu::Element& e : sim.scene().cloth.elements)
+      if (e.kind == WEFT_ELEMENT_TETHER) kept.push_back(e);
+    return kept;
+  };
+  const size_t free = 64 - 2;
+  EXPECT_EQ(tethers().size(), 2 * free);
+  advance(sim, 5);
+  sim.setPins(PinChoice::One);
+  const uint32_t corner = gridCorners(sim.scene().cloth, CornerPreset::One)[0];
+  ASSERT_EQ(tethers().size(), free + 1);
+  for (const gpu::Element& e : tethers()) EXPECT_EQ(e.nodes.y, corner);
+  advance(sim, 5);
+  sim.setPins(PinChoice::None);
+  EXPECT_TRUE(tethers().empty());
+  auto released = state(sim);
+  for (const glm::vec4& p : released.first) EXPECT_GT(p.w, 0.f);
+  advance(sim, 5);
+  sim.setPins(PinChoice::Scene);
+  EXPECT_EQ(tethers().size(), 2 * free);
 }
 
 // Hooke: a sheet hanging from its whole top row carries its weight in the vertical structural

@@ -1,4 +1,5 @@
 #include "demos/view/live_simulation.h"
+#include "solver/elements.h"
 
 #include "solver/gpu_solver.h"
 #include "solver/integrators/integrator_unit.h"
@@ -67,6 +68,7 @@ void LiveSimulation::setPins(PinChoice pins) {
     const auto preset = static_cast<CornerPreset>(static_cast<int>(pins) - static_cast<int>(PinChoice::None));
     pinParticles(scene_.cloth, gridCorners(scene_.cloth, preset));
   }
+  if (scene_.forces.tethers) replaceTethers(scene_.cloth, *scene_.forces.tethers);  // they hang from the pins
   rebuild(true);
 }
 

@@ -35,6 +35,8 @@ class CpuCloth {
   void setColliderTransform(size_t index, const glm::mat4& transform);
   // As GpuCloth::setColliderVertices: a mesh collider's vertices at the end of the next frame.
   void setColliderVertices(size_t index, const std::vector<glm::vec3>& vertices);
+  // As GpuCloth's: setHandle refuses an index past the particles and a target that is not finite;
+  // writeState refuses what GpuCloth::writeState refuses, with nothing written.
   void setHandle(uint32_t index, glm::vec3 target);
   void releaseHandle();
   void readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const;

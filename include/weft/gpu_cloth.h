@@ -108,11 +108,14 @@ class GpuCloth {
   void setColliderVertices(size_t index, const std::vector<glm::vec3>& vertices);
   // A moving pin (a mouse drag): particle `index` follows `target` from the next recordStep on,
   // until releaseHandle(). The first call for a particle reads its inverse mass back: submits and waits.
+  // std::out_of_range for an index past the particles, InputError for a target that is not finite.
   void setHandle(uint32_t index, glm::vec3 target);
   void releaseHandle();
 
   // The state as vec4 per particle (positions: xyz m, w inverse mass; velocities: xyz m/s). Both
-  // submit and wait for the device's queue.
+  // submit and wait for the device's queue. writeState throws InputError, with nothing written, for
+  // another particle count, a value that is not finite, a negative inverse mass, or a particle the
+  // cloth's tethers hang from given an inverse mass (a tether's pin stays pinned).
   void readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const;
   void writeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities);
   // What contact did in the last frame recorded (docs/contact.md), once the device has run it: a
