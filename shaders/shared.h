@@ -508,17 +508,21 @@ struct RenderParams {
 
 // One XPBD constraint: a spring (node1 its other end) or an elastic element (node1 ==
 // WEFT_XPBD_ELEMENT, node0 its index in the element table). Stiffness and damping are the spring's
-// (N/m, N s/m); an element's are its own, read from the element table.
+// (N/m, N s/m); an element's are its own, read from the element table. A tether laid out as
+// addTethers lays it out (`form` WEFT_XPBD_TETHER) carries its element's particle, pin, limit,
+// stiffness and damping ratio here too, so that its projection reads nothing else: the element
+// read through the constraint was a cache miss a tether on the CPU backend.
 #define WEFT_XPBD_ELEMENT 0xffffffffu
+#define WEFT_XPBD_TETHER 1u
 struct XpbdConstraint {
   uint node0;
   uint node1;
-  float restLength;  // m
+  float restLength;  // m; a tether's limit (its element's rest.x)
   float stiffness;   // N/m; 0: the spring does nothing
-  float damping;     // N s/m, along the spring
-  uint pad0;
-  uint pad1;
-  uint pad2;
+  float damping;     // N s/m, along the spring; a tether's element's damping (a ratio to its stiffness)
+  uint tetherParticle;  // a tether's particle (its element's nodes.x)
+  uint tetherAnchor;    // and the pinned particle it hangs from (nodes.y)
+  uint form;            // WEFT_XPBD_TETHER for a tether carried in full, else 0
 };
 
 // Push constants of xpbd_project.comp: the step's parameters and the colour's run.

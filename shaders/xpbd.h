@@ -107,7 +107,10 @@ struct XpbdTetherMove {
   float dlambda;
 };
 
-WEFT_FN XpbdTetherMove xpbdTether(Element e, vec4 x0, vec4 x1, vec3 start0, vec3 start1, float h, float lambda) {
+// rest, stiffness and damping are the element's rest.x, stiffness0 and damping (XpbdConstraint
+// carries them).
+WEFT_FN XpbdTetherMove xpbdTether(float rest, float stiffness, float damping, vec4 x0, vec4 x1, vec3 start0,
+                                  vec3 start1, float h, float lambda) {
   XpbdTetherMove m;
   m.dx0 = vec3(0.0f);
   m.dx1 = vec3(0.0f);
@@ -116,14 +119,14 @@ WEFT_FN XpbdTetherMove xpbdTether(Element e, vec4 x0, vec4 x1, vec3 start0, vec3
   vec3 zero = vec3(0.0f);
   vec3 d = xyz(x0) - xyz(x1);  // tetherConditions: active beyond the limit only
   float len = length(d);
-  if (len <= e.rest.x || len < 1e-12f) return m;
+  if (len <= rest || len < 1e-12f) return m;
   vec3 g0 = d / len;
   vec3 g1 = -g0;
   float weight = x0.w * dot(g0, g0) + x1.w * dot(g1, g1) + x0.w * dot(zero, zero) + x0.w * dot(zero, zero);
   vec3 u0 = xyz(x0) - start0;
   vec3 u1 = xyz(x1) - start1;
   float change = dot(g0, u0) + dot(g1, u1) + dot(zero, u0) + dot(zero, u0);
-  m.dlambda = xpbdMultiplierStep(len - e.rest.x, change, weight, e.stiffness0, e.damping * e.stiffness0, h, lambda);
+  m.dlambda = xpbdMultiplierStep(len - rest, change, weight, stiffness, damping * stiffness, h, lambda);
   m.dx0 += (x0.w * m.dlambda) * g0;
   m.dx1 += (x1.w * m.dlambda) * g1;
   m.dx2 += (x0.w * m.dlambda) * zero;

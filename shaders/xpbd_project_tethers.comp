@@ -19,11 +19,11 @@ void main() {
   uint t = globalIndex();
   if (t >= xpbd.count) return;
   uint k = xpbd.first + t;
-  Element e = elements[constraints[k].node0];
+  XpbdConstraint c = constraints[k];  // the tether carried in full (form WEFT_XPBD_TETHER)
   vec4 lambda = xpbd.iteration == 0u ? vec4(0.0) : lambdas[k];
-  uint i = e.nodes.x, anchor = e.nodes.y;
-  XpbdTetherMove m = xpbdTether(e, positionsOut[i], positionsOut[anchor], prevPositions[i].xyz,
-                                prevPositions[anchor].xyz, params.dt, lambda.x);
+  uint i = c.tetherParticle, anchor = c.tetherAnchor;
+  XpbdTetherMove m = xpbdTether(c.restLength, c.stiffness, c.damping, positionsOut[i], positionsOut[anchor],
+                                prevPositions[i].xyz, prevPositions[anchor].xyz, params.dt, lambda.x);
   if (positionsOut[i].w > 0.0) positionsOut[i].xyz += m.dx0;
   if (positionsOut[anchor].w > 0.0) positionsOut[anchor].xyz += m.dx1;
   lambda.x += m.dlambda;

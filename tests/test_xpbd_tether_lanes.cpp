@@ -55,7 +55,10 @@ Case makeCase(size_t n, unsigned seed) {
       case 17: e.nodes.z = anchor; break;    // not laid out as a tether: the general path
       default: break;
     }
-    c.constraints.push_back({static_cast<uint32_t>(c.elements.size()), WEFT_XPBD_ELEMENT, 0.f, 0.f, 0.f, 0, 0, 0});
+    // As buildXpbdConstraints lists them: a tether carried in full, any other element by its index.
+    const uint32_t index = static_cast<uint32_t>(c.elements.size());
+    c.constraints.push_back(projectsAsTether(e) ? tetherConstraint(index, e)
+                                                : gpu::XpbdConstraint{index, WEFT_XPBD_ELEMENT, 0.f, 0.f, 0.f, 0, 0, 0});
     c.elements.push_back(e);
     c.lambdas.emplace_back(1e-3f * u(rng), u(rng), u(rng), u(rng));
   }
@@ -87,8 +90,8 @@ void projectOneByOne(Case& c, float h, bool first, bool keep, size_t from = 0) {
 size_t projectInLanes(Case& c, float h, bool first, bool keep, int width) {
   size_t inLanes = 0;
   for (size_t k = 0; k < c.constraints.size();) {
-    const size_t done = projectTetherLanes(c.constraints.data() + k, c.constraints.size() - k, c.elements.data(),
-                                           c.x.data(), c.start.data(), h, c.lambdas.data() + k, first, keep, width);
+    const size_t done = projectTetherLanes(c.constraints.data() + k, c.constraints.size() - k, c.x.data(),
+                                           c.start.data(), h, c.lambdas.data() + k, first, keep, width);
     inLanes += done;
     k += done;
     if (k < c.constraints.size()) {
@@ -142,15 +145,19 @@ TEST(XpbdTetherLanes, AGroupWithAFreeAnchorIsLeftToTheScalarPath) {
   for (const int width : {8, 4}) {
     if (width > xpbdLaneWidth()) continue;
     Case c = makeCase(8, 3);
-    for (gpu::Element& e : c.elements) e.nodes = glm::uvec4(e.nodes.x, 0u, e.nodes.x, e.nodes.x), e.stiffness0 = 1e5f;
+    for (size_t k = 0; k < c.elements.size(); ++k) {
+      gpu::Element& e = c.elements[k];
+      e.nodes = glm::uvec4(e.nodes.x, 0u, e.nodes.x, e.nodes.x), e.stiffness0 = 1e5f;
+      c.constraints[k] = tetherConstraint(static_cast<uint32_t>(k), e);
+    }
     c.x[0].w = 1.f;
-    EXPECT_EQ(projectTetherLanes(c.constraints.data(), c.constraints.size(), c.elements.data(), c.x.data(),
-                                 c.start.data(), 1.f / 480.f, c.lambdas.data(), true, true, width),
+    EXPECT_EQ(projectTetherLanes(c.constraints.data(), c.constraints.size(), c.x.data(), c.start.data(), 1.f / 480.f,
+                                 c.lambdas.data(), true, true, width),
               0u)
         << "width " << width;
     c.x[0].w = 0.f;
-    EXPECT_EQ(projectTetherLanes(c.constraints.data(), c.constraints.size(), c.elements.data(), c.x.data(),
-                                 c.start.data(), 1.f / 480.f, c.lambdas.data(), true, true, width),
+    EXPECT_EQ(projectTetherLanes(c.constraints.data(), c.constraints.size(), c.x.data(), c.start.data(), 1.f / 480.f,
+                                 c.lambdas.data(), true, true, width),
               8u)
         << "width " << width;
   }

@@ -90,9 +90,8 @@ void xpbdStepCpu(CpuState& s, const gpu::StepParams& params, const SolverParams&
         for (size_t k = first + begin; k < first + end;) {
           k += projectSpringLanes(r.set.constraints.data() + k, first + end - k, s.positionsOut.data(),
                                   s.prevPositions.data(), params.dt, r.lambdas.data() + k, sweepFirst, keep);
-          k += projectTetherLanes(r.set.constraints.data() + k, first + end - k, s.elements.elements.data(),
-                                  s.positionsOut.data(), s.prevPositions.data(), params.dt, r.lambdas.data() + k,
-                                  sweepFirst, keep);
+          k += projectTetherLanes(r.set.constraints.data() + k, first + end - k, s.positionsOut.data(),
+                                  s.prevPositions.data(), params.dt, r.lambdas.data() + k, sweepFirst, keep);
           if (k < first + end) projectConstraint(static_cast<uint32_t>(k++), s, r, params.dt, sweepFirst, keep);
         }
       });

@@ -67,7 +67,9 @@ XpbdConstraintSet buildXpbdConstraints(const SpringTable& springs, const Element
         if (e.kind == WEFT_ELEMENT_TETHER && slot == 1) continue;  // the pinned anchor
         nodes[count++] = e.nodes[static_cast<int>(slot)];
       }
-      place({k, WEFT_XPBD_ELEMENT, 0.f, 0.f, 0.f, 0, 0, 0}, nodes, count, part);
+      const gpu::XpbdConstraint c =
+          part == 1 ? tetherConstraint(k, e) : gpu::XpbdConstraint{k, WEFT_XPBD_ELEMENT, 0.f, 0.f, 0.f, 0, 0, 0};
+      place(c, nodes, count, part);
     }
   }
   // Counting sort by colour, and within one its springs, its tethers, its other elements (three

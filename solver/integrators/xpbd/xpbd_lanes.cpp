@@ -21,6 +21,19 @@ int processorLaneWidth() {
   return width;
 }
 
+size_t projectInLanes(LanesKernel eight, LanesKernel four, const gpu::XpbdConstraint* c, size_t count, glm::vec4* x,
+                      const glm::vec4* start, float h, glm::vec4* lambdas, bool first, bool keep, int width) {
+  width = std::min(width, processorLaneWidth());
+  size_t done = 0;
+  if (width >= 8 && eight) done = eight(c, count, x, start, h, lambdas, first, keep);
+  // Four wide, or one group of four after the eights (which stop short of a group of eight that
+  // holds another kind, or of fewer than eight left).
+  if (width >= 4 && four)
+    done += four(c + done, std::min<size_t>(count - done, width >= 8 ? 4 : count - done), x, start, h, lambdas + done,
+                 first, keep);
+  return done;
+}
+
 int xpbdLaneWidth() {
   static const int width = [] {
     int w = processorLaneWidth();

@@ -25,13 +25,25 @@ int processorLaneWidth();
 // binary); it never widens it.
 int xpbdLaneWidth();
 
+// A kernel that projects the leading constraints of one kind in lanes, as projectSpringLanes and
+// projectTetherLanes describe, and returns how many it projected.
+using LanesKernel = size_t (*)(const gpu::XpbdConstraint* constraints, size_t count, glm::vec4* x,
+                               const glm::vec4* start, float h, glm::vec4* lambdas, bool first, bool keep);
+
+// What projectSpringLanes and projectTetherLanes share: `width` narrowed to the processor's, the
+// eight-wide kernel's groups first (where width is 8 and the build has one: `eight` may be null),
+// then the four-wide kernel on one group of four after them, or on all of them at width 4.
+size_t projectInLanes(LanesKernel eight, LanesKernel four, const gpu::XpbdConstraint* constraints, size_t count,
+                      glm::vec4* x, const glm::vec4* start, float h, glm::vec4* lambdas, bool first, bool keep,
+                      int width);
+
 #if WEFT_XPBD_AVX2_LANES
 // The eight-wide kernels (xpbd_lanes_avx2.cpp), called only where the processor has AVX2; the
 // arguments as projectSpringLanes' and projectTetherLanes' own, the groups eight wide.
 size_t projectSpringLanesAvx2(const gpu::XpbdConstraint* constraints, size_t count, glm::vec4* x, const glm::vec4* start,
                               float h, glm::vec4* lambdas, bool first, bool keep);
-size_t projectTetherLanesAvx2(const gpu::XpbdConstraint* constraints, size_t count, const gpu::Element* elements,
-                              glm::vec4* x, const glm::vec4* start, float h, glm::vec4* lambdas, bool first, bool keep);
+size_t projectTetherLanesAvx2(const gpu::XpbdConstraint* constraints, size_t count, glm::vec4* x, const glm::vec4* start,
+                              float h, glm::vec4* lambdas, bool first, bool keep);
 #endif
 
 }  // namespace weft::integrators

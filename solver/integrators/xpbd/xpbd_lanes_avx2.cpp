@@ -32,9 +32,9 @@ size_t projectSpringLanesAvx2(const gpu::XpbdConstraint* constraints, size_t cou
   return lanes::projectSprings<avx2::Ops>(constraints, count, x, start, h, lambdas, first, keep);
 }
 
-size_t projectTetherLanesAvx2(const gpu::XpbdConstraint* constraints, size_t count, const gpu::Element* elements,
-                              glm::vec4* x, const glm::vec4* start, float h, glm::vec4* lambdas, bool first, bool keep) {
-  return lanes::projectTethers<avx2::Ops>(constraints, count, elements, x, start, h, lambdas, first, keep);
+size_t projectTetherLanesAvx2(const gpu::XpbdConstraint* constraints, size_t count, glm::vec4* x, const glm::vec4* start,
+                              float h, glm::vec4* lambdas, bool first, bool keep) {
+  return lanes::projectTethers<avx2::Ops>(constraints, count, x, start, h, lambdas, first, keep);
 }
 
 }  // namespace weft::integrators

@@ -1,7 +1,5 @@
 #include "solver/integrators/xpbd/xpbd_spring_lanes.h"
 
-#include <algorithm>
-
 #if defined(__SSE2__)
 #include "solver/integrators/xpbd/xpbd_spring_lanes_kernel.h"
 #include "solver/integrators/xpbd/xpbd_sse_lanes.h"
@@ -11,19 +9,17 @@ namespace weft::integrators {
 
 size_t projectSpringLanes(const gpu::XpbdConstraint* c, size_t count, glm::vec4* x, const glm::vec4* start, float h,
                           glm::vec4* lambdas, bool first, bool keep, int width) {
-  width = std::min(width, processorLaneWidth());
-  size_t done = 0;
 #if WEFT_XPBD_AVX2_LANES
-  if (width >= 8) done = projectSpringLanesAvx2(c, count, x, start, h, lambdas, first, keep);
+  const LanesKernel eight = projectSpringLanesAvx2;
+#else
+  const LanesKernel eight = nullptr;
 #endif
 #if defined(__SSE2__)
-  // Four wide, or one group of four after the eights (which stop short of a group of eight that
-  // holds an element, or of fewer than eight left).
-  if (width >= 4)
-    done += lanes::projectSprings<sse::Ops>(c + done, std::min<size_t>(count - done, width >= 8 ? 4 : count - done),
-                                            x, start, h, lambdas + done, first, keep);
+  const LanesKernel four = lanes::projectSprings<sse::Ops>;
+#else
+  const LanesKernel four = nullptr;
 #endif
-  return done;
+  return projectInLanes(eight, four, c, count, x, start, h, lambdas, first, keep, width);
 }
 
 }  // namespace weft::integrators

@@ -14,11 +14,16 @@ inline bool projectsAsTether(const gpu::Element& e) {
   return e.kind == WEFT_ELEMENT_TETHER && e.nodes.z == e.nodes.x && e.nodes.w == e.nodes.x;
 }
 
+// The constraint of tether element k (projectsAsTether(e)), carrying the element in full.
+inline gpu::XpbdConstraint tetherConstraint(uint32_t k, const gpu::Element& e) {
+  return {k, WEFT_XPBD_ELEMENT, e.rest.x, e.stiffness0, e.damping, e.nodes.x, e.nodes.y, WEFT_XPBD_TETHER};
+}
+
 // Projects tether e in place in x (start: the step's start positions, h the step) and adds its
 // multiplier change to lambda.x.
 inline void projectTether(const gpu::Element& e, glm::vec4* x, const glm::vec4* start, float h, glm::vec4& lambda) {
   const uint32_t i = e.nodes.x, anchor = e.nodes.y;
-  const gpu::XpbdTetherMove m = gpu::xpbdTether(e, x[i], x[anchor], gpu::xyz(start[i]), gpu::xyz(start[anchor]), h, lambda.x);
+  const gpu::XpbdTetherMove m = gpu::xpbdTether(e.rest.x, e.stiffness0, e.damping, x[i], x[anchor], gpu::xyz(start[i]), gpu::xyz(start[anchor]), h, lambda.x);
   // The slots in order, each adding to what the last wrote; pinned nodes are not written.
   if (x[i].w > 0.f) x[i] += glm::vec4(m.dx0, 0.f);
   if (x[anchor].w > 0.f) x[anchor] += glm::vec4(m.dx1, 0.f);

@@ -1,7 +1,5 @@
 #include "solver/integrators/xpbd/xpbd_tether_lanes.h"
 
-#include <algorithm>
-
 #if defined(__SSE2__)
 #include "solver/integrators/xpbd/xpbd_sse_lanes.h"
 #include "solver/integrators/xpbd/xpbd_tether_lanes_kernel.h"
@@ -9,20 +7,19 @@
 
 namespace weft::integrators {
 
-size_t projectTetherLanes(const gpu::XpbdConstraint* c, size_t count, const gpu::Element* elements, glm::vec4* x,
-                          const glm::vec4* start, float h, glm::vec4* lambdas, bool first, bool keep, int width) {
-  width = std::min(width, processorLaneWidth());
-  size_t done = 0;
+size_t projectTetherLanes(const gpu::XpbdConstraint* c, size_t count, glm::vec4* x, const glm::vec4* start, float h,
+                          glm::vec4* lambdas, bool first, bool keep, int width) {
 #if WEFT_XPBD_AVX2_LANES
-  if (width >= 8) done = projectTetherLanesAvx2(c, count, elements, x, start, h, lambdas, first, keep);
+  const LanesKernel eight = projectTetherLanesAvx2;
+#else
+  const LanesKernel eight = nullptr;
 #endif
 #if defined(__SSE2__)
-  // Four wide, or one group of four after the eights.
-  if (width >= 4)
-    done += lanes::projectTethers<sse::Ops>(c + done, std::min<size_t>(count - done, width >= 8 ? 4 : count - done),
-                                            elements, x, start, h, lambdas + done, first, keep);
+  const LanesKernel four = lanes::projectTethers<sse::Ops>;
+#else
+  const LanesKernel four = nullptr;
 #endif
-  return done;
+  return projectInLanes(eight, four, c, count, x, start, h, lambdas, first, keep, width);
 }
 
 }  // namespace weft::integrators

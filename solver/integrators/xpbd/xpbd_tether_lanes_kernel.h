@@ -14,8 +14,8 @@
 namespace weft::integrators::lanes {
 
 template <class V>
-size_t projectTethers(const gpu::XpbdConstraint* c, size_t count, const gpu::Element* elements, glm::vec4* x,
-                      const glm::vec4* start, float h, glm::vec4* lambdas, bool first, bool keep) {
+size_t projectTethers(const gpu::XpbdConstraint* c, size_t count, glm::vec4* x, const glm::vec4* start, float h,
+                      glm::vec4* lambdas, bool first, bool keep) {
   using F = typename V::F;
   constexpr int N = V::N;
   const F hh = V::set1(h);
@@ -24,26 +24,20 @@ size_t projectTethers(const gpu::XpbdConstraint* c, size_t count, const gpu::Ele
   for (; done + N <= count; done += N) {
     const gpu::XpbdConstraint* q = c + done;
     uint32_t at0[N], at1[N];
-    const gpu::Element* e[N];
     bool lanes = true;
-    for (int l = 0; l < N && lanes; ++l) {
-      if (q[l].node1 != WEFT_XPBD_ELEMENT) {
-        lanes = false;
-        break;
-      }
-      e[l] = &elements[q[l].node0];
-      at0[l] = e[l]->nodes.x;
-      at1[l] = e[l]->nodes.y;
-      // projectsAsTether (xpbd_tether.h), with a pinned anchor.
-      lanes = e[l]->kind == WEFT_ELEMENT_TETHER && e[l]->nodes.z == e[l]->nodes.x && e[l]->nodes.w == e[l]->nodes.x &&
-              !(x[at1[l]].w > 0.f);
+    for (int l = 0; l < N; ++l) {  // each a tether carried in full (tetherConstraint, xpbd_tether.h)
+      lanes = lanes && q[l].form == WEFT_XPBD_TETHER && q[l].node1 == WEFT_XPBD_ELEMENT;
+      at0[l] = q[l].tetherParticle;
+      at1[l] = q[l].tetherAnchor;
     }
     if (!lanes) break;
-    const typename V::Lanes x0 = V::gather(x, at0), x1 = V::gather(x, at1);
+    const typename V::Lanes x1 = V::gather(x, at1);
+    if (V::any(V::cmpgt(x1.w, zero))) break;  // a free anchor: the scalar path moves it
+    const typename V::Lanes x0 = V::gather(x, at0);
     const typename V::Lanes s0 = V::gather(start, at0), s1 = V::gather(start, at1);
-    const F rest = V::build([&e](int l) { return e[l]->rest.x; });
-    const F stiffness = V::build([&e](int l) { return e[l]->stiffness0; });
-    const F damping = V::build([&e](int l) { return e[l]->damping; });
+    const F rest = V::build([q](int l) { return q[l].restLength; });
+    const F stiffness = V::build([q](int l) { return q[l].stiffness; });
+    const F damping = V::build([q](int l) { return q[l].damping; });
     const F lambda = first ? zero : V::build([lambdas, done](int l) { return lambdas[done + l].x; });
     // xpbdTether: active beyond the limit only, !(len <= rest || len < 1e-12), NaN passing as there.
     const F dx = V::sub(x0.x, x1.x), dy = V::sub(x0.y, x1.y), dz = V::sub(x0.z, x1.z);
