@@ -15,7 +15,9 @@
 
 #ifdef __cplusplus
 using glm::clamp;
+using glm::floatBitsToUint;
 using glm::ivec3;
+using glm::uintBitsToFloat;
 using std::floor;
 #endif
 
@@ -144,6 +146,23 @@ WEFT_FN bool sphereBeyond(vec3 p, vec4 sphere, float reach) {
   vec3 gap = p - xyz(sphere);
   float far = reach + sphere.w;
   return dot(gap, gap) >= far * far;
+}
+
+// true when two boxes (lowest and highest corners) lie `reach` or more apart, and so every pair of
+// points inside them.
+WEFT_FN bool boxesBeyond(vec3 lo0, vec3 hi0, vec3 lo1, vec3 hi1, float reach) {
+  vec3 gap = max(max(lo1 - hi0, lo0 - hi1), vec3(0.0f));
+  return dot(gap, gap) >= reach * reach;
+}
+// The resolve's cull of a listed pair, at the step's start: vertex p against triangle abc, edge e0 e1
+// against edge f0 f1, `reach` or more apart by their boxes. A list kept from an earlier step (its
+// reach past the radius by the skin) holds pairs that lie beyond the radius now: their exact tests
+// could neither lower the nearest distance nor be pairs this step's own search would list.
+WEFT_FN bool vertexTriangleBeyond(vec3 p, vec3 a, vec3 b, vec3 c, float reach) {
+  return boxesBeyond(p, p, min(a, min(b, c)), max(a, max(b, c)), reach);
+}
+WEFT_FN bool edgeEdgeBeyond(vec3 e0, vec3 e1, vec3 f0, vec3 f1, float reach) {
+  return boxesBeyond(min(e0, e1), max(e0, e1), min(f0, f1), max(f0, f1), reach);
 }
 
 // A lower bound on the distance from p to any primitive inside `sphere` (0 when p is inside it):
@@ -355,6 +374,36 @@ WEFT_FN uint contactBucket(ivec3 c, uint tableSize) {
 // within radius of another has a corner within radius + 2L of the other's smallest corner, L the
 // longest edge: cells this size hold every candidate in the 27 around a vertex.
 WEFT_FN float contactCellSize(float radius, float longestEdge) { return radius + 2.0f * longestEdge; }
+
+// The search's candidates serve the steps after it too, as a neighbour list with a skin: it lists
+// every pair within the radius plus WEFT_CONTACT_SKIN_FRACTION of it (contactListReach), at the
+// start positions of its step (the listed positions). A point of a primitive moves by a convex
+// combination of its corners' moves, and a move shared by every vertex changes no distance: while
+// every vertex's move since lies within half the skin of one common move (the drift: half the
+// diagonal of the box of the moves), every pair now within the radius was within the list's reach
+// then. The list still holds it, and the lower bound of the pairs it had no slot for falls by at
+// most twice the drift (contactDroppedNow). Past that the search runs again. A wider skin searches
+// less often and evaluates more pairs each step (docs/contact.md measures the choice).
+#define WEFT_CONTACT_SKIN_FRACTION 0.5f
+WEFT_FN float contactListReach(float radius) { return (1.0f + WEFT_CONTACT_SKIN_FRACTION) * radius; }
+// A float's bits in an order that atomicMin and atomicMax keep for either sign.
+WEFT_FN uint orderedFloatBits(float f) {
+  uint u = floatBitsToUint(f);
+  return (u & 0x80000000u) != 0u ? ~u : (u | 0x80000000u);
+}
+WEFT_FN float orderedBitsFloat(uint u) { return uintBitsToFloat((u & 0x80000000u) != 0u ? (u & 0x7FFFFFFFu) : ~u); }
+// The drift from the box of the moves (low and high corners): NaN when a position was never listed.
+WEFT_FN float contactDriftOf(vec3 low, vec3 high) { return 0.5f * length(high - low); }
+// true when the listed candidates still hold every pair within the radius after a drift of `drift`
+// (a NaN drift does not hold).
+WEFT_FN bool contactListHolds(float drift, float radius) { return 2.0f * drift <= WEFT_CONTACT_SKIN_FRACTION * radius; }
+// The drift the evaluation allows for: none when the search listed the candidates in this step.
+WEFT_FN float contactListDrift(float drift, float radius) { return contactListHolds(drift, radius) ? drift : 0.0f; }
+// A lower bound now on the distance of the pairs the list had no slot for, `dropped` when listed.
+WEFT_FN float contactDroppedNow(float dropped, float drift) {
+  float now = dropped - 2.0f * drift;
+  return now > 0.0f ? now : 0.0f;
+}
 
 // The longest a corner may move this step, from the smallest distance to a primitive it does not
 // belong to (the radius when none is nearer). A corner nearer than WEFT_CONTACT_HOLD_FRACTION of the

@@ -12,6 +12,7 @@ layout(std430, binding = WEFT_BIND_VELOCITIES) readonly buffer Velocities { vec4
 layout(std430, binding = WEFT_BIND_POSITIONS_OUT) writeonly buffer PositionsOut { vec4 positionsOut[]; };
 layout(std430, binding = WEFT_BIND_VELOCITIES_OUT) writeonly buffer VelocitiesOut { vec4 velocitiesOut[]; };
 layout(std430, binding = WEFT_BIND_CONTACT_START) readonly buffer Start { vec4 start[]; };
+layout(std430, binding = WEFT_BIND_CONTACT_LISTED) buffer Listed { vec4 listedStart[]; };
 layout(std430, binding = WEFT_BIND_CONTACT_TOPOLOGY) readonly buffer Topology { uint topology[]; };
 layout(std430, binding = WEFT_BIND_CONTACT_CELLS) buffer Cells { uint cells[]; };
 layout(std430, binding = WEFT_BIND_CONTACT_ENTRIES) buffer Entries { uint entries[]; };
@@ -24,6 +25,14 @@ layout(std430, binding = WEFT_BIND_CONTACT_CANDIDATES) buffer Candidates { uvec2
 layout(std430, binding = WEFT_BIND_CONTACT_CANDIDATE_COUNTS) buffer CandidateCounts { uvec4 candidateCounts[]; };
 
 float contactLongestEdge() { return uintBitsToFloat(scalars.maxEdgeBits); }
+// The step's drift since the candidates were listed (contact_hash's WEFT_CONTACT_DRIFT pass).
+float contactDrift() {
+  vec3 low = vec3(orderedBitsFloat(scalars.driftLow[0]), orderedBitsFloat(scalars.driftLow[1]), orderedBitsFloat(scalars.driftLow[2]));
+  vec3 high = vec3(orderedBitsFloat(scalars.driftHigh[0]), orderedBitsFloat(scalars.driftHigh[1]), orderedBitsFloat(scalars.driftHigh[2]));
+  return contactDriftOf(low, high);
+}
+// true when this step evaluates an earlier search's candidates: the hash and the search stand aside.
+bool contactListKept() { return contactListHolds(contactDrift(), contact.radius); }
 // Triangle t's corners and edge e's ends (ContactParams' offsets; contactTriangle/contactEdge in solver/contact.cpp).
 uvec3 contactTriangle(uint t) {
   uint at = contact.trianglesAt + 3u * t;

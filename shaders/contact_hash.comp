@@ -1,6 +1,9 @@
 #version 450
 // The contact hash grid, built on the device from the positions at the step's start
 // (contact.mode):
+//  WEFT_CONTACT_DRIFT: each vertex's move since the candidates were listed, folded into the box of
+//    the step's moves (atomicMin, atomicMax on orderedFloatBits). While its drift keeps the list
+//    (contactListHolds), the other modes, the scan and the search stand aside for the step;
 //  WEFT_CONTACT_MEASURE: the bounding spheres of the triangles and edges each vertex owns (is the
 //    smallest corner of), and each vertex's longest edge, folded into the step's longest (atomicMax
 //    on the bits of a non-negative float), which sizes the cells (contactCellSize);
@@ -21,6 +24,16 @@ layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
 
 void main() {
   uint i = globalIndex();
+  if (contact.mode == WEFT_CONTACT_DRIFT) {
+    if (i >= contact.particleCount) return;
+    vec3 moved = start[i].xyz - listedStart[i].xyz;
+    for (int a = 0; a < 3; ++a) {
+      atomicMin(scalars.driftLow[a], orderedFloatBits(moved[a]));
+      atomicMax(scalars.driftHigh[a], orderedFloatBits(moved[a]));
+    }
+    return;
+  }
+  if (contactListKept()) return;  // the candidates listed earlier still hold every pair: no search this step
   if (contact.mode == WEFT_CONTACT_SORT) {  // i is a bucket
     if (i >= contact.tableSize) return;
     uint begin = i > 0u ? cells[i - 1u] : 0u;

@@ -1,6 +1,7 @@
 #version 450
-// Contact after a step: each vertex evaluates the candidate pairs its search listed (contact_search),
-// vertex–triangle pairs first, then edge–edge, each in the order the search met them. The nearest
+// Contact after a step: each vertex evaluates the candidate pairs its search listed (contact_search,
+// in this step or in an earlier one whose list still holds: contactListHolds), vertex–triangle pairs
+// first, then edge–edge, each in the order the search met them. The nearest
 // limits how far the vertex may move (contactBound, with the lower bound of any pairs the search had
 // no slot for); those nearer than the thickness push it (the Jacobi average of its shares, weighted
 // by its part in each pair). The vertex then moves from its start towards its pushed target, cut to
@@ -71,6 +72,7 @@ void main() {
     uvec2 pair = candidates[at + k];
     uint u = pair.x;
     uvec3 c = contactTriangle(pair.y);
+    if (vertexTriangleBeyond(start[u].xyz, start[c.x].xyz, start[c.y].xyz, start[c.z].xyz, contact.radius)) continue;
     uint corner = u == i ? 0u : (c.x == i ? 1u : (c.y == i ? 2u : 3u));
     vec4 r = contactVertexTriangle(start[u], start[c.x], start[c.y], start[c.z], positions[u].xyz, positions[c.x].xyz,
                                    positions[c.y].xyz, positions[c.z].xyz, corner, reach,
@@ -84,6 +86,7 @@ void main() {
     uvec2 pair = candidates[at + contact.candidateSlots - 1u - k];
     uvec2 p = contactEdge(pair.x);
     uvec2 q = contactEdge(pair.y);
+    if (edgeEdgeBeyond(start[p.x].xyz, start[p.y].xyz, start[q.x].xyz, start[q.y].xyz, contact.radius)) continue;
     uint corner = p.x == i ? 0u : 1u;
     vec4 r = contactEdgeEdge(start[p.x], start[p.y], start[q.x], start[q.y], positions[p.x].xyz, positions[p.y].xyz,
                              positions[q.x].xyz, positions[q.y].xyz, corner, reach, pairFriction(ownFriction, q.x), weight, grip);
@@ -93,7 +96,10 @@ void main() {
     weights += weight;
   }
   vec3 target = xi.xyz + push / max(1.0, weights) + contactGripMove(grip);
-  float bound = contactBound(min(nearest, uintBitsToFloat(listed.z)), thickness);
+  // Pairs past the list lay farther than its reach when listed, the dropped ones farther than their
+  // bound; each has closed by at most twice the drift since.
+  float dropped = contactDroppedNow(uintBitsToFloat(listed.z), contactListDrift(contactDrift(), contact.radius));
+  float bound = contactBound(min(nearest, dropped), thickness);
   vec3 x = limitMove(si.xyz, target, bound);
   positionsOut[i] = vec4(x, xi.w);
   velocitiesOut[i] = vec4(carryCorrection(vi.xyz, x, xi.xyz, contact.dt), vi.w);

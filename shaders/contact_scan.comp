@@ -4,6 +4,7 @@
 // starts. The table has about one bucket per vertex, so one pass of N / 256 reads per thread.
 // Mirrors the scan in solver/contact.cpp.
 #include "shared.h"
+#include "physics.h"
 #include "contact_bindings.glsl"
 
 layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
@@ -11,6 +12,7 @@ layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
 shared uint sums[WEFT_WORKGROUP_SIZE];
 
 void main() {
+  if (contactListKept()) return;  // one workgroup: all of it or none
   uint t = gl_LocalInvocationID.x;
   uint chunk = (contact.tableSize + WEFT_WORKGROUP_SIZE - 1u) / WEFT_WORKGROUP_SIZE;
   uint begin = min(t * chunk, contact.tableSize);

@@ -12,6 +12,8 @@
 // of it exact tests of pairs the bounds had already ruled out.
 // Pairs past the vertex's slots (contact.candidateSlots) are not listed; the smallest lower bound on
 // their distances (sphereGap) is, and limits the vertex's move as their distances would.
+// The list reaches past the radius by the skin (contactListReach) and serves the steps after this
+// one while it holds (contactListHolds): in those steps this pass returns at once.
 // Mirrors contactSearchVertex() in solver/contact.cpp, line for line.
 #include "shared.h"
 #include "physics.h"
@@ -22,14 +24,17 @@ layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
 
 void main() {
   uint i = globalIndex();
-  if (i >= contact.particleCount) return;
+  if (i >= contact.particleCount || contactListKept()) return;
   vec4 si = start[i];
+  listedStart[i] = si;
+  if (i == 0u) atomicAdd(scalars.searchSteps, 1u);
+  float radius = contactListReach(contact.radius);  // the list's reach: the radius and the skin
   float longest = contactLongestEdge();
-  float cellSize = contactCellSize(contact.radius, longest);
+  float cellSize = contactCellSize(radius, longest);
   uint at = i * contact.candidateSlots;
   uint triangles = 0u;  // vertex–triangle pairs listed, from slot 0 up
   uint edges = 0u;      // edge–edge pairs listed, from the last slot down
-  float dropped = contact.radius;
+  float dropped = radius;
   ivec3 home = contactCell(si.xyz, cellSize);
   uint trisBegin = topology[contact.triangleRowsAt + i];
   uint trisEnd = topology[contact.triangleRowsAt + i + 1u];
@@ -40,8 +45,8 @@ void main() {
   float ownLongest = 0.0;
   for (uint k3 = edgesBegin; k3 < edgesEnd; ++k3) ownLongest = max(ownLongest, 2.0 * spheres[edgeSpheresAt + topology[contact.edgeListAt + k3]].w);
   float reach2 = cellSize * cellSize;
-  float nearReach2 = (contact.radius + longest) * (contact.radius + longest);
-  float ownReach2 = (contact.radius + ownLongest) * (contact.radius + ownLongest);
+  float nearReach2 = (radius + longest) * (radius + longest);
+  float ownReach2 = (radius + ownLongest) * (radius + ownLongest);
   uint seen[27];
   uint seenCount = 0u;
   for (int dz = -1; dz <= 1; ++dz)
@@ -61,7 +66,7 @@ void main() {
       if (u == i || apart2 >= reach2) continue;
       if (apart2 < nearReach2) {  // this vertex within the radius of a triangle of u's
         for (uint t = topology[contact.ownedTriangleRowsAt + u]; t < topology[contact.ownedTriangleRowsAt + u + 1u]; ++t) {
-          if (sphereBeyond(si.xyz, spheres[t], contact.radius)) continue;
+          if (sphereBeyond(si.xyz, spheres[t], radius)) continue;
           uvec3 c = contactTriangle(t);
           if (c.x == i || c.y == i || c.z == i) continue;
           if (triangles + edges < contact.candidateSlots) candidates[at + triangles++] = uvec2(i, t);
@@ -71,7 +76,7 @@ void main() {
       if (apart2 < ownReach2) {  // u within the radius of a triangle around this vertex
         for (uint k2 = trisBegin; k2 < trisEnd; ++k2) {
           uint t = topology[contact.triangleListAt + k2];
-          if (sphereBeyond(su.xyz, spheres[t], contact.radius)) continue;
+          if (sphereBeyond(su.xyz, spheres[t], radius)) continue;
           uvec3 c = contactTriangle(t);
           if (c.x == u || c.y == u || c.z == u) continue;
           if (triangles + edges < contact.candidateSlots) candidates[at + triangles++] = uvec2(u, t);
@@ -80,7 +85,7 @@ void main() {
       }
       for (uint f = topology[contact.ownedEdgeRowsAt + u]; f < topology[contact.ownedEdgeRowsAt + u + 1u]; ++f) {
         vec4 fSphere = spheres[edgeSpheresAt + f];
-        if (sphereBeyond(si.xyz, fSphere, contact.radius + ownLongest)) continue;  // every edge around i is within ownLongest of it
+        if (sphereBeyond(si.xyz, fSphere, radius + ownLongest)) continue;  // every edge around i is within ownLongest of it
         uvec2 q = contactEdge(f);
         vec4 q0 = start[q.x], q1 = start[q.y];
         vec3 fAlong = q1.xyz - q0.xyz;
@@ -88,14 +93,14 @@ void main() {
         for (uint k3 = edgesBegin; k3 < edgesEnd; ++k3) {
           uint e = topology[contact.edgeListAt + k3];
           vec4 eSphere = spheres[edgeSpheresAt + e];
-          float eReach = contact.radius + eSphere.w;  // e lies within its half length of its middle
+          float eReach = radius + eSphere.w;  // e lies within its half length of its middle
           float middleGap2 = pointSegmentDistance2(eSphere.xyz, q0.xyz, fAlong, fInvLength2);
           if (middleGap2 >= eReach * eReach) continue;
           uvec2 p = contactEdge(e);
           if (p.x == q.x || p.x == q.y || p.y == q.x || p.y == q.y) continue;
           vec4 p0 = start[p.x], p1 = start[p.y];
           float eInvLength2 = eSphere.w > 0.0 ? 0.25 / (eSphere.w * eSphere.w) : 0.0;
-          float fReach = contact.radius + fSphere.w;
+          float fReach = radius + fSphere.w;
           if (pointSegmentDistance2(fSphere.xyz, p0.xyz, p1.xyz - p0.xyz, eInvLength2) >= fReach * fReach) continue;
           if (triangles + edges < contact.candidateSlots) candidates[at + contact.candidateSlots - 1u - edges++] = uvec2(e, f);
           else dropped = min(dropped, max(sqrt(middleGap2) - eSphere.w, 0.0));
@@ -103,6 +108,6 @@ void main() {
       }
     }
   }
-  if (triangles + edges == contact.candidateSlots && dropped < contact.radius) atomicAdd(scalars.crowdedVertices, 1u);
+  if (triangles + edges == contact.candidateSlots && dropped < radius) atomicAdd(scalars.crowdedVertices, 1u);
   candidateCounts[i] = uvec4(triangles, edges, floatBitsToUint(dropped), 0u);
 }

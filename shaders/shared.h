@@ -62,6 +62,7 @@ using uvec4 = glm::uvec4;
 #define WEFT_BIND_XPBD_LAMBDAS 55      // vec4[K]: the step's multipliers, one per condition (springs: x)
 // Self- and cloth-cloth contact (contact_*.comp, solver/contact.h), bound only when contact is on.
 #define WEFT_BIND_CONTACT_START 56     // vec4[N]: positions at the step's start, crossing-free
+#define WEFT_BIND_CONTACT_LISTED 74    // vec4[N]: the start positions the candidates were listed at (contactListHolds)
 #define WEFT_BIND_CONTACT_TOPOLOGY 57  // uint[]: triangles, edges and their per-vertex rows (ContactParams' offsets)
 #define WEFT_BIND_CONTACT_CELLS 58     // uint[H]: per hash bucket, a count, then after the scatter its end
 #define WEFT_BIND_CONTACT_ENTRIES 59   // uint[N]: particle indices sorted by hash bucket
@@ -207,6 +208,7 @@ using uvec4 = glm::uvec4;
 #define WEFT_CONTACT_COUNT 1          // contact_hash: particles per hash bucket
 #define WEFT_CONTACT_SCATTER 2        // contact_hash: each particle into its bucket's run
 #define WEFT_CONTACT_SORT 3           // contact_hash: each bucket's run into particle order
+#define WEFT_CONTACT_DRIFT 4          // contact_hash: each particle's move since the candidates were listed
 #define WEFT_CONTACT_PAIR_SLOTS 8u    // contact elements a vertex keeps for the next implicit solve: its nearest pairs
 // Candidate pairs a vertex's search keeps for evaluation (both kinds together), at most; fewer where a
 // device's largest storage buffer cannot hold them for every vertex (contactCandidateSlots), never
@@ -568,12 +570,16 @@ struct ContactParams {
 // Distances are non-negative floats kept as their bits, so atomicMin/atomicMax order them.
 struct ContactScalars {
   uint maxEdgeBits;       // the step's longest edge at its start (m), which sizes the hash cells
+  uint driftLow[3];       // the box of the vertices' moves since the candidates were listed: its low and
+  uint driftHigh[3];      // high corner (m), as orderedFloatBits (contact.h)
   uint minDistanceBits;   // the frame's smallest distance between primitives sharing no vertex (m)
   uint contactVertices;   // the frame's sum over steps of the vertices pushed apart
   uint limitedVertices;   // the frame's sum over steps of the vertices whose move was cut short
   uint nearVertices;      // the frame's sum over steps of the vertices with a pair within the radius (contacts found)
   uint crowdedVertices;   // the frame's sum over steps of the vertices with more candidate pairs than their
                           // slots (ContactParams::candidateSlots): those past them pushed nothing
+  uint searchSteps;       // the frame's steps that searched; the others evaluated an earlier step's list
+                          // (contactListHolds)
 };
 
 // Push constants of normals.comp.
@@ -600,7 +606,7 @@ static_assert(sizeof(StepParams) == 80);
 static_assert(sizeof(XpbdConstraint) == 32);
 static_assert(sizeof(XpbdParams) == 96);
 static_assert(sizeof(ContactParams) == 84);
-static_assert(sizeof(ContactScalars) == 24);
+static_assert(sizeof(ContactScalars) == 52);
 static_assert(sizeof(RenderParams) == 128);
 static_assert(sizeof(SolveScalars) == 36);
 static_assert(sizeof(StepLog) == 16);

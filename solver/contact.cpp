@@ -26,7 +26,11 @@ uint32_t floatBits(float f) { return std::bit_cast<uint32_t>(f); }
 float bitsFloat(uint32_t u) { return std::bit_cast<float>(u); }
 
 // Both backends' statistics start from this: no distance yet, no vertex counted.
-gpu::ContactScalars frameStartScalars() { return {0u, floatBits(FLT_MAX), 0u, 0u, 0u, 0u}; }
+gpu::ContactScalars frameStartScalars() {
+  gpu::ContactScalars s{};
+  s.minDistanceBits = floatBits(FLT_MAX);
+  return s;
+}
 
 // The step's parameters on top of the topology's layout.
 struct ContactCommon;
@@ -69,6 +73,8 @@ struct ContactCommon : UnitResources {
   ContactTopology topology;
   float radius = 0.f, thickness = 0.f, staticFriction = 0.f, kineticFriction = 0.f;
   uint32_t candidateSlots = WEFT_CONTACT_CANDIDATE_SLOTS;
+  // The listed candidates no longer serve (none yet, or the radius changed): the next step searches.
+  bool listStale = true;
   void build(const ClothModel& model, const ContactSpec& settings) {
     topology = buildContactTopology(model.triangles, model.positions);
     addClothFriction(topology, model.particleCount(), settings.clothFriction);
@@ -81,6 +87,7 @@ struct ContactCommon : UnitResources {
     thickness = settings.thickness;
     staticFriction = settings.staticFriction;
     kineticFriction = settings.friction;
+    listStale = true;
   }
 };
 
@@ -102,19 +109,27 @@ gpu::ContactParams stepParams(const ContactCommon& k, float dt, uint32_t particl
 
 struct CpuContact : ContactCommon {
   std::vector<glm::vec4> start;
-  std::vector<glm::vec4> spheres;  // the step's, of the triangles then the edges (contactMeasure)
+  std::vector<glm::vec4> listed;   // the start positions the candidates were listed at
+  std::vector<glm::vec4> spheres;  // the search step's, of the triangles then the edges (contactMeasure)
   std::vector<uint32_t> cells, entries;
-  std::vector<uint32_t> buckets;  // each vertex's bucket, this step
+  std::vector<uint32_t> buckets;  // each vertex's bucket, in the search step
   std::vector<uint32_t> marks;    // the frame's WEFT_CONTACT_MARK_* bits per vertex
+  // Each vertex's listed pairs, vertex–triangle then edge–edge (the GPU's slots, packed), and
+  // (vertex–triangle pairs, edge–edge pairs, the dropped pairs' lower bound as float bits, 0).
+  std::vector<std::vector<glm::uvec2>> candidates;
+  std::vector<glm::uvec4> candidateCounts;
   gpu::ContactScalars scalars = frameStartScalars();
   uint64_t hostBytes() const override {
+    uint64_t pairs = 0;
+    for (const std::vector<glm::uvec2>& list : candidates) pairs += list.capacity();
     return (topology.data.size() + cells.size() + entries.size() + buckets.size() + marks.size()) * sizeof(uint32_t) +
-           (start.size() + spheres.size()) * sizeof(glm::vec4);
+           (start.size() + listed.size() + spheres.size() + candidateCounts.size()) * sizeof(glm::vec4) +
+           candidates.size() * sizeof(candidates[0]) + pairs * sizeof(glm::uvec2);
   }
 };
 
 struct GpuContact : ContactCommon {
-  engine::Buffer start, topologyBuffer, spheres, cells, entries, scalars, marks, candidates, candidateCounts;
+  engine::Buffer start, listed, topologyBuffer, spheres, cells, entries, scalars, marks, candidates, candidateCounts;
   std::unique_ptr<engine::ComputeProgram> hash, scan, search, resolve;
 };
 
@@ -166,9 +181,10 @@ void contactSearchVertex(uint32_t i, const CpuContact& k, const gpu::ContactPara
   const std::vector<uint32_t>& topology = k.topology.data;
   const std::vector<glm::vec4>& start = k.start;
   const glm::vec4 si = start[i];
-  const float cellSize = gpu::contactCellSize(contact.radius, longest);
+  const float radius = gpu::contactListReach(contact.radius);  // the list's reach: the radius and the skin
+  const float cellSize = gpu::contactCellSize(radius, longest);
   uint32_t triangles = 0u, edges = 0u;
-  float dropped = contact.radius;
+  float dropped = radius;
   const glm::ivec3 home = gpu::contactCell(xyz(si), cellSize);
   const uint32_t trisBegin = topology[contact.triangleRowsAt + i];
   const uint32_t trisEnd = topology[contact.triangleRowsAt + i + 1u];
@@ -182,8 +198,8 @@ void contactSearchVertex(uint32_t i, const CpuContact& k, const gpu::ContactPara
   for (uint32_t k3 = edgesBegin; k3 < edgesEnd; ++k3)
     ownLongest = std::max(ownLongest, 2.f * spheres[edgeSpheresAt + topology[contact.edgeListAt + k3]].w);
   const float reach2 = cellSize * cellSize;
-  const float nearReach2 = (contact.radius + longest) * (contact.radius + longest);
-  const float ownReach2 = (contact.radius + ownLongest) * (contact.radius + ownLongest);
+  const float nearReach2 = (radius + longest) * (radius + longest);
+  const float ownReach2 = (radius + ownLongest) * (radius + ownLongest);
   uint32_t seen[27];
   uint32_t seenCount = 0u;
   for (int dz = -1; dz <= 1; ++dz)
@@ -203,7 +219,7 @@ void contactSearchVertex(uint32_t i, const CpuContact& k, const gpu::ContactPara
           if (u == i || apart2 >= reach2) continue;
           if (apart2 < nearReach2) {  // a vertex within the radius of a triangle of u's
             for (uint32_t t = topology[contact.ownedTriangleRowsAt + u]; t < topology[contact.ownedTriangleRowsAt + u + 1u]; ++t) {
-              if (gpu::sphereBeyond(xyz(si), spheres[t], contact.radius)) continue;
+              if (gpu::sphereBeyond(xyz(si), spheres[t], radius)) continue;
               const glm::uvec3 c = contactTriangle(topology, contact, t);
               if (c.x == i || c.y == i || c.z == i) continue;
               if (triangles + edges < slots) list.slots[triangles++] = glm::uvec2(i, t);
@@ -213,7 +229,7 @@ void contactSearchVertex(uint32_t i, const CpuContact& k, const gpu::ContactPara
           if (apart2 < ownReach2) {  // u within the radius of a triangle around this vertex
             for (uint32_t k2 = trisBegin; k2 < trisEnd; ++k2) {
               const uint32_t t = topology[contact.triangleListAt + k2];
-              if (gpu::sphereBeyond(xyz(su), spheres[t], contact.radius)) continue;
+              if (gpu::sphereBeyond(xyz(su), spheres[t], radius)) continue;
               const glm::uvec3 c = contactTriangle(topology, contact, t);
               if (c.x == u || c.y == u || c.z == u) continue;
               if (triangles + edges < slots) list.slots[triangles++] = glm::uvec2(u, t);
@@ -222,7 +238,7 @@ void contactSearchVertex(uint32_t i, const CpuContact& k, const gpu::ContactPara
           }
           for (uint32_t f = topology[contact.ownedEdgeRowsAt + u]; f < topology[contact.ownedEdgeRowsAt + u + 1u]; ++f) {
             const glm::vec4 fSphere = spheres[edgeSpheresAt + f];
-            if (gpu::sphereBeyond(xyz(si), fSphere, contact.radius + ownLongest)) continue;  // every edge around i is within ownLongest of it
+            if (gpu::sphereBeyond(xyz(si), fSphere, radius + ownLongest)) continue;  // every edge around i is within ownLongest of it
             const glm::uvec2 q = contactEdge(topology, contact, f);
             const glm::vec4 q0 = start[q.x], q1 = start[q.y];
             const glm::vec3 fAlong = xyz(q1) - xyz(q0);
@@ -230,14 +246,14 @@ void contactSearchVertex(uint32_t i, const CpuContact& k, const gpu::ContactPara
             for (uint32_t k3 = edgesBegin; k3 < edgesEnd; ++k3) {
               const uint32_t ee = topology[contact.edgeListAt + k3];
               const glm::vec4 eSphere = spheres[edgeSpheresAt + ee];
-              const float eReach = contact.radius + eSphere.w;  // e lies within its half length of its middle
+              const float eReach = radius + eSphere.w;  // e lies within its half length of its middle
               const float middleGap2 = gpu::pointSegmentDistance2(xyz(eSphere), xyz(q0), fAlong, fInvLength2);
               if (middleGap2 >= eReach * eReach) continue;
               const glm::uvec2 p = contactEdge(topology, contact, ee);
               if (p.x == q.x || p.x == q.y || p.y == q.x || p.y == q.y) continue;
               const glm::vec4 p0 = start[p.x], p1 = start[p.y];
               const float eInvLength2 = eSphere.w > 0.f ? 0.25f / (eSphere.w * eSphere.w) : 0.f;
-              const float fReach = contact.radius + fSphere.w;
+              const float fReach = radius + fSphere.w;
               if (gpu::pointSegmentDistance2(xyz(fSphere), xyz(p0), xyz(p1) - xyz(p0), eInvLength2) >= fReach * fReach) continue;
               if (triangles + edges < slots) list.slots[slots - 1u - edges++] = glm::uvec2(ee, f);
               else dropped = std::min(dropped, std::max(std::sqrt(middleGap2) - eSphere.w, 0.f));
@@ -245,7 +261,7 @@ void contactSearchVertex(uint32_t i, const CpuContact& k, const gpu::ContactPara
           }
         }
       }
-  list.crowded = triangles + edges == slots && dropped < contact.radius;
+  list.crowded = triangles + edges == slots && dropped < radius;
   list.triangles = triangles;
   list.edges = edges;
   list.dropped = dropped;
@@ -256,9 +272,11 @@ struct VertexOutcome {
   uint32_t marks;  // WEFT_CONTACT_MARK_*
 };
 
-// contact_resolve.comp for vertex i, on the candidates contactSearchVertex listed.
-VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k, const gpu::ContactParams& contact,
-                                   const CandidateList& listed) {
+// contact_resolve.comp for vertex i, on the candidates contactSearchVertex listed (k.candidates[i]),
+// `drift` after they were listed (contactListDrift).
+VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k, const gpu::ContactParams& contact, float drift) {
+  const std::vector<glm::uvec2>& pairs = k.candidates[i];
+  const glm::uvec4 listed = k.candidateCounts[i];
   const std::vector<uint32_t>& topology = k.topology.data;
   const std::vector<glm::vec4>& start = k.start;
   const glm::vec4 si = start[i];
@@ -311,9 +329,10 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
     weights += weight;
   };
   const std::vector<glm::vec4>& positions = s.positions;
-  for (uint32_t j = 0u; j < listed.triangles; ++j) {  // vertex u against triangle t; u is i, or i a corner of t
-    const uint32_t u = listed.slots[j].x;
-    const glm::uvec3 c = contactTriangle(topology, contact, listed.slots[j].y);
+  for (uint32_t j = 0u; j < listed.x; ++j) {  // vertex u against triangle t; u is i, or i a corner of t
+    const uint32_t u = pairs[j].x;
+    const glm::uvec3 c = contactTriangle(topology, contact, pairs[j].y);
+    if (gpu::vertexTriangleBeyond(xyz(start[u]), xyz(start[c.x]), xyz(start[c.y]), xyz(start[c.z]), contact.radius)) continue;
     const uint32_t corner = u == i ? 0u : (c.x == i ? 1u : (c.y == i ? 2u : 3u));
     const glm::vec4 r = gpu::contactVertexTriangle(start[u], start[c.x], start[c.y], start[c.z], xyz(positions[u]), xyz(positions[c.x]),
                                                    xyz(positions[c.y]), xyz(positions[c.z]), corner, reach,
@@ -321,10 +340,11 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
     keepPair(r.x, glm::uvec4(u, c), false, corner);
     gather(r);
   }
-  for (uint32_t j = 0u; j < listed.edges; ++j) {  // an edge p around i against a foreign edge q
-    const glm::uvec2 pair = listed.slots[contact.candidateSlots - 1u - j];
+  for (uint32_t j = 0u; j < listed.y; ++j) {  // an edge p around i against a foreign edge q
+    const glm::uvec2 pair = pairs[listed.x + j];
     const glm::uvec2 p = contactEdge(topology, contact, pair.x);
     const glm::uvec2 q = contactEdge(topology, contact, pair.y);
+    if (gpu::edgeEdgeBeyond(xyz(start[p.x]), xyz(start[p.y]), xyz(start[q.x]), xyz(start[q.y]), contact.radius)) continue;
     const uint32_t corner = p.x == i ? 0u : 1u;
     const glm::vec4 r = gpu::contactEdgeEdge(start[p.x], start[p.y], start[q.x], start[q.y], xyz(positions[p.x]), xyz(positions[p.y]),
                                              xyz(positions[q.x]), xyz(positions[q.y]), corner, reach, pairFriction(q.x), weight, grip);
@@ -332,7 +352,10 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
     gather(r);
   }
   const glm::vec3 target = xyz(xi) + push / std::max(1.f, weights) + gpu::contactGripMove(grip);
-  const float bound = gpu::contactBound(std::min(nearest, listed.dropped), thickness);
+  // Pairs past the list lay farther than its reach when listed, the dropped ones farther than their
+  // bound; each has closed by at most twice the drift since.
+  const float dropped = gpu::contactDroppedNow(bitsFloat(listed.z), drift);
+  const float bound = gpu::contactBound(std::min(nearest, dropped), thickness);
   const glm::vec3 x = gpu::limitMove(xyz(si), target, bound);
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(gpu::carryCorrection(xyz(vi), x, xyz(xi), contact.dt), vi.w);
@@ -468,6 +491,9 @@ void prepareContactCpu(CpuState& state, const ClothModel& model, const ContactSp
   auto k = std::make_unique<CpuContact>();
   k->build(model, settings);
   k->start.resize(model.particleCount());
+  k->listed.resize(model.particleCount());
+  k->candidates.resize(model.particleCount());
+  k->candidateCounts.resize(model.particleCount());
   k->spheres.resize(size_t(k->topology.layout.triangleCount) + k->topology.layout.edgeCount);
   k->cells.resize(contactTableSize(model.particleCount()));
   k->entries.resize(model.particleCount());
@@ -486,31 +512,68 @@ void startContactFrameCpu(CpuState& state) {
 
 void startContactStepCpu(CpuState& state) { cpuContact(state).start = state.positions; }
 
+namespace {
+
+// The list of vertex i's candidates from the search's (the GPU's slots, packed).
+void keepCandidates(uint32_t i, CpuContact& k, const CandidateList& list) {
+  std::vector<glm::uvec2>& pairs = k.candidates[i];
+  pairs.assign(list.slots, list.slots + list.triangles);
+  for (uint32_t j = 0u; j < list.edges; ++j) pairs.push_back(list.slots[k.candidateSlots - 1u - j]);
+  k.candidateCounts[i] = glm::uvec4(list.triangles, list.edges, floatBits(list.dropped), 0u);
+  k.listed[i] = k.start[i];
+}
+
+}  // namespace
+
 void resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool& pool) {
   CpuContact& k = cpuContact(state);
   const uint32_t n = static_cast<uint32_t>(state.positions.size());
   gpu::ContactParams c = stepParams(k, dt, n, WEFT_CONTACT_MEASURE, collectPairs);
-  // The longest edge, then the buckets: a counting sort in vertex order (the GPU scatters by
-  // atomics, then sorts each bucket's run into the same order: WEFT_CONTACT_SORT).
+  if (k.listStale) std::fill(k.listed.begin(), k.listed.end(), glm::vec4(INFINITY));
+  k.listStale = false;
+  // contact_hash's WEFT_CONTACT_DRIFT: the box of the moves since the candidates were listed.
+  glm::uvec3 low(UINT32_MAX), high(0u);
+  for (uint32_t i = 0; i < n; ++i) {
+    const glm::vec3 moved = xyz(k.start[i]) - xyz(k.listed[i]);
+    for (int a = 0; a < 3; ++a) {
+      low[a] = std::min(low[a], gpu::orderedFloatBits(moved[a]));
+      high[a] = std::max(high[a], gpu::orderedFloatBits(moved[a]));
+    }
+  }
+  const auto decode = [](glm::uvec3 u) {
+    return glm::vec3(gpu::orderedBitsFloat(u.x), gpu::orderedBitsFloat(u.y), gpu::orderedBitsFloat(u.z));
+  };
+  const float drift = gpu::contactDriftOf(decode(low), decode(high));
+  const bool search = !gpu::contactListHolds(drift, c.radius);
+  const float listDrift = gpu::contactListDrift(drift, c.radius);
+  k.scalars.searchSteps += search ? 1u : 0u;
+  // In a search step, the longest edge, then the buckets: a counting sort in vertex order (the GPU
+  // scatters by atomics, then sorts each bucket's run into the same order: WEFT_CONTACT_SORT).
   float longest = 0.f;
-  for (uint32_t i = 0; i < n; ++i) longest = std::max(longest, contactMeasure(i, k, c));
-  const float cellSize = gpu::contactCellSize(c.radius, longest);
-  std::fill(k.cells.begin(), k.cells.end(), 0u);
-  std::vector<uint32_t>& bucketOf = k.buckets;
-  for (uint32_t i = 0; i < n; ++i) ++k.cells[bucketOf[i] = gpu::contactBucket(gpu::contactCell(xyz(k.start[i]), cellSize), c.tableSize)];
-  uint32_t running = 0;
-  for (uint32_t& cell : k.cells) running += std::exchange(cell, running);
-  for (uint32_t i = 0; i < n; ++i) k.entries[k.cells[bucketOf[i]]++] = i;
+  if (search) {
+    for (uint32_t i = 0; i < n; ++i) longest = std::max(longest, contactMeasure(i, k, c));
+    const float cellSize = gpu::contactCellSize(gpu::contactListReach(c.radius), longest);
+    std::fill(k.cells.begin(), k.cells.end(), 0u);
+    std::vector<uint32_t>& bucketOf = k.buckets;
+    for (uint32_t i = 0; i < n; ++i) ++k.cells[bucketOf[i] = gpu::contactBucket(gpu::contactCell(xyz(k.start[i]), cellSize), c.tableSize)];
+    uint32_t running = 0;
+    for (uint32_t& cell : k.cells) running += std::exchange(cell, running);
+    for (uint32_t i = 0; i < n; ++i) k.entries[k.cells[bucketOf[i]]++] = i;
+  }
   std::atomic<uint32_t> minBits{k.scalars.minDistanceBits};
   std::atomic<uint32_t> pushed{0}, limited{0}, near{0}, crowded{0};
   pool.parallelFor(n, [&](size_t begin, size_t end) {
     float nearest = FLT_MAX;
     uint32_t p = 0, l = 0, q = 0, m = 0;
-    auto list = std::make_unique<CandidateList>();  // 8 KiB: off the worker's stack
+    std::unique_ptr<CandidateList> list;  // 8 KiB: off the worker's stack
+    if (search) list = std::make_unique<CandidateList>();
     for (size_t i = begin; i < end; ++i) {
-      contactSearchVertex(static_cast<uint32_t>(i), k, c, longest, *list);
-      m += list->crowded;
-      const VertexOutcome o = contactResolveVertex(static_cast<uint32_t>(i), state, k, c, *list);
+      if (search) {
+        contactSearchVertex(static_cast<uint32_t>(i), k, c, longest, *list);
+        m += list->crowded;
+        keepCandidates(static_cast<uint32_t>(i), k, *list);
+      }
+      const VertexOutcome o = contactResolveVertex(static_cast<uint32_t>(i), state, k, c, listDrift);
       if (o.nearest < c.radius) nearest = std::min(nearest, o.nearest);
       p += (o.marks & WEFT_CONTACT_MARK_PUSHED) != 0;
       l += (o.marks & WEFT_CONTACT_MARK_LIMITED) != 0;
@@ -530,6 +593,10 @@ void resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool&
   k.scalars.nearVertices += near.load();
   k.scalars.crowdedVertices += crowded.load();
   k.scalars.maxEdgeBits = floatBits(longest);
+  for (int a = 0; a < 3; ++a) {
+    k.scalars.driftLow[a] = low[a];
+    k.scalars.driftHigh[a] = high[a];
+  }
   state.swapPositions();
   state.swapVelocities();
 }
@@ -541,6 +608,7 @@ ContactStats contactStats(const gpu::ContactScalars& s, float radius) {
   out.limitedVertices = s.limitedVertices;
   out.nearVertices = s.nearVertices;
   out.crowdedVertices = s.crowdedVertices;
+  out.searchSteps = s.searchSteps;
   out.minDistance = std::min(bitsFloat(s.minDistanceBits), radius);
   return out;
 }
@@ -564,6 +632,9 @@ engine::Buffer deviceBuffer(const engine::Context& context, size_t bytes, const 
 }
 }  // namespace
 
+// Candidate pairs in a vertex's list where the cloth lies near itself: the CPU's memory estimate.
+constexpr uint64_t kTypicalCandidates = WEFT_CONTACT_MIN_CANDIDATE_SLOTS;
+
 uint32_t contactCandidateSlots(size_t particles, uint64_t maxBufferBytes) {
   uint32_t slots = WEFT_CONTACT_CANDIDATE_SLOTS;
   while (slots > WEFT_CONTACT_MIN_CANDIDATE_SLOTS && uint64_t(particles) * slots * sizeof(glm::uvec2) > maxBufferBytes) slots /= 2;
@@ -574,6 +645,7 @@ MemoryNeed contactMemoryNeed(size_t particles, size_t triangles, uint32_t candid
   const uint64_t n = particles, t = triangles, edges = 3 * t;
   MemoryNeed need;
   need.add(std::max<uint64_t>(n * sizeof(glm::vec4), 16));                                        // start
+  need.add(std::max<uint64_t>(n * sizeof(glm::vec4), 16));                                        // listed
   need.add(std::max<uint64_t>((6 * t + 4 * edges + 6 * n + 4) * sizeof(uint32_t), 16));           // topology, each particle's friction
   need.add(std::max<uint64_t>((t + edges) * sizeof(glm::vec4), 16));                              // spheres
   need.add(std::max<uint64_t>(uint64_t(contactTableSize(particles)) * sizeof(uint32_t), 16));     // cells
@@ -582,8 +654,10 @@ MemoryNeed contactMemoryNeed(size_t particles, size_t triangles, uint32_t candid
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));  // marks
   if (candidateSlots > 0) {
     need.add(std::max<uint64_t>(n * candidateSlots * sizeof(glm::uvec2), 16));  // the GPU's candidate pairs
-    need.add(std::max<uint64_t>(n * sizeof(glm::uvec4), 16));                   // and their counts
+  } else {  // the CPU's lists grow to what each vertex meets: count a typical list's worth
+    need.add(std::max<uint64_t>(n * (sizeof(std::vector<glm::uvec2>) + kTypicalCandidates * sizeof(glm::uvec2)), 16));
   }
+  need.add(std::max<uint64_t>(n * sizeof(glm::uvec4), 16));  // and their counts
   need.add(std::max<uint64_t>(n * WEFT_CONTACT_PAIR_SLOTS * sizeof(gpu::Element), 16));  // the pairs kept for implicit solves
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));                                // and their counts
   return need;
@@ -599,6 +673,7 @@ void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSp
   k->build(model, settings);
   const size_t n = model.particleCount();
   k->start = deviceBuffer(context, n * sizeof(glm::vec4), "weft.contactStart");
+  k->listed = deviceBuffer(context, n * sizeof(glm::vec4), "weft.contactListed");
   k->topologyBuffer = deviceBuffer(context, k->topology.data.size() * sizeof(uint32_t), "weft.contactTopology");
   if (!k->topology.data.empty())
     engine::uploadBuffer(context, k->topologyBuffer, k->topology.data.data(), k->topology.data.size() * sizeof(uint32_t));
@@ -646,14 +721,24 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
   engine::timed(r.timer, r.cmd, "contact", [&] {
     engine::barrier::allToUpload(r.vk(), r.cmd);
     r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, maxEdgeBits), 4, 0u);
+    r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, driftLow), sizeof(gpu::ContactScalars::driftLow), UINT32_MAX);
+    r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, driftHigh), sizeof(gpu::ContactScalars::driftHigh), 0u);
     r.vk().CmdFillBuffer(r.cmd, k.cells.handle(), 0, VK_WHOLE_SIZE, 0u);
+    if (k.listStale) r.vk().CmdFillBuffer(r.cmd, k.listed.handle(), 0, VK_WHOLE_SIZE, floatBits(INFINITY));
+    k.listStale = false;
     engine::barrier::transferToAll(r.vk(), r.cmd);
     const std::vector<engine::BufferBinding> hashBindings{{WEFT_BIND_CONTACT_START, &k.start},
+                                                          {WEFT_BIND_CONTACT_LISTED, &k.listed},
                                                           {WEFT_BIND_CONTACT_TOPOLOGY, &k.topologyBuffer},
                                                           {WEFT_BIND_CONTACT_SPHERES, &k.spheres},
                                                           {WEFT_BIND_CONTACT_CELLS, &k.cells},
                                                           {WEFT_BIND_CONTACT_ENTRIES, &k.entries},
                                                           {WEFT_BIND_CONTACT_SCALARS, &k.scalars}};
+    // The drift first: the hash and the search that follow stand aside while the list holds.
+    c.mode = WEFT_CONTACT_DRIFT;
+    k.hash->dispatch(r.cmd, n, hashBindings, c);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    c.mode = WEFT_CONTACT_MEASURE;
     k.hash->dispatch(r.cmd, n, hashBindings, c);
     engine::barrier::computeToCompute(r.vk(), r.cmd);
     c.mode = WEFT_CONTACT_COUNT;

@@ -77,6 +77,8 @@ struct ContactStats {
   uint64_t nearVertices = 0;     // vertices with a pair within the radius (contacts found), summed over the steps
   uint64_t crowdedVertices = 0;  // vertices with more candidate pairs than their search's slots, summed over
                                  // the steps: the pairs past them only limited the move (docs/contact.md)
+  uint64_t searchSteps = 0;      // steps that searched for candidate pairs; the others evaluated the list of an
+                                 // earlier one, which still held every pair within the radius (docs/contact.md)
   float minDistance = 0.f;       // m: the smallest distance between primitives sharing no corner,
                                  // at a step's start (the radius when none came nearer)
 };

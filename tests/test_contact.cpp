@@ -359,6 +359,65 @@ TEST_P(ContactTest, NoVertexMovesFartherThanItsBoundOverEveryPairABruteForceSear
   EXPECT_EQ(near, stats.nearVertices);
 }
 
+// The steps between searches evaluate the list an earlier search made, with its reach past the
+// radius by the skin (contactListHolds): two crumpled 12 x 12 sheets 3 cm apart thrown at each other
+// at 1 m/s, 30 steps of 1/600 s (xpbd), one a frame. In every step, kept list or new, each vertex
+// moves at most 0.45 times its nearest distance at the step's start by a brute-force search over
+// every pair, it is marked near exactly when that search finds a pair within the radius, and no edge
+// crosses: the kept list held every pair the step's own search would have. The sheets meet (their
+// mean gap ends below the radius), and most steps keep a list. A list kept for good is still safe
+// (the bound of the pairs past it shrinks by twice the drift, contactDroppedNow) but stops the
+// sheets 18 mm apart: the gap check fails, as does the count of searches.
+TEST_P(ContactTest, StepsThatKeepAnEarlierSearchsListMissNoPair) {
+  ClothModel model = grid(12, 12, {0.1f, 0.1f}, {0.f, 0.f, 0.f}, GridPlane::Horizontal);
+  appendCloth(model, grid(12, 12, {0.1f, 0.1f}, {0.004f, 0.03f, 0.004f}, GridPlane::Horizontal));
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> speed(-0.03f, 0.03f), bump(-0.0015f, 0.0015f);
+  for (size_t i = 0; i < model.velocities.size(); ++i)
+    model.velocities[i] = glm::vec3(speed(rng), (i < 144 ? 0.5f : -0.5f) + speed(rng), speed(rng));
+  for (glm::vec3& x : model.positions) x.y += bump(rng);
+  SolverParams params = contactParams(Integrator::Xpbd, 0.001f);
+  params.colliders.clear();
+  params.environment.gravity = glm::vec3(0.f);
+  params.environment.airDrag = 0.f;
+  params.contact.radius = 0.01f;
+  auto solver = makeTestSolver(model, params, GetParam());
+  const double radius = params.contact.radius, rounding = 1e-6;
+  std::vector<glm::vec4> x0, x, v;
+  solver->readState(x0, v);
+  uint64_t searches = 0;
+  size_t wrongNear = 0, nearMarks = 0;
+  double worstRatio = 0.0;
+  const int steps = 30;
+  for (int step = 0; step < steps; ++step) {
+    solver->advance(1.f / 600.f, 1);
+    solver->readState(x, v);
+    searches += solver->lastContactStats().searchSteps;
+    const std::vector<double> nearest = bruteForceNearest(x0, model.triangles, radius);
+    const std::vector<uint32_t> marks = solver->lastContactMarks();
+    ASSERT_EQ(marks.size(), x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      worstRatio = std::max(worstRatio, glm::length(d3(x[i]) - d3(x0[i])) / nearest[i]);
+      const bool markedNear = marks[i] & WEFT_CONTACT_MARK_NEAR;
+      nearMarks += markedNear;
+      if (nearest[i] < radius - rounding) wrongNear += !markedNear;
+      if (nearest[i] > radius + rounding) wrongNear += markedNear;
+    }
+    ASSERT_EQ(countCrossings(x, model.triangles), 0u) << "step " << step;
+    x0 = x;
+  }
+  double gap = 0.0;  // the upper sheet's mean height over the lower one's
+  for (size_t i = 0; i < x.size(); ++i) gap += (i < 144 ? -1.0 : 1.0) * x[i].y / 144.0;
+  RecordProperty("search_steps", std::to_string(searches));
+  RecordProperty("gap_mm", std::to_string(gap * 1e3));
+  EXPECT_LT(gap, radius) << "the sheets meet: a list kept past the skin would hold them apart, its vertices' bounds spent";
+  EXPECT_GE(searches, 2u) << "the sheets must drift past the skin";
+  EXPECT_LE(searches, uint64_t(steps / 2)) << "most steps keep an earlier list";
+  EXPECT_EQ(wrongNear, 0u) << "vertices marked near (or not) against the brute-force search, over " << steps << " steps";
+  EXPECT_GT(nearMarks, x.size() * steps / 4);
+  EXPECT_LE(worstRatio, 0.45 * (1.0 + 1e-4));
+}
+
 // A radius of a dozen edges puts more candidate pairs in each vertex's search than it has slots
 // (ContactParams::candidateSlots). The pairs past them are not evaluated, but a lower bound on their
 // distance still limits the vertex's move: against every pair a brute-force search finds, no vertex

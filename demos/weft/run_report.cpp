@@ -41,6 +41,7 @@ void ContactReport::add(const ContactStats& stats, double ms, int substeps) {
   limitedVertices += stats.limitedVertices;
   nearVertices += stats.nearVertices;
   crowdedVertices += stats.crowdedVertices;
+  searchSteps += stats.searchSteps;
   minDistance = framesAdded == 0 ? stats.minDistance : std::min<double>(minDistance, stats.minDistance);
   ++framesAdded;
   msPerStep.push_back(ms / substeps);
@@ -147,6 +148,7 @@ void writeStatsJson(const RunReport& r, const std::string& path) {
                     {"contactVertices", r.contact.contactVertices},
                     {"limitedVertices", r.contact.limitedVertices},
                     {"crowdedVertices", r.contact.crowdedVertices},
+                    {"searchSteps", r.contact.searchSteps},
                     {"medianMsPerStep", median(r.contact.msPerStep)}};
   else
     j["contact"] = nullptr;

@@ -27,7 +27,7 @@ StateSummary summarizeState(const std::vector<glm::vec4>& positions, const std::
 // and the contact pass's time per step, one sample per frame.
 struct ContactReport {
   bool on = false;
-  uint64_t contactVertices = 0, limitedVertices = 0, nearVertices = 0, crowdedVertices = 0;
+  uint64_t contactVertices = 0, limitedVertices = 0, nearVertices = 0, crowdedVertices = 0, searchSteps = 0;
   double minDistance = 0;  // m; meaningful once a frame was added
   int framesAdded = 0;
   std::vector<double> msPerStep;
