@@ -200,6 +200,31 @@ SolverParams contactParams(Integrator integrator, float thickness) {
   return params;
 }
 
+// Contact alone in empty space: no floor, gravity or drag, a thickness of 1 mm and the given
+// radius, for the tests that throw sheets at each other and check each step against a brute-force
+// search.
+SolverParams contactAloneParams(Integrator integrator, float radius) {
+  SolverParams params = contactParams(integrator, 0.001f);
+  params.colliders.clear();
+  params.environment.gravity = glm::vec3(0.f);
+  params.environment.airDrag = 0.f;
+  params.contact.radius = radius;
+  return params;
+}
+
+// The vertices whose near mark (WEFT_CONTACT_MARK_NEAR) disagrees with the brute-force search's
+// nearest distances: near exactly when a foreign primitive lies within the radius (up to rounding).
+size_t wrongNearMarks(const std::vector<uint32_t>& marks, const std::vector<double>& nearest, double radius) {
+  const double rounding = 1e-6;
+  size_t wrong = 0;
+  for (size_t i = 0; i < marks.size(); ++i) {
+    const bool markedNear = marks[i] & WEFT_CONTACT_MARK_NEAR;
+    if (nearest[i] < radius - rounding) wrong += !markedNear;
+    if (nearest[i] > radius + rounding) wrong += markedNear;
+  }
+  return wrong;
+}
+
 struct Watch {
   size_t worstCrossings = 0;  // the most edge-triangle crossings in any frame
   int framesCrossed = 0;
@@ -296,11 +321,7 @@ TEST_P(ContactTest, NoVertexMovesFartherThanItsBoundOverEveryPairABruteForceSear
   // Crumpled by up to 1.5 mm, so that some vertex's nearest foreign primitive is an edge's edge
   // rather than a face (flat sheets' nearest pairs are all vertex-face).
   for (glm::vec3& x : model.positions) x.y += bump(rng);
-  SolverParams params = contactParams(Integrator::SymplecticEuler, 0.001f);
-  params.colliders.clear();
-  params.environment.gravity = glm::vec3(0.f);
-  params.environment.airDrag = 0.f;
-  params.contact.radius = 0.008f;
+  SolverParams params = contactAloneParams(Integrator::SymplecticEuler, 0.008f);
   const float dt = 1.f / 60.f;
 
   std::vector<glm::vec4> x0, v0, x, v;
@@ -338,13 +359,10 @@ TEST_P(ContactTest, NoVertexMovesFartherThanItsBoundOverEveryPairABruteForceSear
   const std::vector<uint32_t> marks = solver->lastContactMarks();
   ASSERT_EQ(marks.size(), n);
   const ContactStats stats = solver->lastContactStats();
-  const double radius = params.contact.radius, rounding = 1e-6;
-  size_t wrongNear = 0, wrongLimited = 0, near = 0, pushed = 0, cut = 0;
+  const size_t wrongNear = wrongNearMarks(marks, nearest, params.contact.radius);
+  size_t wrongLimited = 0, near = 0, pushed = 0, cut = 0;
   for (size_t i = 0; i < n; ++i) {
-    const bool markedNear = marks[i] & WEFT_CONTACT_MARK_NEAR;
-    if (nearest[i] < radius - rounding) wrongNear += !markedNear;
-    if (nearest[i] > radius + rounding) wrongNear += markedNear;
-    near += markedNear;
+    near += (marks[i] & WEFT_CONTACT_MARK_NEAR) != 0;
     pushed += (marks[i] & WEFT_CONTACT_MARK_PUSHED) != 0;
     const double ratio = glm::length(d3(x[i]) - d3(x0[i])) / nearest[i];
     const bool markedLimited = marks[i] & WEFT_CONTACT_MARK_LIMITED;
@@ -376,13 +394,9 @@ TEST_P(ContactTest, StepsThatKeepAnEarlierSearchsListMissNoPair) {
   for (size_t i = 0; i < model.velocities.size(); ++i)
     model.velocities[i] = glm::vec3(speed(rng), (i < 144 ? 0.5f : -0.5f) + speed(rng), speed(rng));
   for (glm::vec3& x : model.positions) x.y += bump(rng);
-  SolverParams params = contactParams(Integrator::Xpbd, 0.001f);
-  params.colliders.clear();
-  params.environment.gravity = glm::vec3(0.f);
-  params.environment.airDrag = 0.f;
-  params.contact.radius = 0.01f;
+  SolverParams params = contactAloneParams(Integrator::Xpbd, 0.01f);
   auto solver = makeTestSolver(model, params, GetParam());
-  const double radius = params.contact.radius, rounding = 1e-6;
+  const double radius = params.contact.radius;
   std::vector<glm::vec4> x0, x, v;
   solver->readState(x0, v);
   uint64_t searches = 0;
@@ -396,12 +410,10 @@ TEST_P(ContactTest, StepsThatKeepAnEarlierSearchsListMissNoPair) {
     const std::vector<double> nearest = bruteForceNearest(x0, model.triangles, radius);
     const std::vector<uint32_t> marks = solver->lastContactMarks();
     ASSERT_EQ(marks.size(), x.size());
+    wrongNear += wrongNearMarks(marks, nearest, radius);
     for (size_t i = 0; i < x.size(); ++i) {
       worstRatio = std::max(worstRatio, glm::length(d3(x[i]) - d3(x0[i])) / nearest[i]);
-      const bool markedNear = marks[i] & WEFT_CONTACT_MARK_NEAR;
-      nearMarks += markedNear;
-      if (nearest[i] < radius - rounding) wrongNear += !markedNear;
-      if (nearest[i] > radius + rounding) wrongNear += markedNear;
+      nearMarks += (marks[i] & WEFT_CONTACT_MARK_NEAR) != 0;
     }
     ASSERT_EQ(countCrossings(x, model.triangles), 0u) << "step " << step;
     x0 = x;
@@ -431,11 +443,7 @@ TEST_P(ContactTest, PairsPastAVertexsSlotsStillLimitItsMove) {
   std::uniform_real_distribution<float> bump(-0.0008f, 0.0008f);
   for (glm::vec3& x : model.positions) x.y += bump(rng);
   for (size_t i = 0; i < model.velocities.size(); ++i) model.velocities[i] = glm::vec3(0.f, i < 400 ? 1.f : -1.f, 0.f);
-  SolverParams params = contactParams(Integrator::SymplecticEuler, 0.001f);
-  params.colliders.clear();
-  params.environment.gravity = glm::vec3(0.f);
-  params.environment.airDrag = 0.f;
-  params.contact.radius = 0.06f;  // 11 edges
+  SolverParams params = contactAloneParams(Integrator::SymplecticEuler, 0.06f);  // 11 edges
   auto solver = makeTestSolver(model, params, GetParam());
   std::vector<glm::vec4> x0, v0, x, v;
   solver->readState(x0, v0);
@@ -464,11 +472,7 @@ TEST_P(ContactTest, EdgesThatCrossFarFromTheirMiddlesAreFoundAndBound) {
   const std::vector<glm::uvec3> triangles{{0, 1, 2}, {3, 4, 5}};
   ClothModel model = buildMesh(vertices, triangles, softMaterial(), 0.01f, 0.f);
   for (size_t i = 0; i < model.velocities.size(); ++i) model.velocities[i] = glm::vec3(0.f, i < 3 ? 1.f : -1.f, 0.f);
-  SolverParams params = contactParams(Integrator::SymplecticEuler, 0.001f);
-  params.colliders.clear();
-  params.environment.gravity = glm::vec3(0.f);
-  params.environment.airDrag = 0.f;
-  params.contact.radius = 0.008f;
+  SolverParams params = contactAloneParams(Integrator::SymplecticEuler, 0.008f);
   auto solver = makeTestSolver(model, params, GetParam());
   std::vector<glm::vec4> x0, v0, x, v;
   solver->readState(x0, v0);
