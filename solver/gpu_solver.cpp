@@ -203,6 +203,15 @@ void GpuSolver::onParamsChanged() {
   }
   uploadColliderGrid(state_, params_.colliderGrid ? buildColliderGrid({&colliders}, kColliderGridStaticStep)
                                                  : ColliderGridData{});
+  if (hasContact(state_) && !params_.contact.enabled) {
+    // Contact's buffers go, and with them the kernels built for contact (their variant and element
+    // kinds, GpuState::kernel and elementKinds): built again, a cloth whose contact was turned off
+    // runs the kernels of one made without it.
+    context_.vk().DeviceWaitIdle(context_.device());  // a frame in flight may still read them
+    for (auto& unit : state_.units) unit.reset();
+    state_.strainLimitPrograms.reset();
+    state_.elementKinds = state_.hostElements->kinds;
+  }
   applyContactSettings(state_.contact, params_.contact);
 }
 

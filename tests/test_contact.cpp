@@ -166,6 +166,46 @@ TEST(ContactSettings, EachClothsFrictionIsChosenWhenTheSolverIsMade) {
   }
 }
 
+// Turned off in a running solver, contact takes its kernels with it: the GPU builds the solver's
+// kernels again without contact's variant and element kind, the ones a solver made without contact
+// runs. So a cloth made without contact, stepped after it, builds no pipeline of its own, and from
+// one state both step to the same bits. Kept, contact's kernels gathered no pair but still carried
+// the contact pairs' buffer and code through every step.
+TEST_F(ValidatedTest, ContactTurnedOffRunsTheKernelsOfAClothMadeWithoutIt) {
+  GridSpec g;
+  g.width = g.height = 12;
+  g.sizeX = g.sizeY = 0.2f;
+  g.origin = glm::vec3(-0.1f, 0.5f, -0.1f);
+  ClothModel model = buildGrid(g, Material{});
+  pinParticles(model, {0, 11});
+  SolverParams params;
+  params.integrator = Integrator::Xpbd;
+  params.iterations = 1;
+  params.contact.enabled = true;
+  params.contact.thickness = 0.004f;
+  auto turnedOff = makeTestSolver(model, params, Backend::Gpu);
+  turnedOff->advance(1.f / 60.f, 4);
+  params.contact.enabled = false;
+  turnedOff->setParams(params);
+  turnedOff->advance(1.f / 60.f, 4);
+  const size_t pipelines = gpuContext().pipelineCount();
+  std::vector<glm::vec4> x, v;
+  turnedOff->readState(x, v);
+  auto without = makeTestSolver(model, params, Backend::Gpu);
+  without->writeState(x, v);
+  for (int frame = 0; frame < 3; ++frame) {
+    turnedOff->advance(1.f / 60.f, 4);
+    without->advance(1.f / 60.f, 4);
+  }
+  EXPECT_EQ(gpuContext().pipelineCount(), pipelines) << "the cloth made without contact ran kernels the other did not";
+  std::vector<glm::vec4> x1, v1, x2, v2;
+  turnedOff->readState(x1, v1);
+  without->readState(x2, v2);
+  ASSERT_EQ(x1.size(), x2.size());
+  EXPECT_EQ(std::memcmp(x1.data(), x2.data(), x1.size() * sizeof(glm::vec4)), 0);
+  EXPECT_EQ(std::memcmp(v1.data(), v2.data(), v1.size() * sizeof(glm::vec4)), 0);
+}
+
 // ---- Scenes ----
 
 Material softMaterial() {
