@@ -711,9 +711,10 @@ TEST(Cli, BenchContactSuiteTimesEachClothWithContactOnAndOff) {
     EXPECT_GT(off, 0.0) << row.dump();
     EXPECT_NEAR(row["ratio"].get<double>(), on / off, 1e-9 * on / off) << row.dump();
     EXPECT_GT(pass, 0.0) << row.dump();
-    // The contact pass is part of the frame. On the device its time is the frames' mean GPU time
-    // and the frame's the median wall time, so the two may differ by a frame's spread.
-    EXPECT_LT(pass, 1.25 * on) << "the contact pass is part of the frame: " << row.dump();
+    // The contact pass is part of the frame: both are the timed frames' means (GPU time on the
+    // device, wall time on the CPU backend), so the pass's is the smaller, within the two clocks'
+    // agreement.
+    EXPECT_LT(pass, 1.01 * on) << "the contact pass is part of the frame: " << row.dump();
   }
 }
 

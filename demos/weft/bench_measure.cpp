@@ -110,6 +110,7 @@ FrameTimes timeFrames(Solver& solver, float frameDt, int substeps, int frames, i
     if (afterFrame) afterFrame(solver);
   }
   result.wallMsPerFrame = median(wall);
+  for (double ms : wall) result.wallMsMean += ms / static_cast<double>(wall.size());
   result.gpuMsPerFrame = median(gpu);
   solver.readState(result.positions, result.velocities);
   return result;

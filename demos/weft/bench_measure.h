@@ -35,6 +35,9 @@ void fillPasses(BenchRow& row, const engine::RecordStats& stats, const PassTimes
 // `frames` frames of `substeps` steps each, after `warmFrames` untimed ones (pipelines, caches).
 struct FrameTimes {
   double wallMsPerFrame = 0;  // median
+  // The mean: a workload whose frames differ by design (contact searches in some steps and keeps
+  // the list in the others) is judged by it, as its total time over its frames.
+  double wallMsMean = 0;
   double gpuMsPerFrame = 0;   // median of the frames' summed pass times (GPU backend; else 0)
   engine::RecordStats recorded;  // what the timed frames recorded (GPU backend)
   PassTimes passTotals;          // GPU ms per pass summed over the timed frames
