@@ -194,22 +194,25 @@ void GpuSolver::onParamsChanged() {
   }
   upload(context_, state_.colliders, colliders);
   state_.colliderCount = static_cast<uint32_t>(colliders.size());
-  const uint32_t kinds = colliderKindBits(colliders, params_.colliderGrid);
-  if (kinds != state_.colliderKinds) {  // the kernels that collide are built for other kinds: build them again
-    context_.vk().DeviceWaitIdle(context_.device());  // the units' buffers may still be read by a frame in flight
+  // The kernels are built for the collider kinds and for contact: where either changes they are
+  // dropped, to be built again on first use, once no frame in flight still reads the units' buffers.
+  auto dropBuiltKernels = [&] {
+    context_.vk().DeviceWaitIdle(context_.device());
     for (auto& unit : state_.units) unit.reset();
     state_.strainLimitPrograms.reset();
+  };
+  const uint32_t kinds = colliderKindBits(colliders, params_.colliderGrid);
+  if (kinds != state_.colliderKinds) {
+    dropBuiltKernels();
     state_.colliderKinds = kinds;
   }
   uploadColliderGrid(state_, params_.colliderGrid ? buildColliderGrid({&colliders}, kColliderGridStaticStep)
                                                  : ColliderGridData{});
   if (hasContact(state_) && !params_.contact.enabled) {
-    // Contact's buffers go, and with them the kernels built for contact (their variant and element
-    // kinds, GpuState::kernel and elementKinds): built again, a cloth whose contact was turned off
-    // runs the kernels of one made without it.
-    context_.vk().DeviceWaitIdle(context_.device());  // a frame in flight may still read them
-    for (auto& unit : state_.units) unit.reset();
-    state_.strainLimitPrograms.reset();
+    // Contact's buffers go (a frame in flight may still read them), and with them the kernels built
+    // for contact (their variant and element kinds, GpuState::kernel and elementKinds): built again,
+    // a cloth whose contact was turned off runs the kernels of one made without it.
+    dropBuiltKernels();
     state_.elementKinds = state_.hostElements->kinds;
   }
   applyContactSettings(state_.contact, params_.contact);
