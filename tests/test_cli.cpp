@@ -704,6 +704,7 @@ TEST(Cli, BenchContactSuiteTimesEachClothWithContactOnAndOff) {
   EXPECT_THAT(r.output, HasSubstr("| cloth | backend | ms/frame, contact on"));
   nlohmann::json j = nlohmann::json::parse(std::ifstream(json));
   EXPECT_EQ(j["suite"], "contact");
+  EXPECT_DOUBLE_EQ(j["rowSeconds"].get<double>(), 600.0) << "the default bound on a measurement";
   ASSERT_EQ(j["rows"].size(), 6u);  // the pile, one sheet and one twist, CPU and device
   EXPECT_THAT(j["rows"][4]["cloth"].get<std::string>(), HasSubstr("twist"));
   for (const auto& row : j["rows"]) {
@@ -716,6 +717,36 @@ TEST(Cli, BenchContactSuiteTimesEachClothWithContactOnAndOff) {
     // agreement.
     EXPECT_LT(pass, 1.01 * on) << "the contact pass is part of the frame: " << row.dump();
   }
+}
+
+// A contact measurement whose first frames project past --row-seconds stops, and its row says so
+// instead of giving numbers (the 256² twist on lavapipe would otherwise hold the suite for a quarter
+// of an hour). At a nanosecond every measurement stops after its first frame. The bound is recorded,
+// 600 s when not given, and the sweep and the other suites, which time every row whole, refuse it.
+TEST(Cli, BenchContactSuiteReportsAMeasurementPastItsBoundAsNotMeasured) {
+  fs::path json = tempDir() / "contact_bounded.json";
+  Result r = weft("bench --suite contact --quick --quiet --row-seconds 1e-9 --json " + json.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(json));
+  EXPECT_DOUBLE_EQ(j["rowSeconds"].get<double>(), 1e-9);
+  ASSERT_EQ(j["rows"].size(), 6u);
+  for (const auto& row : j["rows"]) {
+    for (const char* key : {"contactNotMeasured", "noContactNotMeasured"}) {
+      ASSERT_TRUE(row.contains(key)) << row.dump();
+      EXPECT_THAT(row[key].get<std::string>(), HasSubstr("past --row-seconds 1e-09")) << row.dump();
+    }
+    for (const char* key : {"msPerFrameContact", "msPerFrameContactPass", "msPerFrameNoContact", "ratio"})
+      EXPECT_FALSE(row.contains(key)) << "a stopped measurement gives no figure: " << row.dump();
+  }
+  EXPECT_THAT(r.output, HasSubstr("| twist 16² (twist.json) | gpu | not measured: its first frames project "));
+  for (const std::string& refused : {"bench --suite colliders --quick --row-seconds 5", "bench --grids 8 --row-seconds 5"}) {
+    Result other = weft(refused);
+    EXPECT_EQ(other.exitCode, 1) << refused;
+    EXPECT_THAT(other.output, HasSubstr("--row-seconds bounds the contact suite's rows")) << refused;
+  }
+  Result negative = weft("bench --suite contact --quick --row-seconds -1");
+  EXPECT_EQ(negative.exitCode, 1);
+  EXPECT_THAT(negative.output, HasSubstr("--row-seconds must be 0 (no bound) or a number of seconds, not -1"));
 }
 
 // The colliders suite times a cloth on a sphere of triangles with the face grid, with every face

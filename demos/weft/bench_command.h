@@ -1,10 +1,15 @@
 #pragma once
 // `weft bench`: ms per step of an integrator on square grids, GPU and CPU side by side in one run,
 // with each device's measured copy bandwidth as the yardstick.
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace weft {
+
+// The contact suite's bound on one measurement, s: its largest row on the CPU backend (the twist at
+// 256², about 340 s on a 2-core machine) fits, lavapipe's at 256² (past 13 minutes) does not.
+inline constexpr double kDefaultRowSeconds = 600;
 
 struct BenchOptions {
   std::vector<int> grids{64, 256, 512};
@@ -32,6 +37,10 @@ struct BenchOptions {
   // grids, integrators and the solver settings above are then the suite's own.
   std::string suite;
   bool quick = false;     // the suite on quarter-size grids for a few frames: a check, not its figures
+  // The contact suite: a measurement (one cloth, backend, contact on or off) whose first frames
+  // project past this many seconds stops, and its row reads "not measured"; 0: no bound. Unset:
+  // kDefaultRowSeconds. Refused by the other suites and the sweep, which time every row whole.
+  std::optional<double> rowSeconds;
 };
 
 int benchCommand(const BenchOptions& options);

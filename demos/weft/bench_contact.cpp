@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -129,6 +130,12 @@ ContactCase twist(int n, bool quick) {
 }  // namespace
 
 int benchContactSuite(const BenchOptions& options) {
+  const double bound = options.rowSeconds.value_or(kDefaultRowSeconds);
+  if (!(bound >= 0) || !std::isfinite(bound)) {
+    char text[96];
+    std::snprintf(text, sizeof text, "--row-seconds must be 0 (no bound) or a number of seconds, not %g", bound);
+    throw InputError(text);
+  }
   const SuiteSetup setup = openSuite(options, "contact");
   engine::Context* context = setup.context.get();
   const engine::ShaderLibrary* shaders = setup.shaders.get();
@@ -152,6 +159,7 @@ int benchContactSuite(const BenchOptions& options) {
   for (const ContactCase& c : cases) {
     for (Backend backend : {Backend::Cpu, Backend::Gpu}) {
       double ms[2] = {0, 0}, contactMs = 0;
+      std::string notMeasured[2];  // why contact on [0] or off [1] was not measured; empty: it was
       for (bool on : {true, false}) {
         ++done;
         if (!options.quiet) {
@@ -163,29 +171,50 @@ int benchContactSuite(const BenchOptions& options) {
         SolverParams params = c.params;
         params.contact.enabled = on;
         auto solver = makeSolver(c.model, params, backend, context, shaders);
-        const FrameTimes t = timeFrames(*solver, 1.f / 60.f, c.substeps, c.frames, c.warmFrames);
+        const FrameTimes t = timeFrames(*solver, 1.f / 60.f, c.substeps, c.frames, c.warmFrames, {}, bound);
+        if (t.stopped) {
+          char why[160];
+          std::snprintf(why, sizeof why, "not measured: its first frames project %.3g s, past --row-seconds %g",
+                        t.projectedSeconds, bound);
+          notMeasured[on ? 0 : 1] = why;
+          continue;
+        }
         ms[on ? 0 : 1] = t.wallMsMean;
         if (on)  // the contact pass's mean time a frame: GPU time on the device, wall time on the CPU backend
           for (const auto& [name, passMs] : t.passTotals)
             if (name == "contact") contactMs += passMs / c.frames;
       }
-      const double ratio = ms[1] > 0 ? ms[0] / ms[1] : 0;
-      std::printf("| %s | %s | %.1f | %.1f | %.2f | %.1f |\n", c.name.c_str(), backendName(backend), ms[0], contactMs, ms[1],
-                  ratio);
+      auto cell = [&](int k, const char* pattern, double value) {
+        if (!notMeasured[k].empty()) return notMeasured[k];
+        char text[32];
+        std::snprintf(text, sizeof text, pattern, value);
+        return std::string(text);
+      };
+      const bool both = notMeasured[0].empty() && notMeasured[1].empty();
+      const double ratio = both && ms[1] > 0 ? ms[0] / ms[1] : 0;
+      std::printf("| %s | %s | %s | %s | %s | %s |\n", c.name.c_str(), backendName(backend), cell(0, "%.1f", ms[0]).c_str(),
+                  notMeasured[0].empty() ? cell(0, "%.1f", contactMs).c_str() : "-", cell(1, "%.2f", ms[1]).c_str(),
+                  both ? cell(0, "%.1f", ratio).c_str() : "-");
       std::fflush(stdout);
-      rows.push_back({{"cloth", c.name},
-                      {"particles", c.model.particleCount()},
-                      {"backend", backendName(backend)},
-                      {"substeps", c.substeps},
-                      {"frames", c.frames},
-                      {"warmFrames", c.warmFrames},
-                      {"msPerFrameContact", ms[0]},
-                      {"msPerFrameContactPass", contactMs},
-                      {"msPerFrameNoContact", ms[1]},
-                      {"ratio", ratio}});
+      Json row = {{"cloth", c.name},
+                  {"particles", c.model.particleCount()},
+                  {"backend", backendName(backend)},
+                  {"substeps", c.substeps},
+                  {"frames", c.frames},
+                  {"warmFrames", c.warmFrames}};
+      if (notMeasured[0].empty()) {
+        row["msPerFrameContact"] = ms[0];
+        row["msPerFrameContactPass"] = contactMs;
+      } else {
+        row["contactNotMeasured"] = notMeasured[0];
+      }
+      if (notMeasured[1].empty()) row["msPerFrameNoContact"] = ms[1];
+      else row["noContactNotMeasured"] = notMeasured[1];
+      if (both) row["ratio"] = ratio;
+      rows.push_back(row);
     }
   }
-  writeSuiteJson(options, environment, "contact", rows);
+  writeSuiteJson(options, environment, "contact", rows, Json{{"rowSeconds", bound}});
   return 0;
 }
 

@@ -84,9 +84,22 @@ void fillPasses(BenchRow& row, const engine::RecordStats& stats, const PassTimes
 }
 
 FrameTimes timeFrames(Solver& solver, float frameDt, int substeps, int frames, int warmFrames,
-                      const std::function<void(Solver&)>& afterFrame) {
+                      const std::function<void(Solver&)>& afterFrame, double boundSeconds) {
   FrameTimes result;
-  for (int warm = 0; warm < warmFrames; ++warm) solver.advance(frameDt, substeps);
+  const auto begin = Clock::now();
+  // After `done` of the warm and timed frames: stop when all of them would take past the bound.
+  auto pastBound = [&](int done) {
+    if (!(boundSeconds > 0)) return false;
+    const double projected = std::chrono::duration<double>(Clock::now() - begin).count() * (warmFrames + frames) / done;
+    if (projected <= boundSeconds) return false;
+    result.stopped = true;
+    result.projectedSeconds = projected;
+    return true;
+  };
+  for (int warm = 0; warm < warmFrames; ++warm) {
+    solver.advance(frameDt, substeps);
+    if (pastBound(warm + 1)) return result;
+  }
   std::vector<double> wall, gpu;
   for (int f = 0; f < frames; ++f) {
     const auto start = Clock::now();
@@ -108,6 +121,7 @@ FrameTimes timeFrames(Solver& solver, float frameDt, int substeps, int frames, i
       result.worstResidual = std::max(result.worstResidual, double(stats.residual));
     }
     if (afterFrame) afterFrame(solver);
+    if (f + 1 < frames && pastBound(warmFrames + f + 1)) break;
   }
   result.wallMsPerFrame = median(wall);
   for (double ms : wall) result.wallMsMean += ms / static_cast<double>(wall.size());

@@ -44,10 +44,16 @@ struct FrameTimes {
   std::vector<double> solveIterations;  // implicit integrators: each timed step's
   double worstResidual = 0;
   std::vector<glm::vec4> positions, velocities;  // the state after the last frame
+  // With a bound: true when the frames done so far, at their pace, would have taken past it, and
+  // the rest were not run (the figures above then cover only the frames done).
+  bool stopped = false;
+  double projectedSeconds = 0;  // when stopped: the warm and timed frames' projected time, s
 };
 // `afterFrame`, if given, is called after each timed frame, outside its time (a frame's
-// measurement that reads the state back).
+// measurement that reads the state back). `boundSeconds` > 0: after each frame, warm or timed, the
+// frames stop when the time so far, scaled to all of them, comes past it (a workload that would run
+// for a quarter of an hour is reported as not measured in the time its first frames take).
 FrameTimes timeFrames(Solver& solver, float frameDt, int substeps, int frames, int warmFrames,
-                      const std::function<void(Solver&)>& afterFrame = {});
+                      const std::function<void(Solver&)>& afterFrame = {}, double boundSeconds = 0);
 
 }  // namespace weft

@@ -254,11 +254,12 @@ SuiteSetup openSuite(const BenchOptions& options, const std::string& suite) {
 }
 
 void writeSuiteJson(const BenchOptions& options, const BenchEnvironment& environment, const std::string& suite,
-                    const nlohmann::ordered_json& rows) {
+                    const nlohmann::ordered_json& rows, const nlohmann::ordered_json& settings) {
   if (options.jsonPath.empty()) return;
   nlohmann::ordered_json j = environmentJson(environment);
   j["suite"] = suite;
   j["quick"] = options.quick;
+  for (const auto& [key, value] : settings.items()) j[key] = value;
   j["rows"] = rows;
   writeWholeFile(options.jsonPath, j.dump(2) + "\n", "JSON");
 }

@@ -75,10 +75,11 @@ struct SuiteSetup {
   ~SuiteSetup();
 };
 SuiteSetup openSuite(const BenchOptions& options, const std::string& suite);
-// The suite's record to options.jsonPath, when given: the environment, the suite's name, --quick
-// and its rows.
+// The suite's record to options.jsonPath, when given: the environment, the suite's name, --quick,
+// the suite's own settings and its rows.
 void writeSuiteJson(const BenchOptions& options, const BenchEnvironment& environment, const std::string& suite,
-                    const nlohmann::ordered_json& rows);
+                    const nlohmann::ordered_json& rows,
+                    const nlohmann::ordered_json& settings = nlohmann::ordered_json::object());
 
 // weft, commit, date, device (null without one) and cpu: the head of every record the bench writes.
 nlohmann::ordered_json environmentJson(const BenchEnvironment& env);

@@ -370,9 +370,11 @@ class Suite {
 
 int benchTargetsSuite(const BenchOptions& options) {
   if (options.suite == "contact") return benchContactSuite(options);
-  if (options.suite == "colliders") return benchCollidersSuite(options);
-  if (options.suite != "targets")
+  if (options.suite != "targets" && options.suite != "colliders")
     throw InputError("unknown bench suite '" + options.suite + "' (known: targets, contact, colliders)");
+  if (options.rowSeconds)
+    throw InputError("--row-seconds bounds the contact suite's rows; the " + options.suite + " suite times every row whole");
+  if (options.suite == "colliders") return benchCollidersSuite(options);
   if (!options.csvPath.empty() || !options.plotPath.empty())
     throw InputError("--csv and --plot record the sweep; the targets suite writes --json only");
   if (options.springTable) throw InputError("--spring-table sets the sweep's cloths; the suites run their own");
