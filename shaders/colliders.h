@@ -261,6 +261,25 @@ WEFT_FN vec3 restingFriction(vec3 x, vec3 v, vec3 n, float press, WEFT_COLLIDER 
   return v - (1.0f - keep) * vt;
 }
 
+// A move the contact pass gives a particle at x (the pushes of cloth on cloth, after the step's
+// collision) when it rests on collider c (within a tenth of the margin of it, as restingFilter):
+// Coulomb's law against c for the move's tangential part, with its part into the surface as the
+// press. The contact pass runs after the colliders, so a layer under another takes the upper one's
+// weight and friction from it as such a move, after its own collision: pressed into the surface and
+// shoved along it. The next step's collision pushes it back out, but along the normal, and its
+// friction sees only that step's motion: the shove stayed, and two sheets resting on a sphere slid
+// off it together (the lower one by 0.1 mm a frame after 4 s, docs/contact.md), where one rests.
+// A move within staticFriction times its press is taken back (sticking); a larger one is shortened
+// by friction times it (sliding). A move away from the surface is the contact pass's own.
+WEFT_FN vec3 colliderGripMove(vec3 x, vec3 move, WEFT_COLLIDER c) {
+  vec3 n = vec3(0.0f);
+  if (colliderDepth(x, c, n) < -0.1f * c.margin) return move;
+  float into = dot(move, n);
+  if (!(into < 0.0f)) return move;
+  vec3 along = move - into * n;
+  return move - (1.0f - coulombKeep(length(along), -into, c)) * along;
+}
+
 // Pushes a particle out of a collider and corrects its velocity: the normal component into the
 // surface is removed (no bounce) and Coulomb friction acts on the tangential part against the normal
 // speed removed: a tangential speed within staticFriction times it stops (sticking), a larger one is

@@ -5,7 +5,8 @@
 // limits how far the vertex may move (contactBound, with the lower bound of any pairs the search had
 // no slot for); those nearer than the thickness push it (the Jacobi average of its shares, weighted
 // by its part in each pair). The vertex then moves from its start towards its pushed target, cut to
-// the bound, and its velocity takes the same change of move / dt, and its marks record what contact
+// the bound (the move first gripped by any collider it rests on: colliderGripAll), and its velocity
+// takes the same change of move / dt, and its marks record what contact
 // did. When the integrator holds contact forces (collectPairs), the vertex also keeps its
 // WEFT_CONTACT_PAIR_SLOTS nearest pairs as elements for the next step's solve (contactPairElement).
 // Only the vertex's own entries are written.
@@ -14,6 +15,7 @@
 #include "physics.h"
 #include "common.glsl"
 #include "contact_bindings.glsl"
+#include "collider_bindings.glsl"
 
 layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
 
@@ -95,7 +97,8 @@ void main() {
     push += r.yzw;
     weights += weight;
   }
-  vec3 target = xi.xyz + push / max(1.0, weights) + contactGripMove(grip);
+  vec3 pushed = xi.xyz + push / max(1.0, weights) + contactGripMove(grip);
+  vec3 target = xi.xyz + colliderGripAll(xi.xyz, pushed - xi.xyz, contact.colliderCount);
   // Pairs past the list lay farther than its reach when listed, the dropped ones farther than their
   // bound; each has closed by at most twice the drift since.
   float dropped = contactDroppedNow(uintBitsToFloat(listed.z), contactListDrift(contactDrift(), contact.radius));

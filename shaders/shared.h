@@ -564,6 +564,7 @@ struct ContactParams {
                              // float bits, a negative static meaning the two above (contactPairFriction)
   uint collectPairs;         // 1: contact_resolve keeps each vertex's nearest pairs as contact elements
   uint candidateSlots;       // each vertex's slots for candidate pairs (contactCandidateSlots)
+  uint colliderCount;        // the step's colliders, which a vertex resting on one grips (colliderGripAll)
 };
 
 // What the contact passes keep on the device: the step's measure, and the frame's statistics.
@@ -605,7 +606,7 @@ static_assert(sizeof(GridStencil) == 96);
 static_assert(sizeof(StepParams) == 80);
 static_assert(sizeof(XpbdConstraint) == 32);
 static_assert(sizeof(XpbdParams) == 96);
-static_assert(sizeof(ContactParams) == 84);
+static_assert(sizeof(ContactParams) == 88);
 static_assert(sizeof(ContactScalars) == 52);
 static_assert(sizeof(RenderParams) == 128);
 static_assert(sizeof(SolveScalars) == 36);

@@ -35,9 +35,6 @@ layout(std430, binding = WEFT_BIND_PREV_POSITIONS) buffer PrevPositions { vec4 p
 layout(std430, binding = WEFT_BIND_SPRING_ROWS) readonly buffer SpringRows { uint springRows[]; };
 layout(std430, binding = WEFT_BIND_SPRINGS) readonly buffer Springs { SpringEntry springs[]; };
 layout(std430, binding = WEFT_BIND_SPRING_LINKS) readonly buffer SpringLinks { SpringLink springLinks[]; };
-layout(std430, binding = WEFT_BIND_COLLIDERS) readonly buffer Colliders { Collider colliders[]; };
-layout(std430, binding = WEFT_BIND_COLLIDER_GRID) readonly buffer ColliderGridBlock { ColliderGrid colliderGrid; };
-layout(std430, binding = WEFT_BIND_COLLIDER_CELLS) readonly buffer ColliderCells { uint colliderCells[]; };
 layout(std430, binding = WEFT_BIND_SPRING_BOUNDS) readonly buffer SpringBounds { StrainLimit springBounds[]; };
 layout(std430, binding = WEFT_BIND_BASE_VELOCITIES) readonly buffer BaseVelocities { vec4 baseVelocities[]; };
 layout(std430, binding = WEFT_BIND_ACCUM_POSITIONS) buffer AccumPositions { vec4 accumPositions[]; };
@@ -47,6 +44,7 @@ layout(std430, binding = WEFT_BIND_LAST_JACOBI) buffer LastJacobi { vec4 lastJac
 // Newton-Chebyshev's iterate x_k (declared here so the element gather can read it).
 layout(std430, binding = WEFT_BIND_NEWTON_ITERATE) buffer Iterate { vec4 iterate[]; };
 
+#include "collider_bindings.glsl"
 #include "element_gather.glsl"
 
 // Spring entry s's force bound (springResponse): none where the table is the one-entry placeholder.
@@ -99,34 +97,6 @@ vec3 particleAcceleration(uint i, vec4 xi, vec3 v) {
   }
 #endif
   return params.gravity.xyz + xi.w * force;
-}
-
-// The colliders a particle at x tests when the grid is on, in ascending order as a pass over every
-// collider meets them: the always-tested ones merged with the faces of its cell (ColliderGrid).
-// Mirrors ColliderWalk in solver/collider_grid.h.
-struct ColliderWalk {
-  uint always, alwaysEnd, cell, cellEnd;
-};
-ColliderWalk colliderWalk(vec3 x) {
-  ColliderWalk w;
-  uint alwaysCount = colliderGrid.alwaysCount;
-  uint b = colliderGridBucket(x, colliderGrid.cellSize, colliderGrid.tableSize);
-  uint entriesAt = alwaysCount + colliderGrid.tableSize;
-  w.always = 0u;
-  w.alwaysEnd = alwaysCount;
-  w.cell = entriesAt + (b > 0u ? colliderCells[alwaysCount + b - 1u] : 0u);
-  w.cellEnd = entriesAt + colliderCells[alwaysCount + b];
-  return w;
-}
-// The next collider of the walk into c; false when none is left.
-bool nextCollider(inout ColliderWalk w, out uint c) {
-  uint a = w.always < w.alwaysEnd ? colliderCells[w.always] : 0xffffffffu;
-  uint f = w.cell < w.cellEnd ? colliderCells[w.cell] : 0xffffffffu;
-  c = min(a, f);
-  if (c == 0xffffffffu) return false;
-  if (a < f) ++w.always;
-  else ++w.cell;
-  return true;
 }
 
 void collideEvery(inout vec3 x, inout vec3 v, vec3 start, float dt) {

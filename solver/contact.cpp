@@ -14,6 +14,7 @@
 
 #include "engine/commands.h"
 #include "shaders/physics.h"
+#include "solver/integrators/common/cpu_forces.h"
 #include "solver/thread_pool.h"
 
 namespace weft {
@@ -34,7 +35,8 @@ gpu::ContactScalars frameStartScalars() {
 
 // The step's parameters on top of the topology's layout.
 struct ContactCommon;
-gpu::ContactParams stepParams(const ContactCommon& k, float dt, uint32_t particles, uint32_t mode, bool collectPairs);
+gpu::ContactParams stepParams(const ContactCommon& k, float dt, uint32_t particles, uint32_t colliders, uint32_t mode,
+                              bool collectPairs);
 
 float resolvedRadius(const ContactSpec& settings, const ContactTopology& topology) {
   if (settings.radius > 0.f) return settings.radius;
@@ -92,8 +94,10 @@ struct ContactCommon : UnitResources {
 };
 
 // The step's parameters on top of the topology's layout.
-gpu::ContactParams stepParams(const ContactCommon& k, float dt, uint32_t particles, uint32_t mode, bool collectPairs) {
+gpu::ContactParams stepParams(const ContactCommon& k, float dt, uint32_t particles, uint32_t colliders, uint32_t mode,
+                              bool collectPairs) {
   gpu::ContactParams p = k.topology.layout;
+  p.colliderCount = colliders;
   p.collectPairs = collectPairs ? 1u : 0u;
   p.radius = k.radius;
   p.thickness = k.thickness;
@@ -351,7 +355,8 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
     keepPair(r.x, glm::uvec4(p, q), true, corner);
     gather(r);
   }
-  const glm::vec3 target = xyz(xi) + push / std::max(1.f, weights) + gpu::contactGripMove(grip);
+  const glm::vec3 pushed = xyz(xi) + push / std::max(1.f, weights) + gpu::contactGripMove(grip);
+  const glm::vec3 target = xyz(xi) + integrators::colliderGripAll(xyz(xi), pushed - xyz(xi), s.colliders, s.colliderGrid);
   // Pairs past the list lay farther than its reach when listed, the dropped ones farther than their
   // bound; each has closed by at most twice the drift since.
   const float dropped = gpu::contactDroppedNow(bitsFloat(listed.z), drift);
@@ -528,7 +533,7 @@ void keepCandidates(uint32_t i, CpuContact& k, const CandidateList& list) {
 void resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool& pool) {
   CpuContact& k = cpuContact(state);
   const uint32_t n = static_cast<uint32_t>(state.positions.size());
-  gpu::ContactParams c = stepParams(k, dt, n, WEFT_CONTACT_MEASURE, collectPairs);
+  gpu::ContactParams c = stepParams(k, dt, n, static_cast<uint32_t>(state.colliders.size()), WEFT_CONTACT_MEASURE, collectPairs);
   if (k.listStale) std::fill(k.listed.begin(), k.listed.end(), glm::vec4(INFINITY));
   k.listStale = false;
   // contact_hash's WEFT_CONTACT_DRIFT: the box of the moves since the candidates were listed.
@@ -691,8 +696,7 @@ void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSp
   k->hash = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_hash.comp");
   k->scan = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_scan.comp");
   k->search = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_search.comp");
-  k->resolve = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_resolve.comp");
-  state.contact = std::move(k);
+  state.contact = std::move(k);  // contact_resolve is built when first recorded, for the colliders' kinds
 }
 
 void recordContactFrameStart(GpuRecorder& r) {
@@ -717,7 +721,9 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
   GpuState& s = r.state;
   GpuContact& k = gpuContact(s);
   const uint32_t n = s.particleCount;
-  gpu::ContactParams c = stepParams(k, dt, n, WEFT_CONTACT_MEASURE, collectPairs);
+  gpu::ContactParams c = stepParams(k, dt, n, s.colliderCount, WEFT_CONTACT_MEASURE, collectPairs);
+  if (!k.resolve)  // for the colliders' kinds (WEFT_SPEC_COLLIDER_KINDS), which it grips
+    k.resolve = std::make_unique<engine::ComputeProgram>(*s.context, *s.shaders, "contact_resolve.comp", s.specialization());
   engine::timed(r.timer, r.cmd, "contact", [&] {
     engine::barrier::allToUpload(r.vk(), r.cmd);
     r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, maxEdgeBits), 4, 0u);
@@ -768,12 +774,19 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
                                                              {WEFT_BIND_CONTACT_CANDIDATES, &k.candidates},
                                                              {WEFT_BIND_CONTACT_CANDIDATE_COUNTS, &k.candidateCounts},
                                                              {WEFT_BIND_CONTACT_PAIRS, &s.contactPairs},
-                                                             {WEFT_BIND_CONTACT_PAIR_COUNTS, &s.contactPairCounts}};
+                                                             {WEFT_BIND_CONTACT_PAIR_COUNTS, &s.contactPairCounts},
+                                                             {WEFT_BIND_COLLIDERS, &s.colliders},
+                                                             {WEFT_BIND_COLLIDER_GRID, &s.colliderGrid},
+                                                             {WEFT_BIND_COLLIDER_CELLS, &s.colliderCells}};
     k.resolve->dispatch(r.cmd, n, resolveBindings, c);
     engine::barrier::computeToCompute(r.vk(), r.cmd);
     s.swapPositions();
     s.swapVelocities();
   });
+}
+
+void dropContactColliderKernels(GpuState& state) {
+  if (hasContact(state)) gpuContact(state).resolve.reset();
 }
 
 ContactStats readContactStatsGpu(const GpuState& state) {

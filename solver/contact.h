@@ -71,6 +71,9 @@ void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSp
 void recordContactFrameStart(GpuRecorder& recorder);
 void recordContactStepStart(GpuRecorder& recorder);
 void recordContactResolve(GpuRecorder& recorder, float dt, bool collectPairs);
+// Drops the kernel built for the colliders' kinds (contact_resolve grips them): built again when next
+// recorded. Only once no frame in flight uses it (GpuSolver::onParamsChanged waits for that).
+void dropContactColliderKernels(GpuState& state);
 // Reads the statistics of the frames recorded since the last frame start (waits for the device).
 ContactStats readContactStatsGpu(const GpuState& state);
 // The marks of those frames (waits for the device); empty without contact.

@@ -200,6 +200,7 @@ void GpuSolver::onParamsChanged() {
     context_.vk().DeviceWaitIdle(context_.device());
     for (auto& unit : state_.units) unit.reset();
     state_.strainLimitPrograms.reset();
+    dropContactColliderKernels(state_);
   };
   const uint32_t kinds = colliderKindBits(colliders, params_.colliderGrid);
   if (kinds != state_.colliderKinds) {

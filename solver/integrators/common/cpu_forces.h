@@ -62,6 +62,19 @@ inline void collideAll(glm::vec3& x, glm::vec3& v, const std::vector<gpu::Collid
   for (const gpu::Collider& c : colliders) gpu::collideFrom(x, v, start, c, dt);
 }
 
+// CPU twin of colliderGripAll() in shaders/collider_bindings.glsl: the contact pass's move of a
+// particle at x after colliderGripMove against each collider it rests on.
+inline glm::vec3 colliderGripAll(glm::vec3 x, glm::vec3 move, const std::vector<gpu::Collider>& colliders,
+                                 const ColliderGridData& grid) {
+  if (!grid.on()) {
+    for (const gpu::Collider& c : colliders) move = gpu::colliderGripMove(x, move, c);
+    return move;
+  }
+  ColliderWalk walk(grid, x);
+  for (uint32_t c; walk.next(c);) move = gpu::colliderGripMove(x, move, colliders[c]);
+  return move;
+}
+
 // CPU twin of firstRestingCollider() in shaders/solver_bindings.glsl.
 inline uint32_t firstRestingCollider(glm::vec3 x, glm::vec3 v, glm::vec3 b, const std::vector<gpu::Collider>& colliders,
                                      const ColliderGridData& grid) {
