@@ -1,6 +1,6 @@
 // The colliders' buffers and the walk over those a particle may touch, shared by the solver kernels
-// (solver_bindings.glsl: collideAll, firstRestingCollider) and the contact pass (contact_bindings.glsl:
-// colliderGripAll). Bindings a kernel never touches are dropped by the compiler.
+// (through solver_bindings.glsl: collideAll, firstRestingCollider) and the contact pass's resolve
+// (contact_resolve.comp: colliderGripAll). Bindings a kernel never touches are dropped by the compiler.
 #ifndef WEFT_COLLIDER_BINDINGS_GLSL
 #define WEFT_COLLIDER_BINDINGS_GLSL
 
