@@ -691,10 +691,6 @@ TEST(Cli, BenchSkipsAGridTheDeviceCannotHoldAndMeasuresTheRest) {
   EXPECT_THAT(r.output, HasSubstr("| 900² | 810000 | verlet | gpu | not run: "));
 }
 
-// `bench --suite targets --quick` runs every target row on quarter-size grids. Each row's verdict
-// follows from its own numbers and its target; the holding rows measure the shipped
-// hanging_xpbd.json cloth (the same stretch as `weft run` of that scene at that size); and a CPU
-// device does not pretend to be the real-GPU row.
 // The contact suite times each cloth with contact on and off on both backends; its ratio column is
 // its own two numbers' ratio, and contact's pass is part of the frame with contact.
 TEST(Cli, BenchContactSuiteTimesEachClothWithContactOnAndOff) {
@@ -739,10 +735,10 @@ TEST(Cli, BenchContactSuiteReportsAMeasurementPastItsBoundAsNotMeasured) {
       EXPECT_FALSE(row.contains(key)) << "a stopped measurement gives no figure: " << row.dump();
   }
   EXPECT_THAT(r.output, HasSubstr("| twist 16² (twist.json) | gpu | not measured: its first frames project "));
-  for (const std::string& refused : {"bench --suite colliders --quick --row-seconds 5", "bench --grids 8 --row-seconds 5"}) {
+  for (const char* refused : {"bench --suite colliders --quick --row-seconds 5", "bench --grids 8 --row-seconds 5"}) {
     Result other = weft(refused);
     EXPECT_EQ(other.exitCode, 1) << refused;
-    EXPECT_THAT(other.output, HasSubstr("--row-seconds bounds the contact suite's rows")) << refused;
+    EXPECT_THAT(other.output, HasSubstr("--row-seconds bounds the targets and contact suites' rows")) << refused;
   }
   Result negative = weft("bench --suite contact --quick --row-seconds -1");
   EXPECT_EQ(negative.exitCode, 1);
@@ -769,6 +765,10 @@ TEST(Cli, BenchCollidersSuiteTimesTheGridAgainstEveryFace) {
   }
 }
 
+// `bench --suite targets --quick` runs every target row on quarter-size grids. Each row's verdict
+// follows from its own numbers and its target; the holding rows measure the shipped
+// hanging_xpbd.json cloth (the same stretch as `weft run` of that scene at that size); and a CPU
+// device does not pretend to be the real-GPU row.
 TEST(Cli, BenchTargetsSuiteJudgesEachRowByItsOwnNumbers) {
   const fs::path json = tempDir() / "targets.json";
   Result r = weft("bench --suite targets --quick --quiet --json " + json.string());
@@ -776,6 +776,7 @@ TEST(Cli, BenchTargetsSuiteJudgesEachRowByItsOwnNumbers) {
   const nlohmann::json j = nlohmann::json::parse(std::ifstream(json));
   EXPECT_EQ(j["suite"], "targets");
   EXPECT_EQ(j["quick"], true);
+  EXPECT_DOUBLE_EQ(j["rowSeconds"].get<double>(), 600.0) << "the default bound on a measurement";
   const nlohmann::json& rows = j["rows"];
   ASSERT_EQ(rows.size(), 14u) << rows.dump();
   int holding = 0;
@@ -830,6 +831,44 @@ TEST(Cli, BenchTargetsSuiteJudgesEachRowByItsOwnNumbers) {
   Result refused = weft("bench --suite targets --csv " + (tempDir() / "t.csv").string());
   EXPECT_NE(refused.exitCode, 0);
   EXPECT_THAT(refused.output, HasSubstr("--csv and --plot record the sweep"));
+}
+
+// The targets suite bounds each row's measurement as the contact suite does: at a nanosecond every
+// row that times a solver stops after its first frame and reads "not measured", with no verdict and
+// no figure, and the ratio rows, which divide two such figures, say they have none. The rows still
+// come in the suite's order, so the table keeps its shape; the bound is recorded.
+TEST(Cli, BenchTargetsSuiteReportsARowPastItsBoundAsNotMeasured) {
+  const fs::path json = tempDir() / "targets_bounded.json";
+  Result r = weft("bench --suite targets --quick --quiet --row-seconds 1e-9 --json " + json.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(json));
+  EXPECT_DOUBLE_EQ(j["rowSeconds"].get<double>(), 1e-9);
+  const nlohmann::json& rows = j["rows"];
+  ASSERT_EQ(rows.size(), 14u) << rows.dump();
+  int bounded = 0, ratios = 0;
+  for (const nlohmann::json& row : rows) {
+    const std::string work = row["work"], measured = row["measured"];
+    const nlohmann::json& v = row["values"];
+    EXPECT_THAT(r.output, HasSubstr("| " + work + " | " + row["backend"].get<std::string>() + " | " + measured + " | "));
+    if (work.find("1024") != std::string::npos && j["device"]["type"] == "CPU") continue;  // not run at all
+    EXPECT_TRUE(row["met"].is_null()) << "a row without its figure has no verdict: " << row.dump();
+    EXPECT_EQ(v["notMeasured"], measured) << row.dump();
+    for (const char* figure : {"msPerSubstep", "msPerFrame", "worstStretchMean", "ofCopy", "ratio"})
+      EXPECT_FALSE(v.contains(figure)) << "a stopped measurement gives no figure: " << row.dump();
+    if (work.find("device ms / CPU ms") != std::string::npos) {
+      ++ratios;
+      EXPECT_THAT(measured, HasSubstr("not measured: the rows it divides were not both measured"));
+    } else {
+      ++bounded;
+      EXPECT_THAT(measured, HasSubstr("not measured: its first frames project "));
+      EXPECT_THAT(measured, HasSubstr(" s, past --row-seconds 1e-09"));
+    }
+  }
+  EXPECT_EQ(ratios, 2);
+  EXPECT_GE(bounded, 11) << "the explicit, holding, implicit and bandwidth rows";
+  Result negative = weft("bench --suite targets --quick --row-seconds nan");
+  EXPECT_EQ(negative.exitCode, 1) << negative.output;
+  EXPECT_THAT(negative.output, HasSubstr("--row-seconds must be 0 (no bound) or a number of seconds, not nan"));
 }
 
 // imex is a bench integrator like the others, on both backends: one row each, with a positive

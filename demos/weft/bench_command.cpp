@@ -60,7 +60,7 @@ int benchCommand(const BenchOptions& options) {
                                         ? Acceleration::Chebyshev
                                         : throw InputError("unknown acceleration '" + options.acceleration +
                                                            "' (known: chebyshev, nesterov, none)");
-  if (options.rowSeconds) throw InputError("--row-seconds bounds the contact suite's rows; the sweep times every row whole");
+  if (options.rowSeconds) throw InputError("--row-seconds bounds the targets and contact suites' rows; the sweep times every row whole");
   // Outputs are tried before the first case: a bad path costs one sentence, not the bench's time.
   if (!options.jsonPath.empty()) checkOutputFile(options.jsonPath, "JSON");
   if (!options.csvPath.empty()) checkOutputFile(options.csvPath, "CSV");

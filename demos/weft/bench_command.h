@@ -37,9 +37,10 @@ struct BenchOptions {
   // grids, integrators and the solver settings above are then the suite's own.
   std::string suite;
   bool quick = false;     // the suite on quarter-size grids for a few frames: a check, not its figures
-  // The contact suite: a measurement (one cloth, backend, contact on or off) whose first frames
-  // project past this many seconds stops, and its row reads "not measured"; 0: no bound. Unset:
-  // kDefaultRowSeconds. Refused by the other suites and the sweep, which time every row whole.
+  // The targets and contact suites: a measurement (one row's solver run; in the contact suite one
+  // cloth, backend, contact on or off) whose first frames project past this many seconds stops, and
+  // its row reads "not measured"; 0: no bound. Unset: kDefaultRowSeconds. Refused by the colliders
+  // suite and the sweep, which time every row whole.
   std::optional<double> rowSeconds;
 };
 

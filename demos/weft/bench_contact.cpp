@@ -130,12 +130,7 @@ ContactCase twist(int n, bool quick) {
 }  // namespace
 
 int benchContactSuite(const BenchOptions& options) {
-  const double bound = options.rowSeconds.value_or(kDefaultRowSeconds);
-  if (!(bound >= 0) || !std::isfinite(bound)) {
-    char text[96];
-    std::snprintf(text, sizeof text, "--row-seconds must be 0 (no bound) or a number of seconds, not %g", bound);
-    throw InputError(text);
-  }
+  const double bound = suiteRowSeconds(options);
   const SuiteSetup setup = openSuite(options, "contact");
   engine::Context* context = setup.context.get();
   const engine::ShaderLibrary* shaders = setup.shaders.get();
@@ -173,10 +168,7 @@ int benchContactSuite(const BenchOptions& options) {
         auto solver = makeSolver(c.model, params, backend, context, shaders);
         const FrameTimes t = timeFrames(*solver, 1.f / 60.f, c.substeps, c.frames, c.warmFrames, {}, bound);
         if (t.stopped) {
-          char why[160];
-          std::snprintf(why, sizeof why, "not measured: its first frames project %.3g s, past --row-seconds %g",
-                        t.projectedSeconds, bound);
-          notMeasured[on ? 0 : 1] = why;
+          notMeasured[on ? 0 : 1] = notMeasuredPastBound(t, bound);
           continue;
         }
         ms[on ? 0 : 1] = t.wallMsMean;

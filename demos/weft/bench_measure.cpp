@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "demos/weft/run_report.h"
 #include "engine/buffer.h"
 #include "engine/commands.h"
+#include "engine/error.h"
 #include "engine/gpu_timer.h"
 #include "engine/program.h"
 #include "shaders/shared.h"
@@ -128,6 +131,23 @@ FrameTimes timeFrames(Solver& solver, float frameDt, int substeps, int frames, i
   result.gpuMsPerFrame = median(gpu);
   solver.readState(result.positions, result.velocities);
   return result;
+}
+
+double suiteRowSeconds(const BenchOptions& options) {
+  const double bound = options.rowSeconds.value_or(kDefaultRowSeconds);
+  if (!(bound >= 0) || !std::isfinite(bound)) {
+    char text[96];
+    std::snprintf(text, sizeof text, "--row-seconds must be 0 (no bound) or a number of seconds, not %g", bound);
+    throw InputError(text);
+  }
+  return bound;
+}
+
+std::string notMeasuredPastBound(const FrameTimes& times, double boundSeconds) {
+  char text[160];
+  std::snprintf(text, sizeof text, "not measured: its first frames project %.3g s, past --row-seconds %g",
+                times.projectedSeconds, boundSeconds);
+  return text;
 }
 
 }  // namespace weft

@@ -4,6 +4,7 @@
 // per-pass table of a GPU row, and timing a solver over frames.
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -55,5 +56,12 @@ struct FrameTimes {
 // for a quarter of an hour is reported as not measured in the time its first frames take).
 FrameTimes timeFrames(Solver& solver, float frameDt, int substeps, int frames, int warmFrames,
                       const std::function<void(Solver&)>& afterFrame = {}, double boundSeconds = 0);
+
+// A suite's bound on each measurement: --row-seconds, or kDefaultRowSeconds without it. InputError
+// for a negative or non-finite one.
+double suiteRowSeconds(const BenchOptions& options);
+// What a measurement that timeFrames stopped at `boundSeconds` reads in its row: "not measured: its
+// first frames project X s, past --row-seconds S".
+std::string notMeasuredPastBound(const FrameTimes& times, double boundSeconds);
 
 }  // namespace weft

@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
                        "contact: what contact costs, on and off (docs/contact.md); "
                        "colliders: what mesh colliders cost, with the face grid and without (docs/contact.md)");
   benchCmd->add_option("--row-seconds", bench.rowSeconds,
-                       "--suite contact: a measurement whose first frames project past this many seconds stops, "
+                       "--suite targets or contact: a measurement whose first frames project past this many seconds stops, "
                        "and its row reads 'not measured' (0: no bound; default 600)");
   benchCmd->add_flag("--quick", bench.quick, "with --suite: quarter-size grids and a few frames (a check, not the figures)");
 
