@@ -174,6 +174,47 @@ TEST(Cli, RunReportsContactInTheStatsAndTheSummary) {
   EXPECT_THAT(r.output, Not(HasSubstr("nearest")));
 }
 
+// The stats' "rest": the largest move of any free particle in each of the run's last second of
+// frames. A cloth falling freely under symplectic Euler (no drag, nothing pinned, its springs never
+// stretched) moves by g h^2 (N(N+1) - M(M+1)) / 2 in the frame from step M to step N, the same for
+// every particle: 90 frames at 60 fps keep frames 31 to 90, whose median is the mean of frames 60
+// and 61, whose 90th percentile (nearest rank) is frame 84 and whose largest is frame 90. Pinned
+// particles are left out: with all but particle 5 pinned and particle 11 (no spring joins it to 5)
+// carried by a handle at 2 m/s (33 mm a frame), particle 5, sagging from its springs, is reported.
+TEST(Cli, StatsReportHowFarTheClothStillMovesInItsLastSecond) {
+  fs::path dir = tempDir();
+  fs::path stats = dir / "rest.json";
+  fs::path falling = writeFile("falling.json", R"({"cloth": {"grid": {"width": 4, "height": 3, "size": [0.3, 0.2]}},
+    "environment": {"gravity": [0, -9.81, 0], "airDrag": 0.0},
+    "solver": {"integrator": "symplectic-euler", "dt": 0.0166666667, "substeps": 4, "frames": 90}})");
+  Result r = weft("run " + falling.string() + " --backend cpu --quiet --stats " + stats.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(stats));
+  ASSERT_TRUE(j["rest"].is_object()) << j.dump();
+  const double h = 0.0166666667 / 4, g = 9.81;
+  auto frameMove = [&](int frame) {
+    const double n = 4.0 * frame, m = n - 4.0;
+    return 0.5 * g * h * h * (n * (n + 1) - m * (m + 1));
+  };
+  EXPECT_EQ(j["rest"]["frames"], 60);
+  EXPECT_NEAR(j["rest"]["medianMaxMove"].get<double>(), 0.5 * (frameMove(60) + frameMove(61)), 1e-4 * frameMove(60));
+  EXPECT_NEAR(j["rest"]["p90MaxMove"].get<double>(), frameMove(84), 1e-4 * frameMove(84));
+  EXPECT_NEAR(j["rest"]["maxMove"].get<double>(), frameMove(90), 1e-4 * frameMove(90));
+
+  fs::path held = writeFile("held.json", R"({"cloth": {"grid": {"width": 4, "height": 3, "size": [0.3, 0.2]}},
+    "pins": {"indices": [0, 1, 2, 3, 4, 6, 7, 8, 9, 10]},
+    "handles": [{"indices": [11], "path": {"keys": [{"time": 0}, {"time": 1, "offset": [0, 0, 2]}]}}],
+    "solver": {"frames": 30}})");
+  r = weft("run " + held.string() + " --backend cpu --quiet --stats " + stats.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  j = nlohmann::json::parse(std::ifstream(stats));
+  ASSERT_TRUE(j["rest"].is_object()) << j.dump();
+  EXPECT_EQ(j["rest"]["frames"], 30) << "a run shorter than a second keeps every frame";
+  EXPECT_EQ(j["rest"]["maxMoveParticle"], 5);
+  EXPECT_GT(j["rest"]["maxMove"].get<double>(), 0.0) << "particle 5 sags from its springs";
+  EXPECT_LT(j["rest"]["maxMove"].get<double>(), 0.03) << "the handle's particle is not counted";
+}
+
 // An implicit run's stats summarise its solves: the count, median, histogram and the two ends of
 // the run; --stats-steps all adds every step, as the stats listed them before.
 TEST(Cli, StatsSummariseTheSolvesAndListEveryStepOnlyWhenAsked) {

@@ -167,6 +167,7 @@ int runCommand(const RunOptions& options) {
   report.iterations = settings.iterations;
   report.frameDt = settings.dt;
   report.stepDt = settings.dt / settings.substeps;
+  report.rest.window = std::max<size_t>(1, static_cast<size_t>(std::lround(1.0 / double(settings.dt))));
 
   std::vector<glm::vec4> positions, velocities, lastGood, lastGoodVelocities;
   // Each particle's mass as the cloth is now: a tearing cloth's splits add particles and share masses.
@@ -300,6 +301,7 @@ int runCommand(const RunOptions& options) {
       std::printf("%s\n", summaryLine(report).c_str());
       return kExitNonFinite;
     }
+    report.rest.add(lastGood, positions);
     lastGood = positions;
     lastGoodVelocities = velocities;
     if (!options.objDir.empty()) writeClothObjs(options.objDir, frame, positions, scene);

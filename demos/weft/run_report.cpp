@@ -36,6 +36,44 @@ double median(std::vector<double> values) {
   return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
 }
 
+void RestReport::add(const std::vector<glm::vec4>& before, const std::vector<glm::vec4>& after) {
+  if (before.size() != after.size()) return;  // torn: the particles were renumbered
+  double most = 0.0;
+  uint32_t mover = 0;
+  for (size_t i = 0; i < after.size(); ++i) {
+    if (!(after[i].w > 0.f)) continue;
+    const glm::dvec3 step = glm::dvec3(glm::vec3(after[i])) - glm::dvec3(glm::vec3(before[i]));
+    const double moved = std::sqrt(glm::dot(step, step));
+    if (moved > most) {
+      most = moved;
+      mover = static_cast<uint32_t>(i);
+    }
+  }
+  moves.push_back(most);
+  movers.push_back(mover);
+  while (moves.size() > window) {
+    moves.pop_front();
+    movers.pop_front();
+  }
+}
+
+double RestReport::median() const { return weft::median(std::vector<double>(moves.begin(), moves.end())); }
+
+double RestReport::percentile90() const {
+  if (moves.empty()) return 0.0;
+  std::vector<double> sorted(moves.begin(), moves.end());
+  std::sort(sorted.begin(), sorted.end());
+  const size_t rank = static_cast<size_t>(std::ceil(0.9 * double(sorted.size())));
+  return sorted[std::max<size_t>(rank, 1) - 1];
+}
+
+size_t RestReport::largest() const {
+  size_t at = 0;
+  for (size_t k = 1; k < moves.size(); ++k)
+    if (moves[k] >= moves[at]) at = k;
+  return at;
+}
+
 void ContactReport::add(const ContactStats& stats, double ms, int substeps) {
   contactVertices += stats.contactVertices;
   limitedVertices += stats.limitedVertices;
@@ -152,6 +190,14 @@ void writeStatsJson(const RunReport& r, const std::string& path) {
                     {"medianMsPerStep", median(r.contact.msPerStep)}};
   else
     j["contact"] = nullptr;
+  if (!r.rest.moves.empty())
+    j["rest"] = {{"frames", r.rest.moves.size()},
+                 {"medianMaxMove", r.rest.median()},
+                 {"p90MaxMove", r.rest.percentile90()},
+                 {"maxMove", r.rest.moves[r.rest.largest()]},
+                 {"maxMoveParticle", r.rest.movers[r.rest.largest()]}};
+  else
+    j["rest"] = nullptr;
   auto vec = [](glm::vec3 v) {
     return std::isfinite(v.x + v.y + v.z) ? nlohmann::ordered_json{v.x, v.y, v.z} : nlohmann::ordered_json(nullptr);
   };

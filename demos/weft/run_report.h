@@ -1,6 +1,7 @@
 #pragma once
 // What a run measured, and how it is written: the one-line summary and the --stats JSON.
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +35,21 @@ struct ContactReport {
   void add(const ContactStats& stats, double ms, int substeps);
 };
 
+// How far the cloth still moves as the run ends: the largest move of any free particle (pinned ones,
+// which a handle may carry, are left out) in each of the run's last frames, over its last second of
+// simulated time (`window` frames, at least one). A cloth at rest moves less than 1e-5 m a frame
+// (docs/contact.md); one that shakes or creeps shows it here. A frame in which the cloth tore (its
+// particles renumbered) is not counted.
+struct RestReport {
+  size_t window = 1;
+  std::deque<double> moves;     // m: the last frames' largest moves, oldest first
+  std::deque<uint32_t> movers;  // the particle that made each
+  void add(const std::vector<glm::vec4>& before, const std::vector<glm::vec4>& after);
+  double median() const;
+  double percentile90() const;  // nearest rank
+  size_t largest() const;       // the index in `moves` of the largest (the latest of equals)
+};
+
 struct RunReport {
   std::string scene, device, backend, integrator;
   std::vector<std::pair<std::string, StateSummary>> cloths;  // each cloth's final state, when several
@@ -49,6 +65,7 @@ struct RunReport {
   StateSummary final;
   StretchStats stretch;  // the structural springs' at the end (solver/stretch.h)
   ContactReport contact;
+  RestReport rest;
   bool nonFinite = false;
   int64_t nonFiniteStep = -1;
   int64_t explosionStep = -1;  // the step whose energy passed what the scene can supply (EnergyBound)
