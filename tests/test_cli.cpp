@@ -200,6 +200,12 @@ TEST(Cli, StatsReportHowFarTheClothStillMovesInItsLastSecond) {
   EXPECT_NEAR(j["rest"]["medianMaxMove"].get<double>(), 0.5 * (frameMove(60) + frameMove(61)), 1e-4 * frameMove(60));
   EXPECT_NEAR(j["rest"]["p90MaxMove"].get<double>(), frameMove(84), 1e-4 * frameMove(84));
   EXPECT_NEAR(j["rest"]["maxMove"].get<double>(), frameMove(90), 1e-4 * frameMove(90));
+  // The summary line gives the median in mm a frame, to four digits.
+  const size_t at = r.output.find("| rest ");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  const double shown = std::stod(r.output.substr(at + 7));
+  EXPECT_NEAR(shown, 1e3 * j["rest"]["medianMaxMove"].get<double>(), 1e-3 * shown) << r.output;
+  EXPECT_EQ(r.output.compare(r.output.find(' ', at + 7), 10, " mm/frame\n"), 0) << r.output;
 
   fs::path held = writeFile("held.json", R"({"cloth": {"grid": {"width": 4, "height": 3, "size": [0.3, 0.2]}},
     "pins": {"indices": [0, 1, 2, 3, 4, 6, 7, 8, 9, 10]},

@@ -99,6 +99,12 @@ std::string summaryLine(const RunReport& r) {
                   median(r.contact.msPerStep));  // the counts are in the stats file
     stretch += contactText;
   }
+  if (!r.rest.moves.empty() && r.final.finite) {
+    // The last second's median of each frame's largest move: whether the cloth came to rest.
+    char restText[64];
+    std::snprintf(restText, sizeof restText, " | rest %.4g mm/frame", 1e3 * r.rest.median());
+    stretch += restText;
+  }
   std::snprintf(buffer, sizeof buffer,
                 "weft: %s | %s | %s %s | %zu particles, %zu springs | %d frames x %d substeps | %.4f ms/step%s | "
                 "KE %.4g J%s%s%s",
