@@ -110,14 +110,8 @@ Comparison compareWithEveryCollider(const Particles& p, const std::vector<gpu::C
   return out;
 }
 
-// collidersOutOfReach lets a pass skip collideAll for a block of particles (xpbd's finish, 64 at a
-// time). It must rule out only blocks of which collideAll would move no particle. Blocks of 16
-// particles, each in a box of up to 6 cm, are thrown all about a floor, a sphere and a capsule,
-// many right at their margins, moving at up to 2 m/s: in every block it rules out, every particle
-// keeps its position and velocity bit for bit. It must also be of use: most blocks in the open are
-// ruled out, while blocks the colliders do move are tested. A box collider, the face grid or a NaN
-// position rule nothing out.
-TEST(ColliderGrid, ABlockRuledOutIsOneNoColliderWouldMove) {
+// A floor and a sphere above it, each with a margin: what the block tests strew particles about.
+std::pair<ColliderDesc, ColliderDesc> floorAndSphere() {
   ColliderDesc floor;
   floor.margin = 0.005f;
   ColliderDesc sphere;
@@ -125,6 +119,18 @@ TEST(ColliderGrid, ABlockRuledOutIsOneNoColliderWouldMove) {
   sphere.center = {0.3f, 0.2f, 0.f};
   sphere.radius = 0.1f;
   sphere.margin = 0.004f;
+  return {floor, sphere};
+}
+
+// collidersOutOfReach lets a pass skip collideAll for a block of particles (stepThenCollideBlocks,
+// 64 at a time). It must rule out only blocks of which collideAll would move no particle. Blocks of 16
+// particles, each in a box of up to 6 cm, are thrown all about a floor, a sphere and a capsule,
+// many right at their margins, moving at up to 2 m/s: in every block it rules out, every particle
+// keeps its position and velocity bit for bit. It must also be of use: most blocks in the open are
+// ruled out, while blocks the colliders do move are tested. A box collider, the face grid or a NaN
+// position rule nothing out.
+TEST(ColliderGrid, ABlockRuledOutIsOneNoColliderWouldMove) {
+  const auto [floor, sphere] = floorAndSphere();
   ColliderDesc capsule;
   capsule.kind = ColliderDesc::Kind::Capsule;
   capsule.center = {-0.4f, 0.1f, 0.f};
@@ -187,6 +193,63 @@ TEST(ColliderGrid, ABlockRuledOutIsOneNoColliderWouldMove) {
   const ColliderGridData grid = buildColliderGrid({&meshed}, dt);
   ASSERT_TRUE(grid.on());
   EXPECT_FALSE(integrators::collidersOutOfReach(lo, hi, meshed, grid));
+}
+
+// stepThenCollideBlocks, which the CPU integrators' last pass runs: each particle's step, then its
+// collision where a collider can reach its block, must give the bits of stepping and colliding each
+// particle alone. 1,000 particles strewn about a floor and a sphere, a tenth of them pinned (never
+// collided, even inside a collider), are stepped over [3, 997) in one call (a short first and last
+// block) by a step that moves each along its velocity; each particle must be stepped once, in order.
+TEST(ColliderGrid, StepThenCollideBlocksGivesTheBitsOfCollidingEachParticle) {
+  const auto [floor, sphere] = floorAndSphere();
+  const std::vector<gpu::Collider> colliders = packColliders({floor, sphere});
+  const ColliderGridData noGrid;
+  const float dt = 1.f / 240.f;
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> unit(0.f, 1.f);
+  const size_t n = 1000, begin = 3, end = 997;
+  std::vector<glm::vec4> start(n), velocity(n);
+  for (size_t i = 0; i < n; ++i) {
+    // Runs of 64 in one region: some runs far from both colliders, some in the floor (the first and
+    // the last, which the range cuts short) or the sphere.
+    const size_t run = (i / 64 + 2) % 3;
+    const glm::vec3 centre = run == 0 ? glm::vec3(-0.5f, 0.6f, 0.f) : run == 1 ? glm::vec3(-0.3f, 0.f, 0.f) : sphere.center;
+    start[i] = glm::vec4(centre + 0.15f * glm::vec3(unit(rng) - 0.5f, unit(rng) - 0.5f, unit(rng) - 0.5f),
+                         i % 10 == 7 ? 0.f : 1.f);
+    velocity[i] = glm::vec4(2.f * glm::vec3(unit(rng) - 0.5f, unit(rng) - 0.5f, unit(rng) - 0.5f), 0.f);
+  }
+  auto stepped = [&](size_t i) { return glm::vec4(gpu::xyz(start[i]) + dt * gpu::xyz(velocity[i]), start[i].w); };
+  std::vector<glm::vec4> x(n, glm::vec4(-1.f)), v(n, glm::vec4(-1.f));
+  std::vector<uint32_t> order;
+  integrators::stepThenCollideBlocks(begin, end, x, v, colliders, noGrid, dt, [&](uint32_t i) {
+    order.push_back(i);
+    x[i] = stepped(i);
+    v[i] = velocity[i];
+  });
+  ASSERT_EQ(order.size(), end - begin);
+  for (size_t k = 0; k < order.size(); ++k) ASSERT_EQ(order[k], begin + k);
+  size_t wrong = 0, collided = 0, pinnedInside = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (i < begin || i >= end) {
+      wrong += x[i] != glm::vec4(-1.f) || v[i] != glm::vec4(-1.f);
+      continue;
+    }
+    const glm::vec4 free = stepped(i);
+    glm::vec3 xi = gpu::xyz(free), vi = gpu::xyz(velocity[i]);
+    integrators::collideAll(xi, vi, colliders, noGrid, dt);
+    const bool moves = !sameBits(xi, gpu::xyz(free)) || !sameBits(vi, gpu::xyz(velocity[i]));
+    if (start[i].w == 0.f) {
+      pinnedInside += moves;
+      xi = gpu::xyz(free);
+      vi = gpu::xyz(velocity[i]);
+    } else {
+      collided += moves;
+    }
+    wrong += !sameBits(gpu::xyz(x[i]), xi) || !sameBits(gpu::xyz(v[i]), vi) || x[i].w != start[i].w;
+  }
+  EXPECT_EQ(wrong, 0u) << "particles whose bits differ from stepping and colliding each alone";
+  EXPECT_GT(collided, 100u) << "the test must put free particles inside the colliders";
+  EXPECT_GT(pinnedInside, 5u) << "and pinned ones, which stay where their step put them";
 }
 
 TEST(ColliderGrid, EveryParticleEndsAsIfItTestedEveryCollider) {

@@ -106,6 +106,34 @@ inline std::pair<glm::vec3, glm::vec3> positionsBox(const glm::vec4* x, size_t c
   return {lo, hi};
 }
 
+// The particles of a thread's range [begin, end) a block of kCollideBlock at a time: step(i) first
+// writes particle i's position and velocity to x and v without colliding it, then the block's
+// free particles (w > 0) are collided in place, unless the block's box lies out of every
+// collider's reach (collidersOutOfReach), where collideAll would leave them as they are. So the
+// bits are those of colliding each particle at the end of its own step, and a cloth far from its
+// colliders skips the tests. step(i) may read x and v of particles other than i only where no
+// step of this pass writes them (another buffer).
+inline constexpr size_t kCollideBlock = 64;
+template <class Step>
+void stepThenCollideBlocks(size_t begin, size_t end, std::vector<glm::vec4>& x, std::vector<glm::vec4>& v,
+                           const std::vector<gpu::Collider>& colliders, const ColliderGridData& grid, float dt,
+                           Step&& step) {
+  for (size_t b = begin; b < end; b += kCollideBlock) {
+    const size_t e = std::min(end, b + kCollideBlock);
+    for (size_t i = b; i < e; ++i) step(static_cast<uint32_t>(i));
+    if (colliders.empty()) continue;
+    const auto [lo, hi] = positionsBox(x.data() + b, e - b);
+    if (collidersOutOfReach(lo, hi, colliders, grid)) continue;
+    for (size_t i = b; i < e; ++i) {
+      if (!(x[i].w > 0.f)) continue;
+      glm::vec3 xi = gpu::xyz(x[i]), vi = gpu::xyz(v[i]);
+      collideAll(xi, vi, colliders, grid, dt);
+      x[i] = glm::vec4(xi, x[i].w);
+      v[i] = glm::vec4(vi, v[i].w);
+    }
+  }
+}
+
 // CPU twin of colliderGripAll() in shaders/collider_bindings.glsl: the contact pass's move of a
 // particle at x after colliderGripMove against each collider it rests on.
 inline glm::vec3 colliderGripAll(glm::vec3 x, glm::vec3 move, const std::vector<gpu::Collider>& colliders,

@@ -30,7 +30,6 @@ void eulerStepParticle(uint32_t i, const CpuState& s, CpuState& out, const gpu::
     v += a * dt;
     x += v * dt;
   }
-  integrators::collideAll(x, v, s.colliders, s.colliderGrid, p.dt);
   out.positionsOut[i] = glm::vec4(x, xi.w);
   out.velocitiesOut[i] = glm::vec4(v, 0.f);
 }
@@ -38,7 +37,9 @@ void eulerStepParticle(uint32_t i, const CpuState& s, CpuState& out, const gpu::
 // One step of either variant (params.mode), all particles, then the state is swapped.
 void eulerStepCpu(CpuState& state, const gpu::StepParams& params, ThreadPool& pool) {
   pool.parallelFor(state.positions.size(), [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) eulerStepParticle(static_cast<uint32_t>(i), state, state, params);
+    integrators::stepThenCollideBlocks(begin, end, state.positionsOut, state.velocitiesOut, state.colliders,
+                                       state.colliderGrid, params.dt,
+                                       [&](uint32_t i) { eulerStepParticle(i, state, state, params); });
   });
   state.swapPositions();
   state.swapVelocities();

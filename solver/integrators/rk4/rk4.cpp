@@ -51,7 +51,6 @@ void rk4StageParticle(uint32_t i, uint32_t stage, Rk4Arrays& a, const CpuState& 
   } else {
     glm::vec3 x = xyz(x0) + (h / 6.f) * sumX;
     glm::vec3 v = v0 + (h / 6.f) * sumV;
-    integrators::collideAll(x, v, s.colliders, s.colliderGrid, p.dt);
     a.xOut[i] = glm::vec4(x, x0.w);
     a.vOut[i] = glm::vec4(v, 0.f);
   }
@@ -70,10 +69,15 @@ void rk4StepCpu(CpuState& s, const gpu::StepParams& params, ThreadPool& pool) {
       {s.positions, s.velocities, stageX1, stageV1, stageX0, stageV0, sumX, sumV},
       {s.positions, s.velocities, stageX0, stageV0, s.positionsOut, s.velocitiesOut, sumX, sumV},
   };
-  for (uint32_t stage = 0; stage < 4; ++stage)
+  for (uint32_t stage = 0; stage < 3; ++stage)
     pool.parallelFor(n, [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; ++i) rk4StageParticle(static_cast<uint32_t>(i), stage, stages[stage], s, params);
     });
+  // The last stage writes the step's result, which is collided.
+  pool.parallelFor(n, [&](size_t begin, size_t end) {
+    integrators::stepThenCollideBlocks(begin, end, s.positionsOut, s.velocitiesOut, s.colliders, s.colliderGrid,
+                                       params.dt, [&](uint32_t i) { rk4StageParticle(i, 3u, stages[3], s, params); });
+  });
   s.swapPositions();
   s.swapVelocities();
 }

@@ -61,17 +61,12 @@ void projectConstraint(uint32_t k, CpuState& s, XpbdCpuResources& r, float h, bo
   if (keep) r.lambdas[k] = lambda;
 }
 
-// CPU twin of xpbd_finish.comp; `predicted` holds x*. `collide` false: no collider can reach the
-// particle (collidersOutOfReach), so collideAll would leave it as it is.
-void finishParticle(uint32_t i, CpuState& s, const std::vector<glm::vec4>& predicted, const gpu::StepParams& p,
-                    bool collide) {
-  glm::vec4 xi = s.positionsOut[i];
+// CPU twin of xpbd_finish.comp before its collision (stepThenCollideBlocks collides); `predicted`
+// holds x*.
+void finishParticle(uint32_t i, CpuState& s, const std::vector<glm::vec4>& predicted, const gpu::StepParams& p) {
+  const glm::vec4 xi = s.positionsOut[i];
   if (xi.w == 0.f) return;
-  glm::vec3 x = xyz(xi);
-  glm::vec3 v = gpu::carryCorrection(xyz(s.velocitiesOut[i]), x, xyz(predicted[i]), p.dt);
-  if (collide) integrators::collideAll(x, v, s.colliders, s.colliderGrid, p.dt);
-  s.positionsOut[i] = glm::vec4(x, xi.w);
-  s.velocitiesOut[i] = glm::vec4(v, 0.f);
+  s.velocitiesOut[i] = glm::vec4(gpu::carryCorrection(xyz(s.velocitiesOut[i]), xyz(xi), xyz(predicted[i]), p.dt), 0.f);
 }
 
 void xpbdStepCpu(CpuState& s, const gpu::StepParams& params, const SolverParams& solver, ThreadPool& pool) {
@@ -99,16 +94,9 @@ void xpbdStepCpu(CpuState& s, const gpu::StepParams& params, const SolverParams&
       });
     }
   }
-  // In blocks whose box the colliders are tested against once: the particles of a block far from
-  // every collider skip collideAll (the same bits: it would leave them as they are).
-  constexpr size_t kBlock = 64;
   pool.parallelFor(n, [&](size_t begin, size_t end) {
-    for (size_t b = begin; b < end; b += kBlock) {
-      const size_t e = std::min(end, b + kBlock);
-      const auto [lo, hi] = integrators::positionsBox(s.positionsOut.data() + b, e - b);
-      const bool collide = !integrators::collidersOutOfReach(lo, hi, s.colliders, s.colliderGrid);
-      for (size_t i = b; i < e; ++i) finishParticle(static_cast<uint32_t>(i), s, s.positions, params, collide);
-    }
+    integrators::stepThenCollideBlocks(begin, end, s.positionsOut, s.velocitiesOut, s.colliders, s.colliderGrid,
+                                       params.dt, [&](uint32_t i) { finishParticle(i, s, s.positions, params); });
   });
   s.swapPositions();
   s.swapVelocities();
