@@ -11,7 +11,8 @@ using gpu::xyz;
 
 namespace {
 
-// The CPU twin of euler_step.comp, line for line.
+// The CPU twin of euler_step.comp, line for line but for its collision, which eulerStepCpu runs
+// after each block of particles (stepThenCollideBlocks).
 void eulerStepParticle(uint32_t i, const CpuState& s, CpuState& out, const gpu::StepParams& p) {
   glm::vec4 xi = s.positions[i];
   glm::vec3 x = xyz(xi);

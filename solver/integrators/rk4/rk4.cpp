@@ -22,7 +22,7 @@ struct Rk4Arrays {
   std::vector<glm::vec4>& sumV;
 };
 
-// CPU twin of rk4_stage.comp.
+// CPU twin of rk4_stage.comp; the last stage's collision is rk4StepCpu's (stepThenCollideBlocks).
 void rk4StageParticle(uint32_t i, uint32_t stage, Rk4Arrays& a, const CpuState& s, const gpu::StepParams& p) {
   glm::vec4 x0 = a.x0[i];
   glm::vec3 v0 = xyz(a.v0[i]);
