@@ -24,25 +24,23 @@ float strainLimitMeasure(uint32_t i, const CpuState& s) {
   return sum;
 }
 
-void strainLimitCorrect(uint32_t i, CpuState& s, const gpu::StepParams& p, bool final) {
+// The correction alone: the final iteration's collision, a projection (dt 0, not a step of v dt),
+// is stepThenCollideBlocks'.
+void strainLimitCorrect(uint32_t i, CpuState& s, const gpu::StepParams& p) {
   const glm::vec4 xi = s.positions[i];
   const glm::vec4 vi = s.velocities[i];
   glm::vec3 x = xyz(xi);
   glm::vec3 v = xyz(vi);
   const float sumI = s.strainExcessSums[i];
-  if (xi.w > 0.f) {
-    if (sumI > 0.f) {
-      glm::vec3 sum(0.f);
-      for (uint32_t e = s.springs.rows[i]; e < s.springs.rows[i + 1]; ++e) {
-        const uint32_t j = s.springs.links[e].other;
-        const glm::vec4 xj = s.positions[j];
-        sum += gpu::strainCorrection(x, xi.w, xyz(xj), xj.w, s.springs.strainLimits[e], sumI, s.strainExcessSums[j]);
-      }
-      x += sum;
-      v = gpu::carryCorrection(v, x, xyz(xi), p.dt);
+  if (xi.w > 0.f && sumI > 0.f) {
+    glm::vec3 sum(0.f);
+    for (uint32_t e = s.springs.rows[i]; e < s.springs.rows[i + 1]; ++e) {
+      const uint32_t j = s.springs.links[e].other;
+      const glm::vec4 xj = s.positions[j];
+      sum += gpu::strainCorrection(x, xi.w, xyz(xj), xj.w, s.springs.strainLimits[e], sumI, s.strainExcessSums[j]);
     }
-    if (final)
-      integrators::collideAll(x, v, s.colliders, s.colliderGrid, 0.f);  // a projection, not a step of v dt
+    x += sum;
+    v = gpu::carryCorrection(v, x, xyz(xi), p.dt);
   }
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(v, vi.w);
@@ -58,7 +56,12 @@ void limitStrainCpu(CpuState& state, const gpu::StepParams& step, int iterations
       for (size_t i = begin; i < end; ++i) state.strainExcessSums[i] = strainLimitMeasure(static_cast<uint32_t>(i), state);
     });
     pool.parallelFor(state.positions.size(), [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i) strainLimitCorrect(static_cast<uint32_t>(i), state, step, final);
+      auto correct = [&](uint32_t i) { strainLimitCorrect(i, state, step); };
+      if (final)
+        integrators::stepThenCollideBlocks(begin, end, state.positionsOut, state.velocitiesOut, state.colliders,
+                                           state.colliderGrid, 0.f, correct);
+      else
+        for (size_t i = begin; i < end; ++i) correct(static_cast<uint32_t>(i));
     });
     state.swapPositions();
     state.swapVelocities();

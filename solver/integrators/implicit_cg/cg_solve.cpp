@@ -128,7 +128,7 @@ float cgUpdateParticle(uint32_t i, CpuState& s, CgVectors& w, float alpha) {
   return glm::dot(ri, si);
 }
 
-// CPU twin of cg_finish.comp.
+// CPU twin of cg_finish.comp before its collision (stepThenCollideBlocks collides).
 void cgFinishParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepParams& p, const CgSystem& system) {
   glm::vec4 xi = s.positions[i];
   if (xi.w == 0.f) {
@@ -144,9 +144,7 @@ void cgFinishParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPara
     const float press = glm::dot(systemProduct(i, s, w.dv, p, system) - b, xyz(flt)) * xi.w;
     if (k != WEFT_NO_COLLIDER) v = gpu::restingFriction(xyz(xi), v, xyz(flt), press, s.colliders[k]);
   }
-  glm::vec3 x = xyz(xi) + system.driftTime * v;
-  integrators::collideAll(x, v, s.colliders, s.colliderGrid, system.driftTime);
-  s.positionsOut[i] = glm::vec4(x, xi.w);
+  s.positionsOut[i] = glm::vec4(xyz(xi) + system.driftTime * v, xi.w);
   s.velocitiesOut[i] = glm::vec4(v, 0.f);
 }
 
@@ -310,7 +308,8 @@ SolveStats cgSolveCpu(CpuState& s, const gpu::StepParams& p, const CgSystem& sys
     });
   }
   pool.parallelFor(n, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) cgFinishParticle(static_cast<uint32_t>(i), s, w, p, system);
+    integrators::stepThenCollideBlocks(begin, end, s.positionsOut, s.velocitiesOut, s.colliders, s.colliderGrid,
+                                       system.driftTime, [&](uint32_t i) { cgFinishParticle(i, s, w, p, system); });
   });
   s.swapPositions();
   s.swapVelocities();

@@ -115,18 +115,10 @@ void newtonUpdateParticle(uint32_t i, CpuState& s, const std::vector<glm::vec4>&
   s.velocitiesOut[i] += glm::vec4(xyz(answer[i]) / h, 0.f);
 }
 
-// CPU twin of newton_finish.comp.
-void newtonFinishParticle(uint32_t i, CpuState& s, float h) {
-  glm::vec4 xi = s.positionsOut[i];
-  if (xi.w == 0.f) {
-    s.velocitiesOut[i] = glm::vec4(0.f);
-    return;
-  }
-  glm::vec3 x = xyz(xi);
-  glm::vec3 v = xyz(s.velocitiesOut[i]);
-  integrators::collideAll(x, v, s.colliders, s.colliderGrid, h);
-  s.positionsOut[i] = glm::vec4(x, xi.w);
-  s.velocitiesOut[i] = glm::vec4(v, 0.f);
+// CPU twin of newton_finish.comp before its collision (stepThenCollideBlocks collides).
+void newtonFinishParticle(uint32_t i, CpuState& s) {
+  const glm::vec4 vi = s.velocitiesOut[i];
+  s.velocitiesOut[i] = s.positionsOut[i].w == 0.f ? glm::vec4(0.f) : glm::vec4(xyz(vi), 0.f);
 }
 
 
@@ -222,7 +214,10 @@ SolveStats newtonChebyshevStepCpu(CpuState& s, const gpu::StepParams& step, cons
     const std::vector<glm::vec4>& answer = gpu::newtonAnswer(scalars) % 2 == 0 ? w.y0 : w.y1;
     forEach(pool, n, [&](uint32_t i) { newtonUpdateParticle(i, s, answer, step.dt); });
   }
-  forEach(pool, n, [&](uint32_t i) { newtonFinishParticle(i, s, step.dt); });
+  pool.parallelFor(n, [&](size_t begin, size_t end) {
+    integrators::stepThenCollideBlocks(begin, end, s.positionsOut, s.velocitiesOut, s.colliders, s.colliderGrid,
+                                       step.dt, [&](uint32_t i) { newtonFinishParticle(i, s); });
+  });
   s.swapPositions();
   s.swapVelocities();
   return {static_cast<int>(scalars.stepIterations), scalars.worstResidual, scalars.stepConverged != 0, step.dt};

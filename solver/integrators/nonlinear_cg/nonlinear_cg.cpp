@@ -140,14 +140,9 @@ void nlcgDirectionParticle(uint32_t i, CpuState& s, NlcgVectors& w, float beta, 
   addDirection(i, s, w, 1.f, k);
 }
 
-// CPU twin of nlcg_finish.comp.
-void nlcgFinishParticle(uint32_t i, CpuState& s, float dt) {
-  glm::vec4 xi = s.positionsOut[i];
-  if (xi.w == 0.f) return;
-  glm::vec3 x = xyz(xi), v = xyz(s.velocitiesOut[i]);
-  integrators::collideAll(x, v, s.colliders, s.colliderGrid, dt);
-  s.positionsOut[i] = glm::vec4(x, xi.w);
-  s.velocitiesOut[i] = glm::vec4(v, 0.f);
+// CPU twin of nlcg_finish.comp before its collision (stepThenCollideBlocks collides).
+void nlcgFinishParticle(uint32_t i, CpuState& s) {
+  if (s.positionsOut[i].w != 0.f) s.velocitiesOut[i].w = 0.f;
 }
 
 // One attempt at a step: the GPU's pass sequence, with the scalar pass's decisions taken by the
@@ -187,7 +182,8 @@ gpu::StepLog nonlinearCgTryStepCpu(CpuState& s, const gpu::StepParams& p, const 
   }
   if (scalars.status == WEFT_NLCG_CONVERGED)
     pool.parallelFor(n, [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i) nlcgFinishParticle(static_cast<uint32_t>(i), s, p.dt);
+      integrators::stepThenCollideBlocks(begin, end, s.positionsOut, s.velocitiesOut, s.colliders, s.colliderGrid,
+                                         p.dt, [&](uint32_t i) { nlcgFinishParticle(i, s); });
     });
   return gpu::nlcgLog(scalars, p.dt);
 }
