@@ -11,6 +11,7 @@
 #include "solver/integrators/common/cpu_forces.h"
 #include "solver/integrators/common/cpu_elements.h"
 #include "solver/integrators/common/solve_kit.h"
+#include "solver/integrators/implicit_cg/cg_product_lanes.h"
 #include "solver/thread_pool.h"
 
 namespace weft::integrators {
@@ -77,27 +78,58 @@ float cgSetupParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPara
   return glm::dot(ri, ci);
 }
 
+SpringProductInput springProductInput(const CpuState& s, const std::vector<glm::vec4>& u, const gpu::StepParams& p,
+                                      const CgSystem& system) {
+  return {s.springs.rows.data(), s.springs.entries.data(), s.springBlocks.data(), s.positions.data(), u.data(),
+          system.forceTime * p.wind.w};
+}
+
+// Row i of A u given the springs' part of it (springSystemProduct): the elements' rows added.
+glm::vec3 addElementProduct(uint32_t i, glm::vec3 springs, const CpuState& s, const std::vector<glm::vec4>& u,
+                            const CgSystem& system) {
+  if (!(s.positions[i].w > 0.f)) return springs;
+  const float a = system.forceTime;
+  return springs + elementProduct(i, s.positions, u, s.elements, a * system.stiffnessTime, a);
+}
+
 // CPU twin of cg_system_product.glsl: row i of A u, unfiltered.
 glm::vec3 systemProduct(uint32_t i, const CpuState& s, const std::vector<glm::vec4>& u, const gpu::StepParams& p,
                         const CgSystem& system) {
-  const glm::vec4 xi = s.positions[i];
-  const glm::vec3 ui = xyz(u[i]);
-  glm::vec3 product(0.f);
-  if (xi.w > 0.f) {
-    const float a = system.forceTime;
-    product = (1.f / xi.w + a * p.wind.w) * ui;
-    for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k)
-      product += gpu::applySystemBlock(s.springBlocks[k], ui - xyz(u[s.springs.entries[k].other]));
-    product += elementProduct(i, s.positions, u, s.elements, a * system.stiffnessTime, a);
-  }
-  return product;
+  return addElementProduct(i, springSystemProduct(springProductInput(s, u, p, system), i), s, u, system);
 }
 
-// CPU twin of cg_product.comp; returns c.q of the particle.
-float cgProductParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepParams& p, const CgSystem& system) {
-  glm::vec3 qi = gpu::applyFilter(w.constraint[i], systemProduct(i, s, w.c, p, system));
+// CPU twin of cg_product.comp's end, given row i of A c: q = filter(A c); returns c.q of the particle.
+float cgProductParticle(uint32_t i, glm::vec3 product, CgVectors& w) {
+  glm::vec3 qi = gpu::applyFilter(w.constraint[i], product);
   w.q[i] = glm::vec4(qi, 0.f);
   return glm::dot(xyz(w.c[i]), qi);
+}
+
+// cg_product.comp over particles [begin, end): the springs' rows in lanes where a group of the
+// kernel's width has as many springs a particle (a grid's inside), else row by row; the sum of c.q
+// over the range, added in particle order as sumOver adds.
+double cgProductRange(size_t begin, size_t end, CpuState& s, CgVectors& w, const gpu::StepParams& p,
+                      const CgSystem& system) {
+  const SpringProductInput in = springProductInput(s, w.c, p, system);
+  const SpringProductKernel lanes = springProductLanes();
+  // Springs only: each free row's elements add +0 (which turns a -0 into +0, so it is still added).
+  const bool springsOnly = s.elements.rows.back() == 0 && s.elements.contactPairCounts.empty();
+  glm::vec4 rows[8];
+  double sum = 0;
+  for (size_t i = begin; i < end;) {
+    if (lanes.run && i + size_t(lanes.width) <= end && lanes.run(in, static_cast<uint32_t>(i), rows)) {
+      for (int l = 0; l < lanes.width; ++l, ++i) {
+        const auto at = static_cast<uint32_t>(i);
+        const glm::vec3 row = springsOnly ? xyz(rows[l]) + glm::vec3(s.positions[at].w > 0.f ? 0.f : -0.f)
+                                          : addElementProduct(at, xyz(rows[l]), s, w.c, system);
+        sum += cgProductParticle(at, row, w);
+      }
+    } else {
+      const auto at = static_cast<uint32_t>(i++);
+      sum += cgProductParticle(at, addElementProduct(at, springSystemProduct(in, at), s, w.c, system), w);
+    }
+  }
+  return sum;
 }
 
 // CPU twin of cg_warm.comp, WEFT_CG_WARM_RESIDUAL; returns r.s of the residual the guess leaves.
@@ -296,7 +328,8 @@ SolveStats cgSolveCpu(CpuState& s, const gpu::StepParams& p, const CgSystem& sys
     });
   }
   while (!stop) {
-    if (decide(WEFT_SOLVE_ALPHA, sumOver(pool, n, [&](uint32_t i) { return cgProductParticle(i, s, w, p, system); })))
+    if (decide(WEFT_SOLVE_ALPHA,
+               pool.parallelSum(n, [&](size_t begin, size_t end) { return cgProductRange(begin, end, s, w, p, system); })))
       break;
     const float alpha = scalars.alpha;
     stop = decide(WEFT_SOLVE_BETA, sumOver(pool, n, [&](uint32_t i) { return cgUpdateParticle(i, s, w, alpha); }));

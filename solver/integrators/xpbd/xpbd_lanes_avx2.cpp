@@ -9,17 +9,8 @@
 #include "solver/integrators/xpbd/xpbd_lanes.h"
 
 #if WEFT_XPBD_AVX2_LANES
-#include <immintrin.h>
-
-// Everything below is compiled for AVX2: the lane type and the kernels' instantiations with it. No
-// header with inline functions another unit also emits may come after this line (the linker could
-// keep this unit's AVX2 copy for a processor without it); those above it are compiled as usual.
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2")
-#endif
+// The lane type and the kernels' instantiations with it, compiled for AVX2.
+#include "solver/integrators/common/avx2_target_begin.h"
 
 #include "solver/integrators/xpbd/xpbd_avx2_lanes.h"
 #include "solver/integrators/xpbd/xpbd_spring_lanes_kernel.h"
@@ -39,10 +30,6 @@ size_t projectTetherLanesAvx2(const gpu::XpbdConstraint* constraints, size_t cou
 
 }  // namespace weft::integrators
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+#include "solver/integrators/common/avx2_target_end.h"
 
 #endif  // WEFT_XPBD_AVX2_LANES

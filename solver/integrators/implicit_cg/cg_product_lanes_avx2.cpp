@@ -1,0 +1,38 @@
+// The eight-wide kernel of implicit CG's system product (cg_product_lanes.h), compiled for AVX2
+// (common/avx2_target_begin.h) as xpbd's are (xpbd_lanes_avx2.cpp); called only where the
+// processor has AVX2.
+#include <cstdint>
+
+#include "solver/integrators/implicit_cg/cg_product_lanes.h"
+#include "solver/integrators/xpbd/xpbd_lanes.h"
+
+#if WEFT_XPBD_AVX2_LANES
+#include "solver/integrators/common/avx2_target_begin.h"
+
+#include "solver/integrators/implicit_cg/cg_product_lanes_kernel.h"
+#include "solver/integrators/xpbd/xpbd_avx2_lanes.h"
+
+namespace weft::integrators {
+namespace {
+
+bool springProductsAvx2(const SpringProductInput& in, uint32_t first, glm::vec4* out) {
+  return lanes::springProducts<avx2::Ops>(in, first, out);
+}
+
+}  // namespace
+}  // namespace weft::integrators
+
+#include "solver/integrators/common/avx2_target_end.h"
+#endif  // WEFT_XPBD_AVX2_LANES
+
+namespace weft::integrators {
+
+SpringProductLanes springProductLanesAvx2() {
+#if WEFT_XPBD_AVX2_LANES
+  return springProductsAvx2;
+#else
+  return nullptr;
+#endif
+}
+
+}  // namespace weft::integrators

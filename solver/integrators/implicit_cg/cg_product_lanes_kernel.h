@@ -1,0 +1,51 @@
+#pragma once
+// springSystemProduct (cg_product_lanes.h) over a lane type V (xpbd_lane_math.h) on V::N
+// consecutive rows at once, the same operations in the same order, so each lane gives the scalar
+// function's bits. Instantiated once per instruction set, by the unit built for it
+// (cg_product_lanes.cpp for SSE, cg_product_lanes_avx2.cpp for AVX2).
+#include <cstddef>
+#include <cstdint>
+
+#include "solver/integrators/implicit_cg/cg_product_lanes.h"
+#include "solver/integrators/xpbd/xpbd_lane_math.h"
+
+namespace weft::integrators::lanes {
+
+template <class V>
+bool springProducts(const SpringProductInput& in, uint32_t first, glm::vec4* out) {
+  using F = typename V::F;
+  constexpr int N = V::N;
+  uint32_t row[N], self[N], local[N];
+  for (int l = 0; l < N; ++l) {
+    row[l] = in.rows[first + l];
+    self[l] = first + uint32_t(l);
+    local[l] = uint32_t(l);
+  }
+  const uint32_t count = in.rows[first + 1] - row[0];
+  for (int l = 1; l < N; ++l)
+    if (in.rows[first + l + 1] - row[l] != count) return false;
+  const typename V::Lanes x = V::gather(in.positions, self), u = V::gather(in.u, self);
+  // (1 / w + a drag) u_i
+  const F diagonal = V::add(V::div(V::set1(1.0f), x.w), V::set1(in.dragTime));
+  F px = V::mul(diagonal, u.x), py = V::mul(diagonal, u.y), pz = V::mul(diagonal, u.z);
+  for (uint32_t k = 0; k < count; ++k) {
+    uint32_t at[N], other[N];
+    for (int l = 0; l < N; ++l) {
+      at[l] = row[l] + k;
+      other[l] = in.entries[at[l]].other;
+    }
+    const typename V::Lanes b = V::gather(in.blocks, at), uj = V::gather(in.u, other);
+    // applySystemBlock(b, u_i - u_j) = b.xyz dot(b.xyz, d) + b.w d
+    const F dx = V::sub(u.x, uj.x), dy = V::sub(u.y, uj.y), dz = V::sub(u.z, uj.z);
+    const F t = dot3<V>(b.x, b.y, b.z, dx, dy, dz);
+    px = V::add(px, V::add(V::mul(b.x, t), V::mul(b.w, dx)));
+    py = V::add(py, V::add(V::mul(b.y, t), V::mul(b.w, dy)));
+    pz = V::add(pz, V::add(V::mul(b.z, t), V::mul(b.w, dz)));
+  }
+  // +0 where the particle is pinned (w not above 0, NaN included), as the scalar function returns.
+  const F free = V::cmpgt(x.w, V::zero());
+  V::scatter(out, local, {V::and_(free, px), V::and_(free, py), V::and_(free, pz), V::zero()});
+  return true;
+}
+
+}  // namespace weft::integrators::lanes

@@ -1,0 +1,101 @@
+// Implicit CG's spring product in lanes (cg_product_lanes.h), four and eight wide, against the
+// scalar row springSystemProduct: the same bits in every row, over groups whose particles have as
+// many spring ends (taken) and groups that do not (refused, nothing written), pinned particles
+// (w 0: +0), and a NaN in the vector multiplied (carried where the scalar carries it).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "solver/integrators/implicit_cg/cg_product_lanes.h"
+#include "solver/integrators/xpbd/xpbd_lanes.h"
+
+namespace weft::integrators {
+namespace {
+
+struct Case {
+  std::vector<uint32_t> rows{0};
+  std::vector<gpu::SpringEntry> entries;
+  std::vector<glm::vec4> blocks, positions, u;
+  SpringProductInput input() const {
+    return {rows.data(), entries.data(), blocks.data(), positions.data(), u.data(), 0.37f};
+  }
+};
+
+// n particles, most with 12 spring ends (a grid's inside), every 19th with 7 and every 23rd with
+// none, to far ends anywhere; every 11th pinned, one NaN in u.
+Case makeCase(uint32_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> r(-1.f, 1.f);
+  std::uniform_int_distribution<uint32_t> other(0, n - 1);
+  Case c;
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t ends = i % 23 == 5 ? 0 : i % 19 == 3 ? 7 : 12;
+    for (uint32_t k = 0; k < ends; ++k) {
+      c.entries.push_back({other(rng), 0.f, 0.f, 0.f});
+      c.blocks.emplace_back(r(rng), r(rng), r(rng), 5.f * (1.f + r(rng)));
+    }
+    c.rows.push_back(static_cast<uint32_t>(c.entries.size()));
+    c.positions.emplace_back(r(rng), r(rng), r(rng), i % 11 == 4 ? 0.f : 100.f * (1.5f + r(rng)));
+    c.u.emplace_back(r(rng), r(rng), r(rng), 0.f);
+  }
+  c.u[n / 2].y = std::nanf("");
+  return c;
+}
+
+bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+void expectScalarBits(SpringProductLanes kernel, int width) {
+  const uint32_t n = 301;
+  const Case c = makeCase(n, 7u + unsigned(width));
+  const SpringProductInput in = c.input();
+  int taken = 0, refused = 0, expectedRefused = 0;
+  for (uint32_t first = 0; first + uint32_t(width) <= n; ++first) {
+    bool uniform = true;
+    for (int l = 1; l < width; ++l)
+      uniform = uniform && c.rows[first + l + 1] - c.rows[first + l] == c.rows[first + 1] - c.rows[first];
+    expectedRefused += uniform ? 0 : 1;
+    glm::vec4 out[8];
+    for (glm::vec4& o : out) o = glm::vec4(-7.f);
+    const bool ran = kernel(in, first, out);
+    ASSERT_EQ(ran, uniform) << "group at " << first;
+    if (!ran) {
+      ++refused;
+      for (const glm::vec4& o : out) EXPECT_EQ(o, glm::vec4(-7.f)) << "a refused group wrote";
+      continue;
+    }
+    ++taken;
+    for (int l = 0; l < width; ++l) {
+      const glm::vec3 scalar = springSystemProduct(in, first + uint32_t(l));
+      for (int axis = 0; axis < 3; ++axis)
+        ASSERT_TRUE(sameBits(out[l][axis], scalar[axis]))
+            << "row " << first + l << " axis " << axis << ": " << out[l][axis] << " against " << scalar[axis];
+      EXPECT_EQ(out[l].w, 0.f);
+    }
+  }
+  // Both kinds of group were met, and the refusals are exactly the groups of mixed counts.
+  EXPECT_GT(taken, 100);
+  EXPECT_GT(refused, 20);
+  EXPECT_EQ(refused, expectedRefused);
+}
+
+TEST(CgProductLanes, FourWideGivesTheScalarRowsBits) {
+  if (!springProductLanesSse()) GTEST_SKIP() << "this build has no SSE2 lanes";
+  expectScalarBits(springProductLanesSse(), 4);
+}
+
+TEST(CgProductLanes, EightWideGivesTheScalarRowsBits) {
+  if (!springProductLanesAvx2() || processorLaneWidth() < 8) GTEST_SKIP() << "no AVX2 here";
+  expectScalarBits(springProductLanesAvx2(), 8);
+}
+
+TEST(CgProductLanes, TheSolveRunsTheWidestLanesTheProcessorHas) {
+  const SpringProductKernel k = springProductLanes();
+  EXPECT_EQ(k.width, processorLaneWidth() >= 4 ? processorLaneWidth() : 1);
+  EXPECT_EQ(k.run == nullptr, k.width == 1);
+}
+
+}  // namespace
+}  // namespace weft::integrators
