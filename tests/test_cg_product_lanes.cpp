@@ -1,7 +1,9 @@
 // Implicit CG's spring product in lanes (cg_product_lanes.h), four and eight wide, against the
-// scalar row springSystemProduct: the same bits in every row, over groups whose particles have as
-// many spring ends (taken) and groups that do not (refused, nothing written), pinned particles
-// (w 0: +0), and a NaN in the vector multiplied (carried where the scalar carries it).
+// scalar rows: springSystemProduct, and with the filter cgFilteredRow's q and c.q. The same bits in
+// every row, over groups whose particles have as many spring ends (taken) and groups that do not
+// (refused, nothing written), pinned particles (w 0: +0), particles resting on a collider (the
+// normal's part filtered out), and a NaN in the vector multiplied (carried where the scalar
+// carries it).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,9 +20,10 @@ namespace {
 struct Case {
   std::vector<uint32_t> rows{0};
   std::vector<gpu::SpringEntry> entries;
-  std::vector<glm::vec4> blocks, positions, u;
-  SpringProductInput input() const {
-    return {rows.data(), entries.data(), blocks.data(), positions.data(), u.data(), 0.37f};
+  std::vector<glm::vec4> blocks, positions, u, constraint;
+  SpringProductInput input(bool filtered) const {
+    return {rows.data(),   entries.data(), blocks.data(), positions.data(),
+            u.data(),      0.37f,          filtered ? constraint.data() : nullptr};
   }
 };
 
@@ -40,6 +43,13 @@ Case makeCase(uint32_t n, unsigned seed) {
     c.rows.push_back(static_cast<uint32_t>(c.entries.size()));
     c.positions.emplace_back(r(rng), r(rng), r(rng), i % 11 == 4 ? 0.f : 100.f * (1.5f + r(rng)));
     c.u.emplace_back(r(rng), r(rng), r(rng), 0.f);
+    // as cg_setup leaves it: pinned where w is 0, every 3rd resting on a collider, else free; and
+    // every 13th held whole though free (applyFilter's pinned case, whatever the vector holds)
+    const glm::vec3 normal = glm::normalize(glm::vec3(r(rng), 1.f, r(rng)));
+    c.constraint.push_back(i % 11 == 4   ? glm::vec4(0.f, 0.f, 0.f, WEFT_FILTER_PINNED)
+                           : i % 13 == 6 ? glm::vec4(normal, WEFT_FILTER_PINNED)
+                           : i % 3 == 1 ? glm::vec4(normal, WEFT_FILTER_CONTACT)
+                                        : glm::vec4(0.f, 0.f, 0.f, WEFT_FILTER_FREE));
   }
   c.u[n / 2].y = std::nanf("");
   return c;
@@ -47,10 +57,10 @@ Case makeCase(uint32_t n, unsigned seed) {
 
 bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
-void expectScalarBits(SpringProductLanes kernel, int width) {
+void expectScalarBits(SpringProductLanes kernel, int width, bool filtered) {
   const uint32_t n = 301;
   const Case c = makeCase(n, 7u + unsigned(width));
-  const SpringProductInput in = c.input();
+  const SpringProductInput in = c.input(filtered);
   int taken = 0, refused = 0, expectedRefused = 0;
   for (uint32_t first = 0; first + uint32_t(width) <= n; ++first) {
     bool uniform = true;
@@ -58,8 +68,9 @@ void expectScalarBits(SpringProductLanes kernel, int width) {
       uniform = uniform && c.rows[first + l + 1] - c.rows[first + l] == c.rows[first + 1] - c.rows[first];
     expectedRefused += uniform ? 0 : 1;
     glm::vec4 out[8];
+    float cq[8];
     for (glm::vec4& o : out) o = glm::vec4(-7.f);
-    const bool ran = kernel(in, first, out);
+    const bool ran = kernel(in, first, out, cq);
     ASSERT_EQ(ran, uniform) << "group at " << first;
     if (!ran) {
       ++refused;
@@ -68,7 +79,12 @@ void expectScalarBits(SpringProductLanes kernel, int width) {
     }
     ++taken;
     for (int l = 0; l < width; ++l) {
-      const glm::vec3 scalar = springSystemProduct(in, first + uint32_t(l));
+      float scalarCq = 0.f;
+      glm::vec3 scalar = springSystemProduct(in, first + uint32_t(l));
+      if (filtered) {
+        scalar = cgFilteredRow(in, first + uint32_t(l), scalar, scalarCq);
+        ASSERT_TRUE(sameBits(cq[l], scalarCq)) << "c.q of row " << first + l << ": " << cq[l] << " against " << scalarCq;
+      }
       for (int axis = 0; axis < 3; ++axis)
         ASSERT_TRUE(sameBits(out[l][axis], scalar[axis]))
             << "row " << first + l << " axis " << axis << ": " << out[l][axis] << " against " << scalar[axis];
@@ -83,12 +99,40 @@ void expectScalarBits(SpringProductLanes kernel, int width) {
 
 TEST(CgProductLanes, FourWideGivesTheScalarRowsBits) {
   if (!springProductLanesSse()) GTEST_SKIP() << "this build has no SSE2 lanes";
-  expectScalarBits(springProductLanesSse(), 4);
+  expectScalarBits(springProductLanesSse(), 4, false);
+  expectScalarBits(springProductLanesSse(), 4, true);
 }
 
 TEST(CgProductLanes, EightWideGivesTheScalarRowsBits) {
   if (!springProductLanesAvx2() || processorLaneWidth() < 8) GTEST_SKIP() << "no AVX2 here";
-  expectScalarBits(springProductLanesAvx2(), 8);
+  expectScalarBits(springProductLanesAvx2(), 8, false);
+  expectScalarBits(springProductLanesAvx2(), 8, true);
+}
+
+// The filtered rows' scalar form is cg_product.comp's end on a system of springs alone: the
+// unfiltered row, its elements' +0, then the filter and c.q as cgProductParticle takes them.
+TEST(CgProductLanes, TheFilteredRowIsTheFilterOfTheRowAndItsElements) {
+  const Case c = makeCase(97, 3u);
+  const SpringProductInput in = c.input(true);
+  int contact = 0;
+  for (uint32_t i = 0; i < 97; ++i) {
+    float cq = 0.f;
+    const glm::vec3 row = springSystemProduct(in, i);
+    const glm::vec3 q = cgFilteredRow(in, i, row, cq);
+    const glm::vec4 f = c.constraint[i];
+    if (std::isnan(row.x + row.y + row.z) || std::isnan(c.u[i].y)) continue;  // the rows that meet u's NaN
+    if (f.w == WEFT_FILTER_PINNED) {
+      EXPECT_EQ(q, glm::vec3(0.f));
+    } else if (f.w == WEFT_FILTER_CONTACT) {
+      ++contact;
+      EXPECT_NEAR(glm::dot(q, glm::vec3(f)), 0.f, 1e-5f * (1.f + glm::length(row))) << "row " << i;
+      EXPECT_NEAR(glm::length(q - row + glm::dot(row, glm::vec3(f)) * glm::vec3(f)), 0.f, 1e-5f * (1.f + glm::length(row)));
+    } else {
+      EXPECT_EQ(q, row);
+    }
+    EXPECT_FLOAT_EQ(cq, glm::dot(glm::vec3(c.u[i]), q));
+  }
+  EXPECT_GT(contact, 20);
 }
 
 TEST(CgProductLanes, TheSolveRunsTheWidestLanesTheProcessorHas) {

@@ -21,6 +21,9 @@ struct SpringProductInput {
   const glm::vec4* positions;       // w: the inverse mass, 0 pinned
   const glm::vec4* u;               // the vector multiplied
   float dragTime;                   // the step's force time times the air's drag: the drag's diagonal
+  // Baraff & Witkin's filter of each row (CgVectors::constraint), for a kernel to finish rows with
+  // no elements as cg_product.comp does (cgFilteredRow); null: the rows as springSystemProduct.
+  const glm::vec4* constraint = nullptr;
 };
 
 // Row i of A u over the mass, the drag and the springs: (m + a drag) u_i + sum over i's spring ends
@@ -35,9 +38,19 @@ inline glm::vec3 springSystemProduct(const SpringProductInput& in, uint32_t i) {
   return product;
 }
 
+// A row of a system with no elements as cg_product.comp ends it: q = filter(springs' row + 0) (a
+// free row's elements add +0, which turns a -0 into +0; a pinned row is +0 already), and c.q, with c
+// the vector multiplied. A system with elements adds their rows before the filter (cg_solve.cpp).
+inline glm::vec3 cgFilteredRow(const SpringProductInput& in, uint32_t i, glm::vec3 springs, float& cq) {
+  const glm::vec3 q = gpu::applyFilter(in.constraint[i], springs + glm::vec3(0.f));
+  cq = glm::dot(gpu::xyz(in.u[i]), q);
+  return q;
+}
+
 // Rows first .. first + width - 1 of springSystemProduct into out[0 .. width) (xyz; w 0), where they
-// all have as many spring ends; false, with nothing written, where they do not.
-using SpringProductLanes = bool (*)(const SpringProductInput& in, uint32_t first, glm::vec4* out);
+// all have as many spring ends; false, with nothing written, where they do not. With the input's
+// constraint, out gets cgFilteredRow's q instead and cq[0 .. width) its c.q.
+using SpringProductLanes = bool (*)(const SpringProductInput& in, uint32_t first, glm::vec4* out, float* cq);
 
 struct SpringProductKernel {
   SpringProductLanes run = nullptr;  // null where the build or the processor has no lanes

@@ -15,8 +15,8 @@
 namespace weft::integrators {
 namespace {
 
-bool springProductsAvx2(const SpringProductInput& in, uint32_t first, glm::vec4* out) {
-  return lanes::springProducts<avx2::Ops>(in, first, out);
+bool springProductsAvx2(const SpringProductInput& in, uint32_t first, glm::vec4* out, float* cq) {
+  return lanes::springProducts<avx2::Ops>(in, first, out, cq);
 }
 
 }  // namespace

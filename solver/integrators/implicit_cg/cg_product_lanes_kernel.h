@@ -11,8 +11,23 @@
 
 namespace weft::integrators::lanes {
 
+// applyFilter (shaders/physics.h) on lanes: 0 where pinned, the normal's part taken out where
+// resting on a collider, as it is elsewhere.
 template <class V>
-bool springProducts(const SpringProductInput& in, uint32_t first, glm::vec4* out) {
+typename V::Lanes filter(const typename V::Lanes& constraint, typename V::F x, typename V::F y, typename V::F z) {
+  using F = typename V::F;
+  const F pinned = V::cmpnlt(constraint.w, V::set1(float(WEFT_FILTER_PINNED)));
+  const F contact = V::cmpnlt(constraint.w, V::set1(float(WEFT_FILTER_CONTACT)));
+  const F t = dot3<V>(x, y, z, constraint.x, constraint.y, constraint.z);
+  auto pick = [&](F v, F n) {
+    const F slid = V::sub(v, V::mul(t, n));
+    return V::andnot(pinned, V::or_(V::and_(contact, slid), V::andnot(contact, v)));
+  };
+  return {pick(x, constraint.x), pick(y, constraint.y), pick(z, constraint.z), V::zero()};
+}
+
+template <class V>
+bool springProducts(const SpringProductInput& in, uint32_t first, glm::vec4* out, float* cq) {
   using F = typename V::F;
   constexpr int N = V::N;
   uint32_t row[N], self[N], local[N];
@@ -44,7 +59,18 @@ bool springProducts(const SpringProductInput& in, uint32_t first, glm::vec4* out
   }
   // +0 where the particle is pinned (w not above 0, NaN included), as the scalar function returns.
   const F free = V::cmpgt(x.w, V::zero());
-  V::scatter(out, local, {V::and_(free, px), V::and_(free, py), V::and_(free, pz), V::zero()});
+  px = V::and_(free, px);
+  py = V::and_(free, py);
+  pz = V::and_(free, pz);
+  if (!in.constraint) {
+    V::scatter(out, local, {px, py, pz, V::zero()});
+    return true;
+  }
+  // cgFilteredRow: the elements' +0, the filter, and c.q.
+  const F zero = V::zero();
+  const typename V::Lanes q = filter<V>(V::gather(in.constraint, self), V::add(px, zero), V::add(py, zero), V::add(pz, zero));
+  V::scatter(out, local, q);
+  V::store(cq, dot3<V>(u.x, u.y, u.z, q.x, q.y, q.z));
   return true;
 }
 

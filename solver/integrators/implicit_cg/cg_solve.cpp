@@ -107,23 +107,32 @@ float cgProductParticle(uint32_t i, glm::vec3 product, CgVectors& w) {
 
 // cg_product.comp over particles [begin, end): the springs' rows in lanes where a group of the
 // kernel's width has as many springs a particle (a grid's inside), else row by row; the sum of c.q
-// over the range, added in particle order as sumOver adds.
+// over the range, added in particle order as sumOver adds. A system of springs alone (no element
+// rows, no contact pairs) has the lanes finish its rows too (cgFilteredRow).
 double cgProductRange(size_t begin, size_t end, CpuState& s, CgVectors& w, const gpu::StepParams& p,
                       const CgSystem& system) {
-  const SpringProductInput in = springProductInput(s, w.c, p, system);
+  SpringProductInput in = springProductInput(s, w.c, p, system);
+  if (s.elements.rows.back() == 0 && s.elements.contactPairCounts.empty()) in.constraint = w.constraint.data();
   const SpringProductKernel lanes = springProductLanes();
-  // Springs only: each free row's elements add +0 (which turns a -0 into +0, so it is still added).
-  const bool springsOnly = s.elements.rows.back() == 0 && s.elements.contactPairCounts.empty();
   glm::vec4 rows[8];
+  float cq[8];
   double sum = 0;
   for (size_t i = begin; i < end;) {
-    if (lanes.run && i + size_t(lanes.width) <= end && lanes.run(in, static_cast<uint32_t>(i), rows)) {
+    if (lanes.run && i + size_t(lanes.width) <= end && lanes.run(in, static_cast<uint32_t>(i), rows, cq)) {
       for (int l = 0; l < lanes.width; ++l, ++i) {
         const auto at = static_cast<uint32_t>(i);
-        const glm::vec3 row = springsOnly ? xyz(rows[l]) + glm::vec3(s.positions[at].w > 0.f ? 0.f : -0.f)
-                                          : addElementProduct(at, xyz(rows[l]), s, w.c, system);
-        sum += cgProductParticle(at, row, w);
+        if (in.constraint) {
+          w.q[at] = glm::vec4(xyz(rows[l]), 0.f);
+          sum += cq[l];
+        } else {
+          sum += cgProductParticle(at, addElementProduct(at, xyz(rows[l]), s, w.c, system), w);
+        }
       }
+    } else if (in.constraint) {
+      const auto at = static_cast<uint32_t>(i++);
+      float c = 0.f;
+      w.q[at] = glm::vec4(cgFilteredRow(in, at, springSystemProduct(in, at), c), 0.f);
+      sum += c;
     } else {
       const auto at = static_cast<uint32_t>(i++);
       sum += cgProductParticle(at, addElementProduct(at, springSystemProduct(in, at), s, w.c, system), w);
