@@ -117,6 +117,10 @@ struct ElementTable {
   // the gathers walk them after the particle's row.
   std::vector<gpu::Element> contactPairs;
   std::vector<uint32_t> contactPairCounts;
+
+  // No particle has an element row or a contact pair: the cloth is springs alone, and the gathers
+  // may skip the element walk entirely.
+  bool springsOnly() const { return rows.back() == 0 && contactPairCounts.empty(); }
 };
 // Tethers are listed only at their free end: the anchor is pinned and takes no force.
 ElementTable buildElementTable(const ClothModel& model);

@@ -1,7 +1,7 @@
 // Implicit CG's spring product in lanes (cg_product_lanes.h), four and eight wide, against the
 // scalar rows: springSystemProduct, and with the filter cgFilteredRow's q and c.q. The same bits in
-// every row, over groups whose particles have as many spring ends (taken) and groups that do not
-// (refused, nothing written), pinned particles (w 0: +0), particles resting on a collider (the
+// every row, over groups whose particles have as many spring ends and groups that do not (a row out
+// of ends keeps its sum while the others add theirs), pinned particles (w 0: +0), particles resting on a collider (the
 // normal's part filtered out), and a NaN in the vector multiplied (carried where the scalar
 // carries it).
 #include <gtest/gtest.h>
@@ -28,7 +28,7 @@ struct Case {
 };
 
 // n particles, most with 12 spring ends (a grid's inside), every 19th with 7 and every 23rd with
-// none, to far ends anywhere; every 11th pinned, one NaN in u.
+// none (u.x -0), to far ends anywhere; every 11th pinned, one NaN in u.
 Case makeCase(uint32_t n, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> r(-1.f, 1.f);
@@ -51,6 +51,8 @@ Case makeCase(uint32_t n, unsigned seed) {
                            : i % 3 == 1 ? glm::vec4(normal, WEFT_FILTER_CONTACT)
                                         : glm::vec4(0.f, 0.f, 0.f, WEFT_FILTER_FREE));
   }
+  // a row of no spring ends whose u.x is -0: its product stays -0 beside rows that go on adding
+  for (uint32_t i = 5; i < n; i += 23) c.u[i].x = -0.f;
   c.u[n / 2].y = std::nanf("");
   return c;
 }
@@ -61,23 +63,19 @@ void expectScalarBits(SpringProductLanes kernel, int width, bool filtered) {
   const uint32_t n = 301;
   const Case c = makeCase(n, 7u + unsigned(width));
   const SpringProductInput in = c.input(filtered);
-  int taken = 0, refused = 0, expectedRefused = 0;
+  int uniform = 0, mixed = 0, withEmptyRow = 0;
   for (uint32_t first = 0; first + uint32_t(width) <= n; ++first) {
-    bool uniform = true;
-    for (int l = 1; l < width; ++l)
-      uniform = uniform && c.rows[first + l + 1] - c.rows[first + l] == c.rows[first + 1] - c.rows[first];
-    expectedRefused += uniform ? 0 : 1;
+    bool same = true, empty = false;
+    for (int l = 0; l < width; ++l) {
+      same = same && c.rows[first + l + 1] - c.rows[first + l] == c.rows[first + 1] - c.rows[first];
+      empty = empty || c.rows[first + l + 1] == c.rows[first + l];
+    }
+    (same ? uniform : mixed) += 1;
+    withEmptyRow += empty ? 1 : 0;
     glm::vec4 out[8];
     float cq[8];
     for (glm::vec4& o : out) o = glm::vec4(-7.f);
-    const bool ran = kernel(in, first, out, cq);
-    ASSERT_EQ(ran, uniform) << "group at " << first;
-    if (!ran) {
-      ++refused;
-      for (const glm::vec4& o : out) EXPECT_EQ(o, glm::vec4(-7.f)) << "a refused group wrote";
-      continue;
-    }
-    ++taken;
+    kernel(in, first, out, cq);
     for (int l = 0; l < width; ++l) {
       float scalarCq = 0.f;
       glm::vec3 scalar = springSystemProduct(in, first + uint32_t(l));
@@ -91,10 +89,10 @@ void expectScalarBits(SpringProductLanes kernel, int width, bool filtered) {
       EXPECT_EQ(out[l].w, 0.f);
     }
   }
-  // Both kinds of group were met, and the refusals are exactly the groups of mixed counts.
-  EXPECT_GT(taken, 100);
-  EXPECT_GT(refused, 20);
-  EXPECT_EQ(refused, expectedRefused);
+  // Both kinds of group were met, and groups with a row of no spring ends among them.
+  EXPECT_GT(uniform, 100);
+  EXPECT_GT(mixed, 20);
+  EXPECT_GT(withEmptyRow, 10);
 }
 
 TEST(CgProductLanes, FourWideGivesTheScalarRowsBits) {

@@ -47,10 +47,10 @@ inline glm::vec3 cgFilteredRow(const SpringProductInput& in, uint32_t i, glm::ve
   return q;
 }
 
-// Rows first .. first + width - 1 of springSystemProduct into out[0 .. width) (xyz; w 0), where they
-// all have as many spring ends; false, with nothing written, where they do not. With the input's
-// constraint, out gets cgFilteredRow's q instead and cq[0 .. width) its c.q.
-using SpringProductLanes = bool (*)(const SpringProductInput& in, uint32_t first, glm::vec4* out, float* cq);
+// Rows first .. first + width - 1 of springSystemProduct into out[0 .. width) (xyz; w 0), whatever
+// number of spring ends each has (a lane out of ends keeps its sum while the others add theirs).
+// With the input's constraint, out gets cgFilteredRow's q instead and cq[0 .. width) its c.q.
+using SpringProductLanes = void (*)(const SpringProductInput& in, uint32_t first, glm::vec4* out, float* cq);
 
 struct SpringProductKernel {
   SpringProductLanes run = nullptr;  // null where the build or the processor has no lanes

@@ -15,8 +15,8 @@
 namespace weft::integrators {
 namespace {
 
-bool springProductsAvx2(const SpringProductInput& in, uint32_t first, glm::vec4* out, float* cq) {
-  return lanes::springProducts<avx2::Ops>(in, first, out, cq);
+void springProductsAvx2(const SpringProductInput& in, uint32_t first, glm::vec4* out, float* cq) {
+  lanes::springProducts<avx2::Ops>(in, first, out, cq);
 }
 
 }  // namespace

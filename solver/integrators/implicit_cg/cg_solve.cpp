@@ -105,37 +105,37 @@ float cgProductParticle(uint32_t i, glm::vec3 product, CgVectors& w) {
   return glm::dot(xyz(w.c[i]), qi);
 }
 
-// cg_product.comp over particles [begin, end): the springs' rows in lanes where a group of the
-// kernel's width has as many springs a particle (a grid's inside), else row by row; the sum of c.q
-// over the range, added in particle order as sumOver adds. A system of springs alone (no element
-// rows, no contact pairs) has the lanes finish its rows too (cgFilteredRow).
+// cg_product.comp over particles [begin, end): the springs' rows in lanes, a group of the kernel's
+// width at a time, and the range's last rows that fill no group row by row; the sum of c.q over the
+// range, added in particle order as sumOver adds. A system of springs alone (no element rows, no
+// contact pairs) has the lanes finish its rows too (cgFilteredRow).
 double cgProductRange(size_t begin, size_t end, CpuState& s, CgVectors& w, const gpu::StepParams& p,
                       const CgSystem& system) {
   SpringProductInput in = springProductInput(s, w.c, p, system);
-  if (s.elements.rows.back() == 0 && s.elements.contactPairCounts.empty()) in.constraint = w.constraint.data();
+  if (s.elements.springsOnly()) in.constraint = w.constraint.data();
   const SpringProductKernel lanes = springProductLanes();
+  const auto width = size_t(lanes.width);
   glm::vec4 rows[8];
   float cq[8];
   double sum = 0;
-  for (size_t i = begin; i < end;) {
-    if (lanes.run && i + size_t(lanes.width) <= end && lanes.run(in, static_cast<uint32_t>(i), rows, cq)) {
-      for (int l = 0; l < lanes.width; ++l, ++i) {
-        const auto at = static_cast<uint32_t>(i);
-        if (in.constraint) {
-          w.q[at] = glm::vec4(xyz(rows[l]), 0.f);
-          sum += cq[l];
-        } else {
-          sum += cgProductParticle(at, addElementProduct(at, xyz(rows[l]), s, w.c, system), w);
-        }
-      }
-    } else if (in.constraint) {
-      const auto at = static_cast<uint32_t>(i++);
-      float c = 0.f;
-      w.q[at] = glm::vec4(cgFilteredRow(in, at, springSystemProduct(in, at), c), 0.f);
+  auto take = [&](uint32_t at, glm::vec3 springs, float c) {
+    if (in.constraint) {
+      w.q[at] = glm::vec4(springs, 0.f);
       sum += c;
     } else {
+      sum += cgProductParticle(at, addElementProduct(at, springs, s, w.c, system), w);
+    }
+  };
+  for (size_t i = begin; i < end;) {
+    if (lanes.run && i + width <= end) {
+      lanes.run(in, static_cast<uint32_t>(i), rows, cq);
+      for (size_t l = 0; l < width; ++l, ++i) take(static_cast<uint32_t>(i), xyz(rows[l]), cq[l]);
+    } else {
       const auto at = static_cast<uint32_t>(i++);
-      sum += cgProductParticle(at, addElementProduct(at, springSystemProduct(in, at), s, w.c, system), w);
+      float c = 0.f;
+      glm::vec3 row = springSystemProduct(in, at);
+      if (in.constraint) row = cgFilteredRow(in, at, row, c);  // before take reads c
+      take(at, row, c);
     }
   }
   return sum;
