@@ -7,6 +7,7 @@
 #include "solver/integrators/common/solve_kit.h"
 #include "shaders/newton.h"
 #include "solver/integrators/common/cpu_elements.h"
+#include "solver/integrators/newton_chebyshev/newton_sweep_lanes.h"
 #include "solver/thread_pool.h"
 
 namespace weft::integrators {
@@ -84,19 +85,22 @@ float newtonGradientParticle(uint32_t i, CpuState& s, NewtonVectors& w, const gp
   return glm::dot(b, b);
 }
 
-// CPU twin of newton_sweep.comp: reads y_j from `dx`, y_(j-1) from `dxPrev` and writes y_(j+1)
-// there; returns |r_j|^2 of the particle (which only measuring sweeps use).
-float newtonSweepParticle(uint32_t i, CpuState& s, NewtonVectors& w, const std::vector<glm::vec4>& dx,
-                          std::vector<glm::vec4>& dxPrev, const gpu::NewtonParams& p) {
+SpringResidualInput springResidualInput(const CpuState& s, const NewtonVectors& w, const std::vector<glm::vec4>& dx) {
+  return {s.springs.rows.data(), s.springs.entries.data(), w.couplings.data(), w.rhs.data(), w.diagonal.data(),
+          dx.data()};
+}
+
+// CPU twin of newton_sweep.comp, given row i's springs' part of the residual (springResidual):
+// reads y_j from `dx`, y_(j-1) from `dxPrev` and writes y_(j+1) there; returns |r_j|^2 of the
+// particle (which only measuring sweeps use).
+float newtonSweepParticle(uint32_t i, glm::vec3 springs, CpuState& s, NewtonVectors& w,
+                          const std::vector<glm::vec4>& dx, std::vector<glm::vec4>& dxPrev, const gpu::NewtonParams& p) {
   glm::vec4 inverseDiagonal = w.diagonal[2 * i], inverseRest = w.diagonal[2 * i + 1];
   float massTerm = inverseRest.z;
   glm::vec3 next(0.f), r(0.f);
   if (massTerm > 0.f) {
     glm::vec3 yi = xyz(dx[i]);
-    r = xyz(w.rhs[i]) - massTerm * yi;
-    for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k)
-      r -= gpu::couplingProduct(w.couplings[k], yi - xyz(dx[s.springs.entries[k].other]));
-    r -= elementProduct(i, s.positionsOut, dx, s.elements, 1.f, 1.f / p.step.dt);
+    r = springs - elementProduct(i, s.positionsOut, dx, s.elements, 1.f, 1.f / p.step.dt);
     const bool nesterov = p.nesterov != 0u;
     const glm::vec3 jacobi =
         yi + gpu::newtonJacobiStep(p.nesterov) * gpu::symmetricProduct(inverseDiagonal, inverseRest, r);
@@ -107,6 +111,29 @@ float newtonSweepParticle(uint32_t i, CpuState& s, NewtonVectors& w, const std::
   }
   dxPrev[i] = glm::vec4(next, 0.f);
   return glm::dot(r, r);
+}
+
+// A sweep over particles [begin, end): the springs' residuals in lanes, a group of the kernel's
+// width at a time, and the range's last rows that fill no group row by row; the sum of |r_j|^2
+// over the range, added in particle order as sumOver adds.
+double newtonSweepRange(size_t begin, size_t end, CpuState& s, NewtonVectors& w, const std::vector<glm::vec4>& dx,
+                        std::vector<glm::vec4>& dxPrev, const gpu::NewtonParams& p) {
+  const SpringResidualInput in = springResidualInput(s, w, dx);
+  const SpringResidualKernel lanes = springResidualLanes();
+  const auto width = size_t(lanes.width);
+  glm::vec4 rows[8];
+  double sum = 0;
+  for (size_t i = begin; i < end;) {
+    if (lanes.run && i + width <= end) {
+      lanes.run(in, static_cast<uint32_t>(i), rows);
+      for (size_t l = 0; l < width; ++l, ++i)
+        sum += newtonSweepParticle(static_cast<uint32_t>(i), xyz(rows[l]), s, w, dx, dxPrev, p);
+    } else {
+      const auto at = static_cast<uint32_t>(i++);
+      sum += newtonSweepParticle(at, springResidual(in, at), s, w, dx, dxPrev, p);
+    }
+  }
+  return sum;
 }
 
 // CPU twin of newton_update.comp.
@@ -206,7 +233,8 @@ SolveStats newtonChebyshevStepCpu(CpuState& s, const gpu::StepParams& step, cons
       p.omega = weights[j];
       std::vector<glm::vec4>& dx = j % 2 == 0 ? w.y0 : w.y1;
       std::vector<glm::vec4>& dxPrev = j % 2 == 0 ? w.y1 : w.y0;
-      double residualNorm2 = sumOver(pool, n, [&](uint32_t i) { return newtonSweepParticle(i, s, w, dx, dxPrev, p); });
+      double residualNorm2 = pool.parallelSum(
+          n, [&](size_t begin, size_t end) { return newtonSweepRange(begin, end, s, w, dx, dxPrev, p); });
       if (measures(j))
         gpu::newtonScalarStep(scalars, WEFT_NEWTON_CHECK, static_cast<float>(residualNorm2), p.tolerance,
                               p.maxIterations, p.newtonIteration);
