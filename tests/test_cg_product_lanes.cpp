@@ -13,34 +13,28 @@
 
 #include "solver/integrators/implicit_cg/cg_product_lanes.h"
 #include "solver/integrators/xpbd/xpbd_lanes.h"
+#include "lane_test_rows.h"
 
 namespace weft::integrators {
 namespace {
 
 struct Case {
-  std::vector<uint32_t> rows{0};
-  std::vector<gpu::SpringEntry> entries;
-  std::vector<glm::vec4> blocks, positions, u, constraint;
+  LaneTestRows springs;
+  std::vector<glm::vec4> positions, u, constraint;
   SpringProductInput input(bool filtered) const {
-    return {rows.data(),   entries.data(), blocks.data(), positions.data(),
-            u.data(),      0.37f,          filtered ? constraint.data() : nullptr};
+    return {springs.rows.data(), springs.entries.data(), springs.blocks.data(), positions.data(),
+            u.data(),            0.37f,                  filtered ? constraint.data() : nullptr};
   }
 };
 
-// n particles, most with 12 spring ends (a grid's inside), every 19th with 7 and every 23rd with
-// none (u.x -0), to far ends anywhere; every 11th pinned, one NaN in u.
+// n particles with laneTestRows' spring ends (the empty rows' u.x -0); every 11th pinned, one
+// NaN in u.
 Case makeCase(uint32_t n, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> r(-1.f, 1.f);
-  std::uniform_int_distribution<uint32_t> other(0, n - 1);
   Case c;
+  c.springs = laneTestRows(n, rng, [&](std::mt19937& g) { return glm::vec4(r(g), r(g), r(g), 5.f * (1.f + r(g))); });
   for (uint32_t i = 0; i < n; ++i) {
-    const uint32_t ends = i % 23 == 5 ? 0 : i % 19 == 3 ? 7 : 12;
-    for (uint32_t k = 0; k < ends; ++k) {
-      c.entries.push_back({other(rng), 0.f, 0.f, 0.f});
-      c.blocks.emplace_back(r(rng), r(rng), r(rng), 5.f * (1.f + r(rng)));
-    }
-    c.rows.push_back(static_cast<uint32_t>(c.entries.size()));
     c.positions.emplace_back(r(rng), r(rng), r(rng), i % 11 == 4 ? 0.f : 100.f * (1.5f + r(rng)));
     c.u.emplace_back(r(rng), r(rng), r(rng), 0.f);
     // as cg_setup leaves it: pinned where w is 0, every 3rd resting on a collider, else free; and
@@ -52,26 +46,19 @@ Case makeCase(uint32_t n, unsigned seed) {
                                         : glm::vec4(0.f, 0.f, 0.f, WEFT_FILTER_FREE));
   }
   // a row of no spring ends whose u.x is -0: its product stays -0 beside rows that go on adding
-  for (uint32_t i = 5; i < n; i += 23) c.u[i].x = -0.f;
+  for (uint32_t i = 0; i < n; ++i)
+    if (laneTestRowIsEmpty(i)) c.u[i].x = -0.f;
   c.u[n / 2].y = std::nanf("");
   return c;
 }
-
-bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 void expectScalarBits(SpringProductLanes kernel, int width, bool filtered) {
   const uint32_t n = 301;
   const Case c = makeCase(n, 7u + unsigned(width));
   const SpringProductInput in = c.input(filtered);
-  int uniform = 0, mixed = 0, withEmptyRow = 0;
+  GroupKinds kinds;
   for (uint32_t first = 0; first + uint32_t(width) <= n; ++first) {
-    bool same = true, empty = false;
-    for (int l = 0; l < width; ++l) {
-      same = same && c.rows[first + l + 1] - c.rows[first + l] == c.rows[first + 1] - c.rows[first];
-      empty = empty || c.rows[first + l + 1] == c.rows[first + l];
-    }
-    (same ? uniform : mixed) += 1;
-    withEmptyRow += empty ? 1 : 0;
+    kinds.add(c.springs.rows, first, width);
     glm::vec4 out[8];
     float cq[8];
     for (glm::vec4& o : out) o = glm::vec4(-7.f);
@@ -90,9 +77,9 @@ void expectScalarBits(SpringProductLanes kernel, int width, bool filtered) {
     }
   }
   // Both kinds of group were met, and groups with a row of no spring ends among them.
-  EXPECT_GT(uniform, 100);
-  EXPECT_GT(mixed, 20);
-  EXPECT_GT(withEmptyRow, 10);
+  EXPECT_GT(kinds.uniform, 100);
+  EXPECT_GT(kinds.mixed, 20);
+  EXPECT_GT(kinds.withEmptyRow, 10);
 }
 
 TEST(CgProductLanes, FourWideGivesTheScalarRowsBits) {

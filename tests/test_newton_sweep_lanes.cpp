@@ -13,63 +13,47 @@
 
 #include "solver/integrators/newton_chebyshev/newton_sweep_lanes.h"
 #include "solver/integrators/xpbd/xpbd_lanes.h"
+#include "lane_test_rows.h"
 
 namespace weft::integrators {
 namespace {
 
 struct Case {
-  std::vector<uint32_t> rows{0};
-  std::vector<gpu::SpringEntry> entries;
-  std::vector<glm::vec4> couplings, rhs, diagonal, dx;
+  LaneTestRows springs;  // blocks: the couplings
+  std::vector<glm::vec4> rhs, diagonal, dx;
   SpringResidualInput input() const {
-    return {rows.data(), entries.data(), couplings.data(), rhs.data(), diagonal.data(), dx.data()};
+    return {springs.rows.data(), springs.entries.data(), springs.blocks.data(), rhs.data(), diagonal.data(), dx.data()};
   }
 };
 
-// n particles, most with 12 spring ends (a grid's inside), every 19th with 7 and every 23rd with
-// none (b.x -0 and y.x +0 there: its residual's x stays -0), to far ends anywhere; every 11th
-// pinned (mass term 0), one NaN in the iterate.
+// n particles with laneTestRows' spring ends (the empty rows' b.x -0 and y.x +0: their residual's
+// x stays -0); every 11th pinned (mass term 0), one NaN in the iterate.
 Case makeCase(uint32_t n, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> r(-1.f, 1.f);
-  std::uniform_int_distribution<uint32_t> other(0, n - 1);
   Case c;
+  c.springs = laneTestRows(n, rng, [&](std::mt19937& g) { return glm::vec4(r(g), r(g), r(g), 50.f * (1.f + r(g))); });
   for (uint32_t i = 0; i < n; ++i) {
-    const uint32_t ends = i % 23 == 5 ? 0 : i % 19 == 3 ? 7 : 12;
-    for (uint32_t k = 0; k < ends; ++k) {
-      c.entries.push_back({other(rng), 0.f, 0.f, 0.f});
-      c.couplings.emplace_back(r(rng), r(rng), r(rng), 50.f * (1.f + r(rng)));
-    }
-    c.rows.push_back(static_cast<uint32_t>(c.entries.size()));
     c.rhs.emplace_back(r(rng), r(rng), r(rng), 0.f);
     c.dx.emplace_back(r(rng), r(rng), r(rng), 0.f);
     const float massTerm = i % 11 == 4 ? 0.f : 36.f * (1.5f + r(rng));
     c.diagonal.emplace_back(r(rng), r(rng), r(rng), r(rng));
     c.diagonal.emplace_back(r(rng), r(rng), massTerm, 0.f);
   }
-  for (uint32_t i = 5; i < n; i += 23) {
-    c.rhs[i].x = -0.f;
-    c.dx[i].x = 0.f;
-  }
+  for (uint32_t i = 0; i < n; ++i)
+    if (laneTestRowIsEmpty(i)) c.rhs[i].x = -0.f, c.dx[i].x = 0.f;
   c.dx[n / 2].y = std::nanf("");
   return c;
 }
-
-bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 void expectScalarBits(SpringResidualLanes kernel, int width) {
   const uint32_t n = 301;
   const Case c = makeCase(n, 11u + unsigned(width));
   const SpringResidualInput in = c.input();
-  int uniform = 0, mixed = 0, withEmptyRow = 0, negativeZero = 0;
+  GroupKinds kinds;
+  int negativeZero = 0;
   for (uint32_t first = 0; first + uint32_t(width) <= n; ++first) {
-    bool same = true, empty = false;
-    for (int l = 0; l < width; ++l) {
-      same = same && c.rows[first + l + 1] - c.rows[first + l] == c.rows[first + 1] - c.rows[first];
-      empty = empty || c.rows[first + l + 1] == c.rows[first + l];
-    }
-    (same ? uniform : mixed) += 1;
-    withEmptyRow += empty ? 1 : 0;
+    kinds.add(c.springs.rows, first, width);
     glm::vec4 out[8];
     for (glm::vec4& o : out) o = glm::vec4(-7.f);
     kernel(in, first, out);
@@ -82,9 +66,9 @@ void expectScalarBits(SpringResidualLanes kernel, int width) {
       EXPECT_EQ(out[l].w, 0.f);
     }
   }
-  EXPECT_GT(uniform, 100);
-  EXPECT_GT(mixed, 20);
-  EXPECT_GT(withEmptyRow, 10);
+  EXPECT_GT(kinds.uniform, 100);
+  EXPECT_GT(kinds.mixed, 20);
+  EXPECT_GT(kinds.withEmptyRow, 10);
   EXPECT_GT(negativeZero, 10);
 }
 
@@ -110,8 +94,8 @@ TEST(NewtonSweepLanes, TheScalarResidualIsBMinusTheSystemTimesY) {
     const glm::dvec3 yi(glm::vec3(c.dx[i]));
     glm::dvec3 expected = glm::dvec3(glm::vec3(c.rhs[i])) - double(c.diagonal[2 * i + 1].z) * yi;
     double scale = glm::length(expected);
-    for (uint32_t k = c.rows[i]; k < c.rows[i + 1]; ++k) {
-      const glm::dvec3 term = glm::dmat3(gpu::couplingMatrix(c.couplings[k])) * (yi - glm::dvec3(glm::vec3(c.dx[c.entries[k].other])));
+    for (uint32_t k = c.springs.rows[i]; k < c.springs.rows[i + 1]; ++k) {
+      const glm::dvec3 term = glm::dmat3(gpu::couplingMatrix(c.springs.blocks[k])) * (yi - glm::dvec3(glm::vec3(c.dx[c.springs.entries[k].other])));
       expected -= term;
       scale += glm::length(term);
     }

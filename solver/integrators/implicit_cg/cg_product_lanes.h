@@ -10,6 +10,7 @@
 
 #include "shaders/physics.h"
 #include "shaders/shared.h"
+#include "solver/integrators/common/lane_kernel.h"
 
 namespace weft::integrators {
 
@@ -52,10 +53,7 @@ inline glm::vec3 cgFilteredRow(const SpringProductInput& in, uint32_t i, glm::ve
 // With the input's constraint, out gets cgFilteredRow's q instead and cq[0 .. width) its c.q.
 using SpringProductLanes = void (*)(const SpringProductInput& in, uint32_t first, glm::vec4* out, float* cq);
 
-struct SpringProductKernel {
-  SpringProductLanes run = nullptr;  // null where the build or the processor has no lanes
-  int width = 1;
-};
+using SpringProductKernel = LaneKernel<SpringProductLanes>;
 
 // The widest kernel this processor and build run (processorLaneWidth), asked once.
 SpringProductKernel springProductLanes();

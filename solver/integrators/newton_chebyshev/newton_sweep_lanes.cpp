@@ -1,7 +1,5 @@
 #include "solver/integrators/newton_chebyshev/newton_sweep_lanes.h"
 
-#include "solver/integrators/xpbd/xpbd_lanes.h"
-
 #if defined(__SSE2__)
 #include "solver/integrators/newton_chebyshev/newton_sweep_lanes_kernel.h"
 #include "solver/integrators/xpbd/xpbd_sse_lanes.h"
@@ -18,12 +16,7 @@ SpringResidualLanes springResidualLanesSse() {
 }
 
 SpringResidualKernel springResidualLanes() {
-  static const SpringResidualKernel kernel = [] {
-    const int width = processorLaneWidth();
-    if (width >= 8 && springResidualLanesAvx2()) return SpringResidualKernel{springResidualLanesAvx2(), 8};
-    if (width >= 4 && springResidualLanesSse()) return SpringResidualKernel{springResidualLanesSse(), 4};
-    return SpringResidualKernel{};
-  }();
+  static const SpringResidualKernel kernel = widestLaneKernel(springResidualLanesSse(), springResidualLanesAvx2());
   return kernel;
 }
 

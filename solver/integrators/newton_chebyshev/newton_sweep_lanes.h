@@ -9,6 +9,7 @@
 
 #include "shaders/newton.h"
 #include "shaders/shared.h"
+#include "solver/integrators/common/lane_kernel.h"
 
 namespace weft::integrators {
 
@@ -37,10 +38,7 @@ inline glm::vec3 springResidual(const SpringResidualInput& in, uint32_t i) {
 // number of spring ends each has.
 using SpringResidualLanes = void (*)(const SpringResidualInput& in, uint32_t first, glm::vec4* out);
 
-struct SpringResidualKernel {
-  SpringResidualLanes run = nullptr;  // null where the build or the processor has no lanes
-  int width = 1;
-};
+using SpringResidualKernel = LaneKernel<SpringResidualLanes>;
 
 // The widest kernel this processor and build run (processorLaneWidth), asked once.
 SpringResidualKernel springResidualLanes();

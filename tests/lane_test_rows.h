@@ -1,0 +1,55 @@
+#pragma once
+// Spring tables for the tests that hold a lane kernel to its scalar rows (test_cg_product_lanes,
+// test_newton_sweep_lanes): rows of the counts that make a kernel's groups uniform, mixed and
+// partly empty, and a tally of which kinds of group a test met.
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "shaders/shared.h"
+
+namespace weft::integrators {
+
+// n rows: most with 12 spring ends (a grid's inside), every 19th with 7 and every 23rd with none,
+// to far ends anywhere in [0, n); each end's vec4 from block(rng).
+struct LaneTestRows {
+  std::vector<uint32_t> rows{0};
+  std::vector<gpu::SpringEntry> entries;
+  std::vector<glm::vec4> blocks;
+};
+
+inline bool laneTestRowIsEmpty(uint32_t i) { return i % 23 == 5; }
+
+template <class Block>
+LaneTestRows laneTestRows(uint32_t n, std::mt19937& rng, Block block) {
+  std::uniform_int_distribution<uint32_t> other(0, n - 1);
+  LaneTestRows t;
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t ends = laneTestRowIsEmpty(i) ? 0 : i % 19 == 3 ? 7 : 12;
+    for (uint32_t k = 0; k < ends; ++k) {
+      t.entries.push_back({other(rng), 0.f, 0.f, 0.f});
+      t.blocks.push_back(block(rng));
+    }
+    t.rows.push_back(static_cast<uint32_t>(t.entries.size()));
+  }
+  return t;
+}
+
+// How many groups of each kind a test ran: all rows with as many ends, mixed, and with an empty row.
+struct GroupKinds {
+  int uniform = 0, mixed = 0, withEmptyRow = 0;
+  void add(const std::vector<uint32_t>& rows, uint32_t first, int width) {
+    bool same = true, empty = false;
+    for (int l = 0; l < width; ++l) {
+      same = same && rows[first + l + 1] - rows[first + l] == rows[first + 1] - rows[first];
+      empty = empty || rows[first + l + 1] == rows[first + l];
+    }
+    (same ? uniform : mixed) += 1;
+    withEmptyRow += empty ? 1 : 0;
+  }
+};
+
+inline bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+}  // namespace weft::integrators
