@@ -100,7 +100,8 @@ float newtonSweepParticle(uint32_t i, glm::vec3 springs, CpuState& s, NewtonVect
   glm::vec3 next(0.f), r(0.f);
   if (massTerm > 0.f) {
     glm::vec3 yi = xyz(dx[i]);
-    r = springs - elementProduct(i, s.positionsOut, dx, s.elements, 1.f, 1.f / p.step.dt);
+    // Without element rows or contact pairs their part is +0, and r - (+0) is r to the bit: skip the walk.
+    r = s.elements.springsOnly() ? springs : springs - elementProduct(i, s.positionsOut, dx, s.elements, 1.f, 1.f / p.step.dt);
     const bool nesterov = p.nesterov != 0u;
     const glm::vec3 jacobi =
         yi + gpu::newtonJacobiStep(p.nesterov) * gpu::symmetricProduct(inverseDiagonal, inverseRest, r);
