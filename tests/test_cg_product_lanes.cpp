@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "solver/integrators/implicit_cg/cg_product_lanes.h"
+#include "solver/integrators/newton_chebyshev/newton_sweep_lanes.h"
 #include "solver/integrators/xpbd/xpbd_lanes.h"
 #include "lane_test_rows.h"
 
@@ -120,10 +121,22 @@ TEST(CgProductLanes, TheFilteredRowIsTheFilterOfTheRowAndItsElements) {
   EXPECT_GT(contact, 20);
 }
 
-TEST(CgProductLanes, TheSolveRunsTheWidestLanesTheProcessorHas) {
-  const SpringProductKernel k = springProductLanes();
-  EXPECT_EQ(k.width, processorLaneWidth() >= 4 ? processorLaneWidth() : 1);
-  EXPECT_EQ(k.run == nullptr, k.width == 1);
+// widestLaneKernel (common/lane_kernel.h), which picks both solves' kernels: AVX2's where the
+// processor has it, else SSE2's, else none; and a build without a width falls back to the next.
+TEST(CgProductLanes, BothSolvesRunTheWidestLanesTheProcessorHas) {
+  const int width = processorLaneWidth() >= 4 ? processorLaneWidth() : 1;
+  const SpringProductKernel product = springProductLanes();
+  const SpringResidualKernel sweep = springResidualLanes();
+  EXPECT_EQ(product.width, width);
+  EXPECT_EQ(sweep.width, width);
+  EXPECT_EQ(product.run == nullptr, width == 1);
+  EXPECT_EQ(sweep.run == nullptr, width == 1);
+  const SpringProductLanes sse = springProductLanesSse(), avx2 = springProductLanesAvx2();
+  EXPECT_EQ(widestLaneKernel<SpringProductLanes>(sse, nullptr).width, width >= 4 && sse ? 4 : 1);
+  EXPECT_EQ(widestLaneKernel<SpringProductLanes>(nullptr, nullptr).run, nullptr);
+  if (width == 8) {
+    EXPECT_EQ(widestLaneKernel(sse, avx2).run, avx2);
+  }
 }
 
 }  // namespace
