@@ -126,7 +126,7 @@ TEST(CgProductLanes, TheFilteredRowIsTheFilterOfTheRowAndItsElements) {
 TEST(CgProductLanes, BothSolvesRunTheWidestLanesTheProcessorHas) {
   const int width = processorLaneWidth() >= 4 ? processorLaneWidth() : 1;
   const SpringProductKernel product = springProductLanes();
-  const SpringResidualKernel sweep = springResidualLanes();
+  const NewtonSweepKernel sweep = newtonSweepLanes();
   EXPECT_EQ(product.width, width);
   EXPECT_EQ(sweep.width, width);
   EXPECT_EQ(product.run == nullptr, width == 1);

@@ -85,53 +85,42 @@ float newtonGradientParticle(uint32_t i, CpuState& s, NewtonVectors& w, const gp
   return glm::dot(b, b);
 }
 
-SpringResidualInput springResidualInput(const CpuState& s, const NewtonVectors& w, const std::vector<glm::vec4>& dx) {
+NewtonSweepInput newtonSweepInput(const CpuState& s, NewtonVectors& w, const std::vector<glm::vec4>& dx,
+                                  std::vector<glm::vec4>& dxPrev, const gpu::NewtonParams& p) {
   return {s.springs.rows.data(), s.springs.entries.data(), w.couplings.data(), w.rhs.data(), w.diagonal.data(),
-          dx.data()};
+          dx.data(), dxPrev.data(), w.lastJacobi.data(), p.omega, p.nesterov != 0u};
 }
 
-// CPU twin of newton_sweep.comp, given row i's springs' part of the residual (springResidual):
-// reads y_j from `dx`, y_(j-1) from `dxPrev` and writes y_(j+1) there; returns |r_j|^2 of the
-// particle (which only measuring sweeps use).
-float newtonSweepParticle(uint32_t i, glm::vec3 springs, CpuState& s, NewtonVectors& w,
-                          const std::vector<glm::vec4>& dx, std::vector<glm::vec4>& dxPrev, const gpu::NewtonParams& p) {
-  glm::vec4 inverseDiagonal = w.diagonal[2 * i], inverseRest = w.diagonal[2 * i + 1];
-  float massTerm = inverseRest.z;
-  glm::vec3 next(0.f), r(0.f);
-  if (massTerm > 0.f) {
-    glm::vec3 yi = xyz(dx[i]);
-    // Without element rows or contact pairs their part is +0, and r - (+0) is r to the bit: skip the walk.
-    r = s.elements.springsOnly() ? springs : springs - elementProduct(i, s.positionsOut, dx, s.elements, 1.f, 1.f / p.step.dt);
-    const bool nesterov = p.nesterov != 0u;
-    const glm::vec3 jacobi =
-        yi + gpu::newtonJacobiStep(p.nesterov) * gpu::symmetricProduct(inverseDiagonal, inverseRest, r);
-    const glm::vec3 prev = nesterov ? jacobi : xyz(dxPrev[i]);
-    const glm::vec3 last = nesterov ? xyz(w.lastJacobi[i]) : jacobi;
-    if (nesterov) w.lastJacobi[i] = glm::vec4(jacobi, 0.f);
-    next = gpu::accelerate(jacobi, prev, last, p.omega, nesterov);
-  }
-  dxPrev[i] = glm::vec4(next, 0.f);
-  return glm::dot(r, r);
+// The elements' part of row i's sweep residual (the sum over its element rows and contact pairs).
+glm::vec3 elementPart(uint32_t i, const CpuState& s, const std::vector<glm::vec4>& dx, const gpu::NewtonParams& p) {
+  return elementProduct(i, s.positionsOut, dx, s.elements, 1.f, 1.f / p.step.dt);
 }
 
-// A sweep over particles [begin, end): the springs' residuals in lanes, a group of the kernel's
-// width at a time, and the range's last rows that fill no group row by row; the sum of |r_j|^2
-// over the range, added in particle order as sumOver adds.
-double newtonSweepRange(size_t begin, size_t end, CpuState& s, NewtonVectors& w, const std::vector<glm::vec4>& dx,
-                        std::vector<glm::vec4>& dxPrev, const gpu::NewtonParams& p) {
-  const SpringResidualInput in = springResidualInput(s, w, dx);
-  const SpringResidualKernel lanes = springResidualLanes();
+// A sweep over particles [begin, end) (the CPU twin of newton_sweep.comp): groups of the lane
+// kernel's width at a time, the elements' part computed row by row first where the cloth has any,
+// and the range's last rows that fill no group row by row; the sum of |r_j|^2 over the range,
+// added in particle order as sumOver adds.
+double newtonSweepRange(size_t begin, size_t end, const CpuState& s, NewtonVectors& w,
+                        const std::vector<glm::vec4>& dx, std::vector<glm::vec4>& dxPrev, const gpu::NewtonParams& p) {
+  const NewtonSweepInput in = newtonSweepInput(s, w, dx, dxPrev, p);
+  const NewtonSweepKernel lanes = newtonSweepLanes();
   const auto width = size_t(lanes.width);
-  glm::vec4 rows[8];
+  // Without element rows or contact pairs their part is +0, and r - (+0) is r to the bit: skip the walk.
+  const bool springsOnly = s.elements.springsOnly();
+  glm::vec4 taken[8];
+  float norms[8];
   double sum = 0;
   for (size_t i = begin; i < end;) {
     if (lanes.run && i + width <= end) {
-      lanes.run(in, static_cast<uint32_t>(i), rows);
-      for (size_t l = 0; l < width; ++l, ++i)
-        sum += newtonSweepParticle(static_cast<uint32_t>(i), xyz(rows[l]), s, w, dx, dxPrev, p);
+      if (!springsOnly)
+        for (size_t l = 0; l < width; ++l) taken[l] = glm::vec4(elementPart(static_cast<uint32_t>(i + l), s, dx, p), 0.f);
+      lanes.run(in, static_cast<uint32_t>(i), springsOnly ? nullptr : taken, norms);
+      for (size_t l = 0; l < width; ++l, ++i) sum += norms[l];
     } else {
       const auto at = static_cast<uint32_t>(i++);
-      sum += newtonSweepParticle(at, springResidual(in, at), s, w, dx, dxPrev, p);
+      glm::vec3 r(0.f);
+      if (sweepMassTerm(in, at) > 0.f) r = springsOnly ? springResidual(in, at) : springResidual(in, at) - elementPart(at, s, dx, p);
+      sum += newtonSweepRow(in, at, r);
     }
   }
   return sum;

@@ -7,16 +7,16 @@
 
 namespace weft::integrators {
 
-SpringResidualLanes springResidualLanesSse() {
+NewtonSweepLanes newtonSweepLanesSse() {
 #if defined(__SSE2__)
-  return lanes::springResiduals<sse::Ops>;
+  return lanes::newtonSweeps<sse::Ops>;
 #else
   return nullptr;
 #endif
 }
 
-SpringResidualKernel springResidualLanes() {
-  static const SpringResidualKernel kernel = widestLaneKernel(springResidualLanesSse(), springResidualLanesAvx2());
+NewtonSweepKernel newtonSweepLanes() {
+  static const NewtonSweepKernel kernel = widestLaneKernel(newtonSweepLanesSse(), newtonSweepLanesAvx2());
   return kernel;
 }
 

@@ -1,4 +1,4 @@
-// The eight-wide kernel of Newton-Chebyshev's sweep residual (newton_sweep_lanes.h), compiled for
+// The eight-wide kernel of Newton-Chebyshev's sweep (newton_sweep_lanes.h), compiled for
 // AVX2 (common/avx2_target_begin.h) as implicit CG's product is (cg_product_lanes_avx2.cpp);
 // called only where the processor has AVX2.
 #include <cstdint>
@@ -15,8 +15,8 @@
 namespace weft::integrators {
 namespace {
 
-void springResidualsAvx2(const SpringResidualInput& in, uint32_t first, glm::vec4* out) {
-  lanes::springResiduals<avx2::Ops>(in, first, out);
+void newtonSweepsAvx2(const NewtonSweepInput& in, uint32_t first, const glm::vec4* taken, float* norms) {
+  lanes::newtonSweeps<avx2::Ops>(in, first, taken, norms);
 }
 
 }  // namespace
@@ -27,9 +27,9 @@ void springResidualsAvx2(const SpringResidualInput& in, uint32_t first, glm::vec
 
 namespace weft::integrators {
 
-SpringResidualLanes springResidualLanesAvx2() {
+NewtonSweepLanes newtonSweepLanesAvx2() {
 #if WEFT_XPBD_AVX2_LANES
-  return springResidualsAvx2;
+  return newtonSweepsAvx2;
 #else
   return nullptr;
 #endif
