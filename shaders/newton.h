@@ -45,8 +45,8 @@ WEFT_FN vec4 newtonCoupling(vec3 xi, vec3 xj, SpringEntry s, StrainLimit bound, 
   return vec4(u.x, u.y, u.z, s.stiffness * f.y);
 }
 
-WEFT_FN vec3 couplingProduct(vec4 c, vec3 y) { return dot(xyz(c), y) * xyz(c) + c.w * y; }
-WEFT_FN mat3 couplingMatrix(vec4 c) { return outerProduct(xyz(c), xyz(c)) + c.w * mat3(1.0f); }
+// A coupling has implicit CG's system block form (u u^T + beta I), so the sweeps apply it with
+// applySystemBlock and the gradient pass sums it with systemBlockMatrix (physics.h).
 
 // A symmetric 3x3 matrix in two vec4: (m00, m11, m22, m01) and (m02, m12, extra, 0).
 WEFT_FN vec4 symmetricDiagonal(mat3 m) { return vec4(m[0][0], m[1][1], m[2][2], m[1][0]); }

@@ -32,7 +32,7 @@ void main() {
         force += springForce(xi.xyz, vi, xj, vj, e, bound);
         vec4 coupling = newtonCoupling(xi.xyz, xj, e, bound, h);
         couplings[s] = coupling;
-        block += couplingMatrix(coupling);
+        block += systemBlockMatrix(coupling);
       }
       force += elementForces(i, true);
       block += elementDiagonal(i, 1.0, 1.0 / h, 0.5);  // K + D/h of the elements at x_k, made Jacobi-safe

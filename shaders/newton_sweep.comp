@@ -27,7 +27,7 @@ void main() {
       vec3 yi = dx[i].xyz;
       r = rhs[i].xyz - massTerm * yi;
       for (uint s = springRows[i]; s < springRows[i + 1]; ++s)
-        r -= couplingProduct(couplings[s], yi - dx[springs[s].other].xyz);
+        r -= applySystemBlock(couplings[s], yi - dx[springs[s].other].xyz);
       r -= elementProduct(i, 1.0, 1.0 / params.dt);
       bool nesterov = newton.nesterov != 0u;
       vec3 jacobi = yi + newtonJacobiStep(newton.nesterov) * symmetricProduct(inverseDiagonal, inverseRest, r);

@@ -78,7 +78,7 @@ TEST_F(NewtonCouplingTest, CompactBlockEqualsStiffnessPlusDampingOverH) {
   for (float length : {0.13f, 0.07f}) {
     const glm::vec3 xj = xi - length * glm::normalize(glm::vec3(1.f, -2.f, 0.5f));
     const glm::mat3 expected = gpu::newtonSpringBlock(xi, xj, spring, gpu::StrainLimit{0.f, 0.f}, h);
-    const glm::mat3 compact = gpu::couplingMatrix(gpu::newtonCoupling(xi, xj, spring, gpu::StrainLimit{0.f, 0.f}, h));
+    const glm::mat3 compact = gpu::systemBlockMatrix(gpu::newtonCoupling(xi, xj, spring, gpu::StrainLimit{0.f, 0.f}, h));
     for (int c = 0; c < 3; ++c)
       for (int r = 0; r < 3; ++r) EXPECT_NEAR(compact[c][r], expected[c][r], 1e-5f * 2000.f) << length;
   }

@@ -152,7 +152,7 @@ TEST(NewtonSweepLanes, TheScalarRowIsTheAcceleratedBlockJacobiStep) {
 }
 
 // The scalar residual is the sweep's: b - (mass term) y - the couplings' products, here against a
-// residual built from the coupling matrices (couplingMatrix) in double precision.
+// residual built from the coupling matrices (systemBlockMatrix) in double precision.
 TEST(NewtonSweepLanes, TheScalarResidualIsBMinusTheSystemTimesY) {
   Case c = makeCase(97, 3u);
   const NewtonSweepInput in = c.input(1.f, false);
@@ -164,7 +164,7 @@ TEST(NewtonSweepLanes, TheScalarResidualIsBMinusTheSystemTimesY) {
     glm::dvec3 expected = glm::dvec3(glm::vec3(c.rhs[i])) - double(c.diagonal[2 * i + 1].z) * yi;
     double scale = glm::length(expected);
     for (uint32_t k = c.springs.rows[i]; k < c.springs.rows[i + 1]; ++k) {
-      const glm::dvec3 term = glm::dmat3(gpu::couplingMatrix(c.springs.blocks[k])) * (yi - glm::dvec3(glm::vec3(c.dx[c.springs.entries[k].other])));
+      const glm::dvec3 term = glm::dmat3(gpu::systemBlockMatrix(c.springs.blocks[k])) * (yi - glm::dvec3(glm::vec3(c.dx[c.springs.entries[k].other])));
       expected -= term;
       scale += glm::length(term);
     }

@@ -1,7 +1,7 @@
 #pragma once
 // The spring loop that implicit CG's system product and Newton-Chebyshev's Jacobi sweep share, over
 // a lane type V (xpbd_lane_math.h) on V::N consecutive rows: each spring end's block b, in the form
-// of applySystemBlock and couplingProduct (b.xyz dot(b.xyz, d) + b.w d, d = u_i - u_j), added to
+// of applySystemBlock (b.xyz dot(b.xyz, d) + b.w d, d = u_i - u_j), added to
 // or taken from each lane's sum in the row's order, so each lane gives the scalar loop's bits.
 // The rows may have different numbers of spring ends (a mesh's valences, a grid's edges): each
 // slot up to the longest row is gathered for every lane, and a lane out of ends keeps its sum.

@@ -70,7 +70,7 @@ float newtonGradientParticle(uint32_t i, CpuState& s, NewtonVectors& w, const gp
       force += gpu::springForce(xyz(xi), vi, xj, vj, e, bound);
       glm::vec4 coupling = gpu::newtonCoupling(xyz(xi), xj, e, bound, h);
       w.couplings[k] = coupling;
-      block += gpu::couplingMatrix(coupling);
+      block += gpu::systemBlockMatrix(coupling);
     }
     force += elementForces(i, iterate, s.velocitiesOut, s.elements, p.wind, true);
     block += elementDiagonal(i, iterate, s.elements, 1.f, 1.f / h, 0.5f);

@@ -38,7 +38,7 @@ inline glm::vec3 springResidual(const NewtonSweepInput& in, uint32_t i) {
   const glm::vec3 yi = gpu::xyz(in.dx[i]);
   glm::vec3 r = gpu::xyz(in.rhs[i]) - massTerm * yi;
   for (uint32_t k = in.rows[i]; k < in.rows[i + 1]; ++k)
-    r -= gpu::couplingProduct(in.couplings[k], yi - gpu::xyz(in.dx[in.entries[k].other]));
+    r -= gpu::applySystemBlock(in.couplings[k], yi - gpu::xyz(in.dx[in.entries[k].other]));
   return r;
 }
 
