@@ -30,19 +30,14 @@ WEFT_FN mat3 newtonSpringBlock(vec3 xi, vec3 xj, SpringEntry s, StrainLimit boun
 
 // The same block in the form the Jacobi sweeps read, 16 bytes a spring entry: B = u u^T + beta I.
 // K = k (a - t) n n^T + k t I (a, t: springStiffnessFactors; unbounded, a = 1 and t = max(0, 1 - L/l))
-// and D/h = (c/h) n n^T, so u = sqrt(alpha) n with alpha = k (a - t) + c/h, and beta = k t. alpha is
-// floored at 0, as springSystemBlock's beta: a spring clamped by its force bound then keeps k t
-// along its axis, and the block stays positive semi-definite. Built once per Newton iteration: every
-// sweep of the solve reuses it instead of rebuilding the block (a square root, a division and two
-// outer products per spring, the bulk of a matrix-free sweep's work).
+// and D/h = (c/h) n n^T, so u = sqrt(alpha) n with alpha = k (a - t) + c/h, and beta = k t: implicit
+// CG's system block (springSystemBlock, physics.h) with the force's time 1/h and the stiffness's h,
+// whose floor of alpha at 0 keeps a spring clamped by its force bound at k t along its axis and the
+// block positive semi-definite. Built once per Newton iteration: every sweep of the solve reuses it
+// instead of rebuilding the block (a square root, a division and two outer products per spring, the
+// bulk of a matrix-free sweep's work).
 WEFT_FN vec4 newtonCoupling(vec3 xi, vec3 xj, SpringEntry s, StrainLimit bound, float h) {
-  vec3 d = xi - xj;
-  float len = length(d);
-  if (len < 1e-9f) return vec4(0.0f);
-  vec2 f = springStiffnessFactors(len, s.restLength, bound);
-  float alpha = max(s.stiffness * (f.x - f.y) + s.damping / h, 0.0f);
-  vec3 u = (sqrt(alpha) / len) * d;
-  return vec4(u.x, u.y, u.z, s.stiffness * f.y);
+  return springSystemBlock(xi, xj, s, bound, 1.0f / h, h);
 }
 
 // A coupling has implicit CG's system block form (u u^T + beta I), so the sweeps apply it with
