@@ -27,6 +27,7 @@
 #include <stb/stb_image.h>
 
 #include "demos/render/palette.h"
+#include "scratch_dir.h"
 
 namespace {
 
@@ -98,11 +99,7 @@ class Background {
 
 std::string scene(const std::string& name) { return std::string(WEFT_SOURCE_DIR) + "/demos/scenes/" + name; }
 
-fs::path tempDir() {
-  fs::path dir = fs::path(testing::TempDir()) / ("weft_cli_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path tempDir() { return weft::test::scratchDir("weft_cli_"); }
 
 fs::path writeFile(const std::string& name, const std::string& text) {
   fs::path path = tempDir() / name;

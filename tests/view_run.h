@@ -15,6 +15,8 @@
 
 #include <stb/stb_image.h>
 
+#include "scratch_dir.h"
+
 namespace weft::view_test {
 
 namespace fs = std::filesystem;
@@ -46,9 +48,7 @@ inline std::string onXvfb(const std::string& command) {
 inline std::string underXvfb(const std::string& args) { return onXvfb(std::string(WEFT_BINARY) + " " + args); }
 
 inline fs::path tempPath(const std::string& name) {
-  fs::path dir = fs::path(testing::TempDir()) / ("weft_view_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir / name;
+  return weft::test::scratchDir("weft_view_") / name;
 }
 
 inline void expectNoValidationMessage(const Result& r) {
