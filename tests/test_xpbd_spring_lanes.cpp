@@ -75,8 +75,8 @@ bool sameBits(const std::vector<T>& a, const std::vector<T>& b) {
 }
 
 // Each width the processor runs (xpbdLaneWidth: 8 with AVX2, then 4 with SSE2), over 1002 springs:
-// with eight wide, 125 groups of eight, then one of four (asked for with at most four left), then
-// two the caller takes one by one.
+// with eight wide, 62 groups of sixteen (two of eight side by side, xpbd_twice_lanes.h), one of
+// eight, none of four (asked for with two left), then two the caller takes one by one.
 TEST(XpbdSpringLanes, EveryLaneGivesTheScalarSpringsBitsOverASweep) {
   const size_t n = 1002;
   for (const int width : {8, 4}) {

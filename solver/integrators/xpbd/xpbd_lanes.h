@@ -39,7 +39,8 @@ size_t projectInLanes(LanesKernel eight, LanesKernel four, const gpu::XpbdConstr
 
 #if WEFT_XPBD_AVX2_LANES
 // The eight-wide kernels (xpbd_lanes_avx2.cpp), called only where the processor has AVX2; the
-// arguments as projectSpringLanes' and projectTetherLanes' own, the groups eight wide.
+// arguments as projectSpringLanes' and projectTetherLanes' own, the groups eight wide, run two
+// at a time (xpbd_twice_lanes.h).
 size_t projectSpringLanesAvx2(const gpu::XpbdConstraint* constraints, size_t count, glm::vec4* x, const glm::vec4* start,
                               float h, glm::vec4* lambdas, bool first, bool keep);
 size_t projectTetherLanesAvx2(const gpu::XpbdConstraint* constraints, size_t count, glm::vec4* x, const glm::vec4* start,

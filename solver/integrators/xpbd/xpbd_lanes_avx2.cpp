@@ -15,17 +15,21 @@
 #include "solver/integrators/xpbd/xpbd_avx2_lanes.h"
 #include "solver/integrators/xpbd/xpbd_spring_lanes_kernel.h"
 #include "solver/integrators/xpbd/xpbd_tether_lanes_kernel.h"
+#include "solver/integrators/xpbd/xpbd_twice_lanes.h"
 
 namespace weft::integrators {
 
 size_t projectSpringLanesAvx2(const gpu::XpbdConstraint* constraints, size_t count, glm::vec4* x, const glm::vec4* start,
                               float h, glm::vec4* lambdas, bool first, bool keep) {
-  return lanes::projectSprings<avx2::Ops>(constraints, count, x, start, h, lambdas, first, keep);
+  // Sixteen at a time (two chains side by side, xpbd_twice_lanes.h), then one group of eight.
+  const size_t done = lanes::projectSprings<lanes::Twice<avx2::Ops>>(constraints, count, x, start, h, lambdas, first, keep);
+  return done + lanes::projectSprings<avx2::Ops>(constraints + done, count - done, x, start, h, lambdas + done, first, keep);
 }
 
 size_t projectTetherLanesAvx2(const gpu::XpbdConstraint* constraints, size_t count, glm::vec4* x, const glm::vec4* start,
                               float h, glm::vec4* lambdas, bool first, bool keep) {
-  return lanes::projectTethers<avx2::Ops>(constraints, count, x, start, h, lambdas, first, keep);
+  const size_t done = lanes::projectTethers<lanes::Twice<avx2::Ops>>(constraints, count, x, start, h, lambdas, first, keep);
+  return done + lanes::projectTethers<avx2::Ops>(constraints + done, count - done, x, start, h, lambdas + done, first, keep);
 }
 
 }  // namespace weft::integrators

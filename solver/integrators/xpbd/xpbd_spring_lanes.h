@@ -15,7 +15,8 @@ namespace weft::integrators {
 // nothing; a width wider than the processor's is narrowed to it), as xpbd_project.comp does one at
 // a time: positions x moved in place, `start` the step's start positions, h the step. The springs'
 // multipliers are read from `lambdas` unless `first` (then 0), and written back to it if `keep`.
-// Eight wide, the groups of eight go first, then one group of four. Stops before the first group
+// Eight wide, the springs go sixteen at a time (two groups of eight side by side,
+// xpbd_twice_lanes.h), then one group of eight, then one of four. Stops before the first group
 // that holds an element or runs past `count`, and returns how many constraints it projected (a
 // multiple of four); the caller projects the rest. The springs must be of one colour: no two of
 // them share a particle.

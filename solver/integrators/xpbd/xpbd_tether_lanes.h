@@ -17,11 +17,11 @@ namespace weft::integrators {
 // time: positions x moved in place, `start` the step's start positions, h the step. Each tether's
 // particle, pin, limit, stiffness and damping are read from its constraint (tetherConstraint), not
 // from the element table. Multipliers are read from `lambdas` unless `first` (then 0), and written
-// back if `keep`. Eight wide, the groups of eight go first, then one group of four. Stops before
-// the first group that holds anything but a tether carried in full (form WEFT_XPBD_TETHER) or a
-// tether whose anchor is free (the scalar path moves such an anchor, and lanes sharing it would
-// lose all but one move), or that runs past `count`; returns how many it projected (a multiple of
-// four). The tethers must be of one colour: no two share their particle.
+// back if `keep`. Eight wide, sixteen go at a time (two groups of eight side by side), then one
+// group of eight, then one of four. Stops before the first group that holds anything but a tether
+// carried in full (form WEFT_XPBD_TETHER) or a tether whose anchor is free (the scalar path moves
+// such an anchor, and lanes sharing it would lose all but one move), or that runs past `count`;
+// returns how many it projected (a multiple of four). The tethers must be of one colour: no two share their particle.
 size_t projectTetherLanes(const gpu::XpbdConstraint* constraints, size_t count, glm::vec4* x, const glm::vec4* start,
                           float h, glm::vec4* lambdas, bool first, bool keep, int width = xpbdLaneWidth());
 
