@@ -123,9 +123,15 @@ WEFT_FN XpbdTetherMove xpbdTether(float rest, float stiffness, float damping, ve
   vec3 g0 = d / len;
   vec3 g1 = -g0;
   float weight = x0.w * dot(g0, g0) + x1.w * dot(g1, g1) + x0.w * dot(zero, zero) + x0.w * dot(zero, zero);
-  vec3 u0 = xyz(x0) - start0;
-  vec3 u1 = xyz(x1) - start1;
-  float change = dot(g0, u0) + dot(g1, u1) + dot(zero, u0) + dot(zero, u0);
+  // The rate only matters with damping, as in xpbdSpring: the start positions are not read without
+  // it. The general path's rate times a zero damping adds a zero, so the bits are its own wherever
+  // the rate is finite.
+  float change = 0.0f;
+  if (damping != 0.0f) {
+    vec3 u0 = xyz(x0) - start0;
+    vec3 u1 = xyz(x1) - start1;
+    change = dot(g0, u0) + dot(g1, u1) + dot(zero, u0) + dot(zero, u0);
+  }
   m.dlambda = xpbdMultiplierStep(len - rest, change, weight, stiffness, damping * stiffness, h, lambda);
   m.dx0 += (x0.w * m.dlambda) * g0;
   m.dx1 += (x1.w * m.dlambda) * g1;

@@ -22,8 +22,11 @@ void main() {
   XpbdConstraint c = constraints[k];  // the tether carried in full (form WEFT_XPBD_TETHER)
   vec4 lambda = xpbd.iteration == 0u ? vec4(0.0) : lambdas[k];
   uint i = c.tetherParticle, anchor = c.tetherAnchor;
-  XpbdTetherMove m = xpbdTether(c.restLength, c.stiffness, c.damping, positionsOut[i], positionsOut[anchor],
-                                prevPositions[i].xyz, prevPositions[anchor].xyz, params.dt, lambda.x);
+  // An undamped tether takes no rate (xpbdTether): its start positions are not read.
+  bool damped = c.damping != 0.0;
+  vec3 start0 = damped ? prevPositions[i].xyz : vec3(0.0), start1 = damped ? prevPositions[anchor].xyz : vec3(0.0);
+  XpbdTetherMove m = xpbdTether(c.restLength, c.stiffness, c.damping, positionsOut[i], positionsOut[anchor], start0,
+                                start1, params.dt, lambda.x);
   if (positionsOut[i].w > 0.0) positionsOut[i].xyz += m.dx0;
   if (positionsOut[anchor].w > 0.0) positionsOut[anchor].xyz += m.dx1;
   lambda.x += m.dlambda;

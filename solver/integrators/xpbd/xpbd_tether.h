@@ -1,8 +1,9 @@
 #pragma once
 // XPBD's tether on the CPU backend: gpu::xpbdTether (shaders/xpbd.h), the tether's own projection,
 // with its nodes moved slot by slot as xpbd_project.comp moves an element's, so each position and
-// multiplier comes out bit for bit as through the general element path (XpbdTether checks it).
-// With tethers to two pins, the general path was most of a step's time.
+// multiplier comes out bit for bit as through the general element path (XpbdTether checks it;
+// an undamped tether skips the rate the general path multiplies by zero, which agrees wherever the
+// positions are finite). With tethers to two pins, the general path was most of a step's time.
 #include "shaders/physics.h"
 
 namespace weft::integrators {

@@ -34,7 +34,6 @@ size_t projectTethers(const gpu::XpbdConstraint* c, size_t count, glm::vec4* x, 
     const typename V::Lanes x1 = V::gather(x, at1);
     if (V::any(V::cmpgt(x1.w, zero))) break;  // a free anchor: the scalar path moves it
     const typename V::Lanes x0 = V::gather(x, at0);
-    const typename V::Lanes s0 = V::gather(start, at0), s1 = V::gather(start, at1);
     const F rest = V::build([q](int l) { return q[l].restLength; });
     const F stiffness = V::build([q](int l) { return q[l].stiffness; });
     const F damping = V::build([q](int l) { return q[l].damping; });
@@ -51,11 +50,19 @@ size_t projectTethers(const gpu::XpbdConstraint* c, size_t count, glm::vec4* x, 
         V::add(V::add(V::mul(x0.w, dot3<V>(gx, gy, gz, gx, gy, gz)), V::mul(x1.w, dot3<V>(hx, hy, hz, hx, hy, hz))),
                slotZero),
         slotZero);
-    const F ux = V::sub(x0.x, s0.x), uy = V::sub(x0.y, s0.y), uz = V::sub(x0.z, s0.z);
-    const F vx = V::sub(x1.x, s1.x), vy = V::sub(x1.y, s1.y), vz = V::sub(x1.z, s1.z);
-    const F zeroRate = dot3<V>(zero, zero, zero, ux, uy, uz);
-    const F change = V::add(
-        V::add(V::add(dot3<V>(gx, gy, gz, ux, uy, uz), dot3<V>(hx, hy, hz, vx, vy, vz)), zeroRate), zeroRate);
+    // The rate, where a lane has damping (+0 elsewhere, as xpbdTether takes it); a group of
+    // undamped tethers reads no start positions.
+    const F damped = V::cmpneq(damping, zero);
+    F change = zero;
+    if (V::any(damped)) {
+      const typename V::Lanes s0 = V::gather(start, at0), s1 = V::gather(start, at1);
+      const F ux = V::sub(x0.x, s0.x), uy = V::sub(x0.y, s0.y), uz = V::sub(x0.z, s0.z);
+      const F vx = V::sub(x1.x, s1.x), vy = V::sub(x1.y, s1.y), vz = V::sub(x1.z, s1.z);
+      const F zeroRate = dot3<V>(zero, zero, zero, ux, uy, uz);
+      change = V::and_(damped, V::add(V::add(V::add(dot3<V>(gx, gy, gz, ux, uy, uz), dot3<V>(hx, hy, hz, vx, vy, vz)),
+                                             zeroRate),
+                                      zeroRate));
+    }
     const F dlambda = V::and_(
         active, multiplierStep<V>(V::sub(len, rest), change, weight, stiffness, V::mul(damping, stiffness), hh, lambda));
     // projectTether's writes to node i, each of slots 0, 2 and 3 adding to what the last wrote;
