@@ -4,6 +4,7 @@
 #include "shaders/physics.h"
 #include "solver/integrators/common/cpu_forces.h"
 #include "solver/integrators/common/cpu_elements.h"
+#include "solver/integrators/verlet/verlet_predict_lanes.h"
 #include "solver/thread_pool.h"
 
 namespace weft::integrators {
@@ -25,6 +26,18 @@ void verletPredictParticle(uint32_t i, CpuState& s, const gpu::StepParams& p) {
   glm::vec3 vNext = v + a * dt;
   s.positionsOut[i] = glm::vec4(xyz(xi) + vNext * dt, xi.w);
   s.velocitiesOut[i] = glm::vec4(vNext, 0.f);
+}
+
+void verletPredictRange(size_t begin, size_t end, CpuState& s, const gpu::StepParams& p) {
+  size_t i = begin;
+  const VerletPredictKernel lanes = verletPredictLanes();
+  if (lanes.run && (s.elements.kinds & WEFT_FORCE_ONLY_KINDS) == 0u) {  // elementForces is then +0
+    const VerletPredictInput in{s.positions.data(),    s.velocities.data(), s.prevPositions.data(),
+                                s.positionsOut.data(), s.velocitiesOut.data(), p.gravity,
+                                p.wind,                p.dt};
+    for (; i + size_t(lanes.width) <= end; i += size_t(lanes.width)) lanes.run(in, static_cast<uint32_t>(i));
+  }
+  for (; i < end; ++i) verletPredictParticle(static_cast<uint32_t>(i), s, p);
 }
 
 // CPU twin of verlet_relax.comp; `lastJacobi` is Nesterov's WEFT_BIND_LAST_JACOBI.
@@ -130,7 +143,7 @@ void verletStepCpu(CpuState& state, const gpu::StepParams& params, const SolverP
   std::vector<glm::vec4>& lastJacobi = state.scratch[0];
   if (keepsLastJacobi(solver)) lastJacobi.resize(n);
   pool.parallelFor(n, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) verletPredictParticle(static_cast<uint32_t>(i), state, params);
+    verletPredictRange(begin, end, state, params);
   });
   state.swapPositions();
   for (int pass = 0; pass < relaxPasses(solver.iterations); ++pass) {

@@ -73,7 +73,7 @@ void xpbdStepCpu(CpuState& s, const gpu::StepParams& params, const SolverParams&
   const size_t n = s.positions.size();
   XpbdCpuResources& r = s.unit<XpbdCpuResources>(Integrator::Xpbd);
   pool.parallelFor(n, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) verletPredictParticle(static_cast<uint32_t>(i), s, params);
+    verletPredictRange(begin, end, s, params);
   });
   // x* stays in `positions` (the GPU's copy pass) while the sweeps move positionsOut in place.
   s.positions = s.positionsOut;
