@@ -195,6 +195,28 @@ TEST(ColliderGrid, ABlockRuledOutIsOneNoColliderWouldMove) {
   EXPECT_FALSE(integrators::collidersOutOfReach(lo, hi, meshed, grid));
 }
 
+// The box the cull tests: each coordinate's least and greatest, the inverse mass (w) left out even
+// when it is larger or NaN; a NaN coordinate anywhere, first or last, makes both corners NaN.
+TEST(ColliderGrid, PositionsBoxIsTheCoordinatesRangeAndNaNWhereOneIsNaN) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<glm::vec4> x = {{0.5f, -2.f, 3.f, 100.f}, {-1.5f, 4.f, 0.25f, nan}, {2.f, 1.f, -7.f, -100.f}};
+  const auto [lo, hi] = integrators::positionsBox(x.data(), x.size());
+  EXPECT_EQ(lo, glm::vec3(-1.5f, -2.f, -7.f));
+  EXPECT_EQ(hi, glm::vec3(2.f, 4.f, 3.f));
+  const auto [oneLo, oneHi] = integrators::positionsBox(x.data() + 1, 1);
+  EXPECT_EQ(oneLo, glm::vec3(-1.5f, 4.f, 0.25f));
+  EXPECT_EQ(oneHi, oneLo);
+  for (size_t at : {size_t(0), size_t(2)}) {
+    for (int axis = 0; axis < 3; ++axis) {
+      std::vector<glm::vec4> withNan = x;
+      withNan[at][axis] = nan;
+      const auto [nanLo, nanHi] = integrators::positionsBox(withNan.data(), withNan.size());
+      EXPECT_TRUE(std::isnan(nanLo.x) && std::isnan(nanLo.y) && std::isnan(nanLo.z)) << at << " " << axis;
+      EXPECT_TRUE(std::isnan(nanHi.x) && std::isnan(nanHi.y) && std::isnan(nanHi.z)) << at << " " << axis;
+    }
+  }
+}
+
 // stepThenCollideBlocks, which the CPU integrators' last pass runs: each particle's step, then its
 // collision where a collider can reach its block, must give the bits of stepping and colliding each
 // particle alone. 1,000 particles strewn about a floor and a sphere, a tenth of them pinned (never

@@ -7,6 +7,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
 #include "shaders/physics.h"
 #include "solver/integrators/common/cpu_elements.h"
 #include "solver/collider_grid.h"
@@ -93,15 +97,36 @@ inline bool collidersOutOfReach(glm::vec3 lo, glm::vec3 hi, const std::vector<gp
 
 // The box of the positions x[0, count): lowest and highest corners; NaN corners when a coordinate
 // is NaN, which collidersOutOfReach never rules out.
+// Where SSE2 is there (every x86-64), a position is one register: its box is two packed
+// minimum and maximum instructions rather than six scalar ones. The corners come out the same
+// but for the sign of a zero corner (the packed and the scalar minimum keep different ones of -0
+// and +0), which no comparison against the box tells apart.
 inline std::pair<glm::vec3, glm::vec3> positionsBox(const glm::vec4* x, size_t count) {
-  glm::vec3 lo(std::numeric_limits<float>::infinity()), hi(-std::numeric_limits<float>::infinity());
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  glm::vec3 lo(inf), hi(-inf);
   bool nan = false;
+#if defined(__SSE2__)
+  __m128 low = _mm_set1_ps(inf), high = _mm_set1_ps(-inf), unordered = _mm_setzero_ps();
+  for (size_t i = 0; i < count; ++i) {
+    const __m128 p = _mm_loadu_ps(&x[i].x);
+    low = _mm_min_ps(low, p);
+    high = _mm_max_ps(high, p);
+    unordered = _mm_or_ps(unordered, _mm_cmpunord_ps(p, p));
+  }
+  alignas(16) float l[4], h[4];
+  _mm_store_ps(l, low);
+  _mm_store_ps(h, high);
+  lo = glm::vec3(l[0], l[1], l[2]);
+  hi = glm::vec3(h[0], h[1], h[2]);
+  nan = (_mm_movemask_ps(unordered) & 7) != 0;  // x, y or z; w is the inverse mass
+#else
   for (size_t i = 0; i < count; ++i) {
     const glm::vec3 p = gpu::xyz(x[i]);
     lo = glm::min(lo, p);
     hi = glm::max(hi, p);
     nan = nan || p != p;
   }
+#endif
   if (nan) lo = hi = glm::vec3(std::numeric_limits<float>::quiet_NaN());
   return {lo, hi};
 }
