@@ -139,13 +139,15 @@ inline std::pair<glm::vec3, glm::vec3> positionsBox(const glm::vec4* x, size_t c
 // colliders skips the tests. step(i) may read x and v of particles other than i only where no
 // step of this pass writes them (another buffer).
 inline constexpr size_t kCollideBlock = 64;
-template <class Step>
-void stepThenCollideBlocks(size_t begin, size_t end, std::vector<glm::vec4>& x, std::vector<glm::vec4>& v,
+// The same with the block's steps taken at once, stepBlock(b, e) stepping particles [b, e) (in
+// vector lanes, say).
+template <class StepBlock>
+void stepBlocksThenCollide(size_t begin, size_t end, std::vector<glm::vec4>& x, std::vector<glm::vec4>& v,
                            const std::vector<gpu::Collider>& colliders, const ColliderGridData& grid, float dt,
-                           Step&& step) {
+                           StepBlock&& stepBlock) {
   for (size_t b = begin; b < end; b += kCollideBlock) {
     const size_t e = std::min(end, b + kCollideBlock);
-    for (size_t i = b; i < e; ++i) step(static_cast<uint32_t>(i));
+    stepBlock(b, e);
     if (colliders.empty()) continue;
     const auto [lo, hi] = positionsBox(x.data() + b, e - b);
     if (collidersOutOfReach(lo, hi, colliders, grid)) continue;
@@ -157,6 +159,14 @@ void stepThenCollideBlocks(size_t begin, size_t end, std::vector<glm::vec4>& x, 
       v[i] = glm::vec4(vi, v[i].w);
     }
   }
+}
+template <class Step>
+void stepThenCollideBlocks(size_t begin, size_t end, std::vector<glm::vec4>& x, std::vector<glm::vec4>& v,
+                           const std::vector<gpu::Collider>& colliders, const ColliderGridData& grid, float dt,
+                           Step&& step) {
+  stepBlocksThenCollide(begin, end, x, v, colliders, grid, dt, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) step(static_cast<uint32_t>(i));
+  });
 }
 
 // CPU twin of colliderGripAll() in shaders/collider_bindings.glsl: the contact pass's move of a

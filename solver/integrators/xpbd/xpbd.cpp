@@ -8,6 +8,7 @@
 #include "solver/integrators/common/cpu_forces.h"
 #include "solver/integrators/verlet/verlet.h"
 #include "solver/integrators/xpbd/xpbd_colouring.h"
+#include "solver/integrators/xpbd/xpbd_finish_lanes.h"
 #include "solver/integrators/xpbd/xpbd_spring_lanes.h"
 #include "solver/integrators/xpbd/xpbd_tether_lanes.h"
 #include "solver/integrators/xpbd/xpbd_tether.h"
@@ -94,9 +95,17 @@ void xpbdStepCpu(CpuState& s, const gpu::StepParams& params, const SolverParams&
       });
     }
   }
+  const XpbdFinishKernel lanes = xpbdFinishLanes();
+  const XpbdFinishInput in{s.positionsOut.data(), s.positions.data(), s.velocitiesOut.data(), params.dt};
   pool.parallelFor(n, [&](size_t begin, size_t end) {
-    integrators::stepThenCollideBlocks(begin, end, s.positionsOut, s.velocitiesOut, s.colliders, s.colliderGrid,
-                                       params.dt, [&](uint32_t i) { finishParticle(i, s, s.positions, params); });
+    integrators::stepBlocksThenCollide(begin, end, s.positionsOut, s.velocitiesOut, s.colliders, s.colliderGrid,
+                                       params.dt, [&](size_t b, size_t e) {
+                                         size_t i = b;  // whole groups in lanes, the rest one by one
+                                         if (lanes.run)
+                                           for (; i + size_t(lanes.width) <= e; i += size_t(lanes.width))
+                                             lanes.run(in, static_cast<uint32_t>(i));
+                                         for (; i < e; ++i) finishParticle(static_cast<uint32_t>(i), s, s.positions, params);
+                                       });
   });
   s.swapPositions();
   s.swapVelocities();

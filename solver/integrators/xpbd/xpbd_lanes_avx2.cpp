@@ -1,4 +1,5 @@
-// The eight-wide kernels of the CPU backend's xpbd (xpbd_lanes.h), compiled for AVX2 by a target
+// The eight-wide kernels of the CPU backend's xpbd (xpbd_lanes.h, and the finish's,
+// xpbd_finish_lanes.h), compiled for AVX2 by a target
 // switch on this unit's own functions, so the rest of the binary still runs on any x86-64; they are
 // called only where the processor has AVX2. FMA is not switched on: a multiply and an add fused
 // into one rounding would not give the scalar path's bits.
@@ -6,6 +7,7 @@
 #include <cstdint>
 
 #include "shaders/shared.h"
+#include "solver/integrators/xpbd/xpbd_finish_lanes.h"
 #include "solver/integrators/xpbd/xpbd_lanes.h"
 
 #if WEFT_XPBD_AVX2_LANES
@@ -13,6 +15,7 @@
 #include "solver/integrators/common/avx2_target_begin.h"
 
 #include "solver/integrators/xpbd/xpbd_avx2_lanes.h"
+#include "solver/integrators/xpbd/xpbd_finish_lanes_kernel.h"
 #include "solver/integrators/xpbd/xpbd_spring_lanes_kernel.h"
 #include "solver/integrators/xpbd/xpbd_tether_lanes_kernel.h"
 #include "solver/integrators/xpbd/xpbd_twice_lanes.h"
@@ -32,8 +35,26 @@ size_t projectTetherLanesAvx2(const gpu::XpbdConstraint* constraints, size_t cou
   return done + lanes::projectTethers<avx2::Ops>(constraints + done, count - done, x, start, h, lambdas + done, first, keep);
 }
 
+namespace {
+
+void xpbdFinishAvx2(const XpbdFinishInput& in, uint32_t first) { lanes::xpbdFinishGroup<avx2::Ops>(in, first); }
+
+}  // namespace
 }  // namespace weft::integrators
 
 #include "solver/integrators/common/avx2_target_end.h"
 
 #endif  // WEFT_XPBD_AVX2_LANES
+
+namespace weft::integrators {
+
+// Outside the target switch: asked on any processor.
+XpbdFinishLanes xpbdFinishLanesAvx2() {
+#if WEFT_XPBD_AVX2_LANES
+  return xpbdFinishAvx2;
+#else
+  return nullptr;
+#endif
+}
+
+}  // namespace weft::integrators
