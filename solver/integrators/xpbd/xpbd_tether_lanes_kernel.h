@@ -35,36 +35,42 @@ size_t projectTethers(const gpu::XpbdConstraint* c, size_t count, glm::vec4* x, 
     if (V::any(V::cmpgt(x1.w, zero))) break;  // a free anchor: the scalar path moves it
     const typename V::Lanes x0 = V::gather(x, at0);
     const F rest = V::build([q](int l) { return q[l].restLength; });
-    const F stiffness = V::build([q](int l) { return q[l].stiffness; });
-    const F damping = V::build([q](int l) { return q[l].damping; });
-    const F lambda = first ? zero : V::build([lambdas, done](int l) { return lambdas[done + l].x; });
     // xpbdTether: active beyond the limit only, !(len <= rest || len < 1e-12), NaN passing as there.
     const F dx = V::sub(x0.x, x1.x), dy = V::sub(x0.y, x1.y), dz = V::sub(x0.z, x1.z);
     const F len = V::sqrt(dot3<V>(dx, dy, dz, dx, dy, dz));
     const F active = V::and_(V::cmpnle(len, rest), V::cmpnlt(len, V::set1(1e-12f)));
-    const F gx = V::div(dx, len), gy = V::div(dy, len), gz = V::div(dz, len);
-    const F hx = negate<V>(gx), hy = negate<V>(gy), hz = negate<V>(gz);  // the anchor's gradient
-    const F zeroDot = dot3<V>(zero, zero, zero, zero, zero, zero);
-    const F slotZero = V::mul(x0.w, zeroDot);  // slots 2 and 3: node i, zero gradient
-    const F weight = V::add(
-        V::add(V::add(V::mul(x0.w, dot3<V>(gx, gy, gz, gx, gy, gz)), V::mul(x1.w, dot3<V>(hx, hy, hz, hx, hy, hz))),
-               slotZero),
-        slotZero);
-    // The rate, where a lane has damping (+0 elsewhere, as xpbdTether takes it); a group of
-    // undamped tethers reads no start positions.
-    const F damped = V::cmpneq(damping, zero);
-    F change = zero;
-    if (V::any(damped)) {
-      const typename V::Lanes s0 = V::gather(start, at0), s1 = V::gather(start, at1);
-      const F ux = V::sub(x0.x, s0.x), uy = V::sub(x0.y, s0.y), uz = V::sub(x0.z, s0.z);
-      const F vx = V::sub(x1.x, s1.x), vy = V::sub(x1.y, s1.y), vz = V::sub(x1.z, s1.z);
-      const F zeroRate = dot3<V>(zero, zero, zero, ux, uy, uz);
-      change = V::and_(damped, V::add(V::add(V::add(dot3<V>(gx, gy, gz, ux, uy, uz), dot3<V>(hx, hy, hz, vx, vy, vz)),
-                                             zeroRate),
-                                      zeroRate));
+    // A group whose tethers are all slack moves nothing: its multiplier steps are +0 and so are
+    // its moves, whatever the gradient, so the divisions and the step are left out and the writes
+    // below give the bits the full path gives (x + 0 where node i is free).
+    F gx = zero, gy = zero, gz = zero, dlambda = zero;
+    if (V::any(active)) {
+      const F stiffness = V::build([q](int l) { return q[l].stiffness; });
+      const F damping = V::build([q](int l) { return q[l].damping; });
+      const F lambda = first ? zero : V::build([lambdas, done](int l) { return lambdas[done + l].x; });
+      gx = V::div(dx, len), gy = V::div(dy, len), gz = V::div(dz, len);
+      const F hx = negate<V>(gx), hy = negate<V>(gy), hz = negate<V>(gz);  // the anchor's gradient
+      const F zeroDot = dot3<V>(zero, zero, zero, zero, zero, zero);
+      const F slotZero = V::mul(x0.w, zeroDot);  // slots 2 and 3: node i, zero gradient
+      const F weight = V::add(
+          V::add(V::add(V::mul(x0.w, dot3<V>(gx, gy, gz, gx, gy, gz)), V::mul(x1.w, dot3<V>(hx, hy, hz, hx, hy, hz))),
+                 slotZero),
+          slotZero);
+      // The rate, where a lane has damping (+0 elsewhere, as xpbdTether takes it); a group of
+      // undamped tethers reads no start positions.
+      const F damped = V::cmpneq(damping, zero);
+      F change = zero;
+      if (V::any(damped)) {
+        const typename V::Lanes s0 = V::gather(start, at0), s1 = V::gather(start, at1);
+        const F ux = V::sub(x0.x, s0.x), uy = V::sub(x0.y, s0.y), uz = V::sub(x0.z, s0.z);
+        const F vx = V::sub(x1.x, s1.x), vy = V::sub(x1.y, s1.y), vz = V::sub(x1.z, s1.z);
+        const F zeroRate = dot3<V>(zero, zero, zero, ux, uy, uz);
+        change = V::and_(damped, V::add(V::add(V::add(dot3<V>(gx, gy, gz, ux, uy, uz), dot3<V>(hx, hy, hz, vx, vy, vz)),
+                                               zeroRate),
+                                        zeroRate));
+      }
+      dlambda = V::and_(active,
+                        multiplierStep<V>(V::sub(len, rest), change, weight, stiffness, V::mul(damping, stiffness), hh, lambda));
     }
-    const F dlambda = V::and_(
-        active, multiplierStep<V>(V::sub(len, rest), change, weight, stiffness, V::mul(damping, stiffness), hh, lambda));
     // projectTether's writes to node i, each of slots 0, 2 and 3 adding to what the last wrote;
     // xpbdTether sums each move onto +0 (which turns a -0 move to +0), and leaves +0 where the
     // tether is slack. Node i is written only where it is free; the anchor is pinned, not written.
