@@ -165,12 +165,12 @@ TEST(Xpbd, NoColourMovesAParticleTwiceAndEveryConstraintIsListedOnce) {
 
 // A 1 m, 128^2 cloth dropped from the horizontal and hanging from two corners
 // (demos/scenes/hanging_xpbd.json) after one second at 60 fps: under 1 % mean and 10 % largest
-// structural stretch, in every frame of that second for the mean. xpbd holds that at 32 substeps
-// of one iteration with tethers to both corners (at 16 the last frame holds, 0.76 % mean and a
-// 6.1 % edge, but not the frame where the cloth swings taut: 1.73 % mean); Verlet's Jacobi
-// relaxation with the same tethers at 8 substeps of 10 iterations (2.5 times the projection work)
-// does not: 1.12 % mean against xpbd's 0.46 % (both deterministic on the CPU backend). As the cloth
-// swings taut, about frame 8, the top edge between the pins stretches most (it must, to sag).
+// structural stretch, in every frame of that second. xpbd holds that at 28 substeps of one
+// iteration with tethers to both corners at their rest length (0.62 % mean and a 7.6 % spring in
+// the worst frame; at 20 substeps that frame has 1.01 % and 11.7 %); Verlet's Jacobi relaxation
+// with the same tethers at 8 substeps of 10 iterations (2.9 times the projection work) does not:
+// 3.0 % mean in its worst frame, though its last frame comes back under 1 % (both deterministic on
+// the CPU backend). The cloth stretches most as it swings taut and as it swings back.
 struct StretchOverASecond {
   StretchStats last;
   double worstMean = 0, worstMax = 0;
@@ -241,8 +241,9 @@ TEST(Xpbd, A128ClothHangingFromTwoCornersHoldsItsLengthAfterASecond) {
   EXPECT_LE(xpbd.last.mean, 0.01);
   EXPECT_LE(xpbd.last.max, 0.10);
   EXPECT_LE(xpbd.worstMean, 0.01);
-  EXPECT_GT(verlet.last.mean, 0.01);
-  EXPECT_GT(verlet.last.mean, 1.3 * xpbd.last.mean);
+  EXPECT_LE(xpbd.worstMax, 0.10);
+  EXPECT_GT(verlet.worstMean, 0.01);
+  EXPECT_GT(verlet.worstMean, 1.3 * xpbd.worstMean);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, XpbdTest, ::testing::ValuesIn(allBackends()), backendParamName);

@@ -46,16 +46,18 @@ std::string format(const char* pattern, double a, double b = 0, double c = 0) {
 }
 
 // The cloth of the holding rows: demos/scenes/hanging_xpbd.json at n^2 (1 m, 0.3 kg, two corners,
-// 2000 / 500 / 50 N/m springs without spring damping, tethers at 1 % to both corners, a ground
-// plane), in xpbd's small steps of one iteration: n / 4 substeps a frame, at least 32 (a sweep
-// carries a correction a few springs, so a finer cloth needs proportionally more). Measured on the
-// CPU backend at 128^2: 32 substeps leave 0.46 % mean and a 3.3 % edge after 1 s, and no frame of
-// the second passes 1 % mean; 16 leave 0.76 % and 6.1 % after it, but 1.73 % mean in the frame the
-// cloth swings taut (24: 1.04 %). With tethers to the nearest corner only, 16 left a 26 % edge.
+// 2000 / 500 / 50 N/m springs without spring damping, tethers to both corners at their rest length
+// (long-range attachments, no slack), a ground plane), in xpbd's small steps of one iteration: 28
+// substeps a frame, or 5 n / 32 past 179^2 (a sweep carries a correction a few springs, so a finer
+// cloth needs more). Measured on the CPU backend, the second's worst frame (mean / largest spring):
+// at 128^2, 28 substeps 0.62 % / 7.6 %, 26 0.69 % / 8.6 %, 24 0.79 % / 9.7 %, 20 1.01 % / 11.7 %; at
+// 256^2, 40 substeps 0.61 % / 6.3 %, 32 0.88 % / 9.1 %. With the tethers' slack at 1 % instead, 128^2
+// needed 32 substeps (0.72 % / 7.6 %; 24: 1.04 %) and 256^2 64 (0.55 % / 5.3 %). With tethers to the
+// nearest corner only, 16 substeps left a 26 % edge.
 struct HoldingCloth {
   ClothModel model;
   SolverParams params;
-  int substeps = 32;
+  int substeps = 28;
 };
 HoldingCloth holdingCloth(int n) {
   GridSpec grid;
@@ -65,10 +67,10 @@ HoldingCloth holdingCloth(int n) {
   HoldingCloth cloth;
   cloth.model = buildGrid(grid, Material{2000.f, 500.f, 50.f, 0.f});
   pinParticles(cloth.model, gridCorners(cloth.model, CornerPreset::Two));
-  addTethers(cloth.model, TetherSpec{1e5f, 0.01f, 2});
+  addTethers(cloth.model, TetherSpec{1e5f, 0.f, 2});
   cloth.params.integrator = Integrator::Xpbd;
   cloth.params.iterations = 1;
-  cloth.substeps = std::max(32, n / 4);
+  cloth.substeps = std::max(28, 5 * n / 32);
   cloth.params.environment.airDrag = 2e-5f;
   ColliderDesc ground;
   ground.friction = 0.5f;
