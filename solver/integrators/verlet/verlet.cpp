@@ -5,6 +5,7 @@
 #include "solver/integrators/common/cpu_forces.h"
 #include "solver/integrators/common/cpu_elements.h"
 #include "solver/integrators/verlet/verlet_predict_lanes.h"
+#include "solver/integrators/verlet/verlet_relax_lanes.h"
 #include "solver/thread_pool.h"
 
 namespace weft::integrators {
@@ -40,9 +41,7 @@ void verletPredictRange(size_t begin, size_t end, CpuState& s, const gpu::StepPa
   for (; i < end; ++i) verletPredictParticle(static_cast<uint32_t>(i), s, p);
 }
 
-// CPU twin of verlet_relax.comp; `lastJacobi` is Nesterov's WEFT_BIND_LAST_JACOBI.
-static void verletRelaxParticle(uint32_t i, CpuState& s, std::vector<glm::vec4>& lastJacobi,
-                                const gpu::StepParams& p) {
+void verletRelaxParticle(uint32_t i, CpuState& s, std::vector<glm::vec4>& lastJacobi, const gpu::StepParams& p) {
   glm::vec4 xi = s.positions[i];
   glm::vec3 x = xyz(xi);
   if (xi.w > 0.f) {
@@ -81,6 +80,31 @@ static void verletRelaxParticle(uint32_t i, CpuState& s, std::vector<glm::vec4>&
     s.velocitiesOut[i] = glm::vec4(v, 0.f);
   }
   s.positionsOut[i] = glm::vec4(x, xi.w);
+}
+
+void verletRelaxRange(size_t begin, size_t end, CpuState& s, std::vector<glm::vec4>& lastJacobi,
+                      const gpu::StepParams& p) {
+  size_t i = begin;
+  const VerletRelaxKernel lanes = verletRelaxLanes();
+  if (lanes.run && s.elements.springsOnly() && (p.mode & WEFT_MODE_RELAX_NESTEROV) == 0u) {
+    const VerletRelaxInput in{s.springs.rows.data(),  s.springs.links.data(),  s.positions.data(),
+                              s.positionsOut.data(),  s.velocitiesOut.data(),  p.constraintStiffness,
+                              p.relaxation,           p.omega,                 p.dt};
+    const bool collide = (p.mode & WEFT_MODE_RELAX_FINAL) != 0u;
+    for (; i + size_t(lanes.width) <= end; i += size_t(lanes.width)) {
+      lanes.run(in, static_cast<uint32_t>(i));
+      if (!collide) continue;
+      // The scalar particle's last act on a free particle, on what the lanes left.
+      for (size_t k = i; k < i + size_t(lanes.width); ++k) {
+        if (!(s.positions[k].w > 0.f)) continue;
+        glm::vec3 x = xyz(s.positionsOut[k]), v = xyz(s.velocitiesOut[k]);
+        integrators::collideAll(x, v, s.colliders, s.colliderGrid, p.dt);
+        s.positionsOut[k] = glm::vec4(x, s.positionsOut[k].w);
+        s.velocitiesOut[k] = glm::vec4(v, 0.f);
+      }
+    }
+  }
+  for (; i < end; ++i) verletRelaxParticle(static_cast<uint32_t>(i), s, lastJacobi, p);
 }
 
 // Chebyshev weights (Wang 2015) for spectral radius estimate rho: omega_1 = 1,
@@ -149,7 +173,7 @@ void verletStepCpu(CpuState& state, const gpu::StepParams& params, const SolverP
   for (int pass = 0; pass < relaxPasses(solver.iterations); ++pass) {
     gpu::StepParams p = relaxParams(params, pass, solver);
     pool.parallelFor(n, [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i) verletRelaxParticle(static_cast<uint32_t>(i), state, lastJacobi, p);
+      verletRelaxRange(begin, end, state, lastJacobi, p);
     });
     state.swapPositions();
   }

@@ -34,5 +34,13 @@ void verletPredictRange(size_t begin, size_t end, CpuState& s, const gpu::StepPa
 // Its GPU twin: records verlet_predict.comp (`predict`, the state's variant of it) over the state's
 // buffers, then a barrier.
 void recordVerletPredict(GpuRecorder& r, const engine::ComputeProgram& predict, const gpu::StepParams& params);
+// The relaxation pass (verlet_relax.comp) for particle i: the averaged distance corrections of its
+// springs and the elements' projections, Chebyshev's blend or Nesterov's momentum (`lastJacobi`,
+// WEFT_BIND_LAST_JACOBI), the move carried into the velocity, and in the last pass the colliders.
+void verletRelaxParticle(uint32_t i, CpuState& s, std::vector<glm::vec4>& lastJacobi, const gpu::StepParams& p);
+// The pass over particles [begin, end), in vector lanes where the cloth and the acceleration allow
+// them (verlet_relax_lanes.h), the same bits as verletRelaxParticle on each.
+void verletRelaxRange(size_t begin, size_t end, CpuState& s, std::vector<glm::vec4>& lastJacobi,
+                      const gpu::StepParams& p);
 
 }  // namespace weft::integrators
