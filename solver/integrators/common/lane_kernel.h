@@ -3,6 +3,21 @@
 // lanes with AVX2 where the processor has it, else four with SSE2, else none (the scalar rows).
 #include "solver/integrators/xpbd/xpbd_lanes.h"
 
+// A unit's kernel for each width where the build has it, else null: `kernel` is dropped unread
+// where the build has none (its lane type is then not even declared). Each width's kernel lives in a
+// unit of its own: the SSE2 one in a unit built for the baseline instruction set (with
+// xpbd_sse_lanes.h), the AVX2 one in a unit switched to AVX2 (common/avx2_target_begin.h).
+#if defined(__SSE2__)
+#define WEFT_SSE_KERNEL(kernel) (kernel)
+#else
+#define WEFT_SSE_KERNEL(kernel) nullptr
+#endif
+#if WEFT_XPBD_AVX2_LANES
+#define WEFT_AVX2_KERNEL(kernel) (kernel)
+#else
+#define WEFT_AVX2_KERNEL(kernel) nullptr
+#endif
+
 namespace weft::integrators {
 
 template <class Fn>

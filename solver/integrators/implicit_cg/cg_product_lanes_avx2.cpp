@@ -27,12 +27,6 @@ void springProductsAvx2(const SpringProductInput& in, uint32_t first, glm::vec4*
 
 namespace weft::integrators {
 
-SpringProductLanes springProductLanesAvx2() {
-#if WEFT_XPBD_AVX2_LANES
-  return springProductsAvx2;
-#else
-  return nullptr;
-#endif
-}
+SpringProductLanes springProductLanesAvx2() { return WEFT_AVX2_KERNEL(springProductsAvx2); }
 
 }  // namespace weft::integrators

@@ -27,12 +27,6 @@ void newtonSweepsAvx2(const NewtonSweepInput& in, uint32_t first, const glm::vec
 
 namespace weft::integrators {
 
-NewtonSweepLanes newtonSweepLanesAvx2() {
-#if WEFT_XPBD_AVX2_LANES
-  return newtonSweepsAvx2;
-#else
-  return nullptr;
-#endif
-}
+NewtonSweepLanes newtonSweepLanesAvx2() { return WEFT_AVX2_KERNEL(newtonSweepsAvx2); }
 
 }  // namespace weft::integrators

@@ -1,19 +1,11 @@
 #include "solver/integrators/verlet/verlet_predict_lanes.h"
 
-#if defined(__SSE2__)
 #include "solver/integrators/verlet/verlet_predict_lanes_kernel.h"
 #include "solver/integrators/xpbd/xpbd_sse_lanes.h"
-#endif
 
 namespace weft::integrators {
 
-VerletPredictLanes verletPredictLanesSse() {
-#if defined(__SSE2__)
-  return lanes::verletPredictGroup<sse::Ops>;
-#else
-  return nullptr;
-#endif
-}
+VerletPredictLanes verletPredictLanesSse() { return WEFT_SSE_KERNEL(lanes::verletPredictGroup<sse::Ops>); }
 
 VerletPredictKernel verletPredictLanes() {
   static const VerletPredictKernel kernel = widestLaneKernel(verletPredictLanesSse(), verletPredictLanesAvx2());

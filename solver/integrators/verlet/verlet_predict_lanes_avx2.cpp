@@ -24,12 +24,6 @@ void verletPredictAvx2(const VerletPredictInput& in, uint32_t first) { lanes::ve
 
 namespace weft::integrators {
 
-VerletPredictLanes verletPredictLanesAvx2() {
-#if WEFT_XPBD_AVX2_LANES
-  return verletPredictAvx2;
-#else
-  return nullptr;
-#endif
-}
+VerletPredictLanes verletPredictLanesAvx2() { return WEFT_AVX2_KERNEL(verletPredictAvx2); }
 
 }  // namespace weft::integrators

@@ -1,19 +1,11 @@
 #include "solver/integrators/verlet/verlet_relax_lanes.h"
 
-#if defined(__SSE2__)
 #include "solver/integrators/verlet/verlet_relax_lanes_kernel.h"
 #include "solver/integrators/xpbd/xpbd_sse_lanes.h"
-#endif
 
 namespace weft::integrators {
 
-VerletRelaxLanes verletRelaxLanesSse() {
-#if defined(__SSE2__)
-  return lanes::verletRelaxGroup<sse::Ops>;
-#else
-  return nullptr;
-#endif
-}
+VerletRelaxLanes verletRelaxLanesSse() { return WEFT_SSE_KERNEL(lanes::verletRelaxGroup<sse::Ops>); }
 
 VerletRelaxKernel verletRelaxLanes() {
   static const VerletRelaxKernel kernel = widestLaneKernel(verletRelaxLanesSse(), verletRelaxLanesAvx2());

@@ -24,12 +24,6 @@ void verletRelaxAvx2(const VerletRelaxInput& in, uint32_t first) { lanes::verlet
 
 namespace weft::integrators {
 
-VerletRelaxLanes verletRelaxLanesAvx2() {
-#if WEFT_XPBD_AVX2_LANES
-  return verletRelaxAvx2;
-#else
-  return nullptr;
-#endif
-}
+VerletRelaxLanes verletRelaxLanesAvx2() { return WEFT_AVX2_KERNEL(verletRelaxAvx2); }
 
 }  // namespace weft::integrators

@@ -49,12 +49,6 @@ void xpbdFinishAvx2(const XpbdFinishInput& in, uint32_t first) { lanes::xpbdFini
 namespace weft::integrators {
 
 // Outside the target switch: asked on any processor.
-XpbdFinishLanes xpbdFinishLanesAvx2() {
-#if WEFT_XPBD_AVX2_LANES
-  return xpbdFinishAvx2;
-#else
-  return nullptr;
-#endif
-}
+XpbdFinishLanes xpbdFinishLanesAvx2() { return WEFT_AVX2_KERNEL(xpbdFinishAvx2); }
 
 }  // namespace weft::integrators

@@ -1,8 +1,10 @@
 #pragma once
 // The SSE lane type of xpbd_lane_math.h, which the CPU backend's XPBD kernels run four wide
 // (xpbd_spring_lanes.cpp, xpbd_tether_lanes.cpp): four particles' vec4s as their x, y, z and w
-// lanes, read from and written back to the positions by index. Only included where the instruction set has SSE2, and never by a
+// lanes, read from and written back to the positions by index. Empty where the instruction set
+// has no SSE2 (a unit names its kernel through WEFT_SSE_KERNEL, lane_kernel.h); never included by a
 // unit compiled for a wider set (its inline functions would be emitted there with that set).
+#if defined(__SSE2__)
 #include <immintrin.h>
 
 #include <cstdint>
@@ -64,3 +66,4 @@ struct Ops {
 };
 
 }  // namespace weft::integrators::sse
+#endif  // __SSE2__
