@@ -2,6 +2,7 @@
 
 #include "engine/commands.h"
 #include "shaders/physics.h"
+#include "solver/integrators/common/acceleration_lanes.h"
 #include "solver/integrators/common/cpu_forces.h"
 #include "solver/thread_pool.h"
 
@@ -13,7 +14,7 @@ namespace {
 
 // The CPU twin of euler_step.comp, line for line but for its collision, which eulerStepCpu runs
 // after each block of particles (stepThenCollideBlocks).
-void eulerStepParticle(uint32_t i, const CpuState& s, CpuState& out, const gpu::StepParams& p) {
+void eulerStepParticle(uint32_t i, const CpuState& s, CpuState& out, const gpu::StepParams& p, AccelerationGroups& accelerations) {
   glm::vec4 xi = s.positions[i];
   glm::vec3 x = xyz(xi);
   glm::vec3 v = xyz(s.velocities[i]);
@@ -22,7 +23,7 @@ void eulerStepParticle(uint32_t i, const CpuState& s, CpuState& out, const gpu::
     out.velocitiesOut[i] = glm::vec4(0.f);
     return;
   }
-  glm::vec3 a = particleAcceleration(i, xi, v, s.positions, s.velocities, s.springs, s.elements, p);
+  glm::vec3 a = accelerations.at(i);
   float dt = p.dt;
   if (p.mode == WEFT_MODE_EXPLICIT_EULER) {  // seed 000: position advances with the old velocity
     x += v * dt;
@@ -38,9 +39,10 @@ void eulerStepParticle(uint32_t i, const CpuState& s, CpuState& out, const gpu::
 // One step of either variant (params.mode), all particles, then the state is swapped.
 void eulerStepCpu(CpuState& state, const gpu::StepParams& params, ThreadPool& pool) {
   pool.parallelFor(state.positions.size(), [&](size_t begin, size_t end) {
+    AccelerationGroups accelerations(state.positions, state.velocities, state.springs, state.elements, params, end);
     integrators::stepThenCollideBlocks(begin, end, state.positionsOut, state.velocitiesOut, state.colliders,
                                        state.colliderGrid, params.dt,
-                                       [&](uint32_t i) { eulerStepParticle(i, state, state, params); });
+                                       [&](uint32_t i) { eulerStepParticle(i, state, state, params, accelerations); });
   });
   state.swapPositions();
   state.swapVelocities();

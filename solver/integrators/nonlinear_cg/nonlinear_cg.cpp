@@ -14,6 +14,7 @@
 #include "engine/error.h"
 #include "solver/integrators/common/solve_kit.h"
 #include "shaders/nlcg.h"
+#include "solver/integrators/common/acceleration_lanes.h"
 #include "solver/integrators/common/cpu_forces.h"
 #include "solver/thread_pool.h"
 
@@ -65,15 +66,15 @@ struct Partials {
   float max = 0;
 };
 
-// Runs `fn(i, partials)` over every particle on the pool and combines the chunks in index order:
-// deterministic for a given thread count.
+// Runs `fn(begin, end, partials)` over the pool's ranges of the particles and combines the chunks in
+// index order: deterministic for a given thread count.
 template <class Fn>
-Partials reduceOver(ThreadPool& pool, size_t n, Fn fn) {
+Partials reduceOverRanges(ThreadPool& pool, size_t n, Fn fn) {
   std::mutex mutex;
   std::vector<std::pair<size_t, Partials>> chunks;
   pool.parallelFor(n, [&](size_t begin, size_t end) {
     Partials local;
-    for (size_t i = begin; i < end; ++i) fn(static_cast<uint32_t>(i), local);
+    fn(begin, end, local);
     std::lock_guard<std::mutex> lock(mutex);
     chunks.emplace_back(begin, local);
   });
@@ -87,6 +88,14 @@ Partials reduceOver(ThreadPool& pool, size_t n, Fn fn) {
   return total;
 }
 
+// reduceOverRanges with `fn(i, partials)` on each particle of a range in turn.
+template <class Fn>
+Partials reduceOver(ThreadPool& pool, size_t n, Fn fn) {
+  return reduceOverRanges(pool, n, [&](size_t begin, size_t end, Partials& out) {
+    for (size_t i = begin; i < end; ++i) fn(static_cast<uint32_t>(i), out);
+  });
+}
+
 // The seed's add(d, f) for one particle.
 void addDirection(uint32_t i, CpuState& s, NlcgVectors& w, float f, float k) {
   s.positionsOut[i] += glm::vec4(f * xyz(w.dp[i]), 0.f);
@@ -94,12 +103,13 @@ void addDirection(uint32_t i, CpuState& s, NlcgVectors& w, float f, float k) {
 }
 
 // CPU twin of nlcg_start.comp; returns max(|r0_p|^2, |r0_v|^2) of the particle.
-float nlcgStartParticle(uint32_t i, CpuState& s, NlcgVectors& w, const gpu::StepParams& p, float k) {
+float nlcgStartParticle(uint32_t i, CpuState& s, NlcgVectors& w, const gpu::StepParams& p, float k,
+                        AccelerationGroups& accelerations) {
   glm::vec4 xi = s.positions[i];
   glm::vec3 v = xyz(s.velocities[i]);
   glm::vec3 r0p(0.f), r0v(0.f);
   if (xi.w != 0.f) {
-    glm::vec3 a = particleAcceleration(i, xi, v, s.positions, s.velocities, s.springs, s.elements, p);
+    glm::vec3 a = accelerations.at(i);
     r0p = gpu::nlcgPositionResidual(xyz(xi), xyz(xi), v, p.dt);
     r0v = gpu::nlcgVelocityResidual(v, a, v, p.dt, k);
   } else {
@@ -113,12 +123,13 @@ float nlcgStartParticle(uint32_t i, CpuState& s, NlcgVectors& w, const gpu::Step
 }
 
 // CPU twin of nlcg_residual.comp: forces gather from the iterate.
-void nlcgResidualParticle(uint32_t i, CpuState& s, NlcgVectors& w, const gpu::StepParams& p, float k, Partials& out) {
+void nlcgResidualParticle(uint32_t i, CpuState& s, NlcgVectors& w, const gpu::StepParams& p, float k, Partials& out,
+                          AccelerationGroups& accelerations) {
   glm::vec4 xi = s.positionsOut[i];
   glm::vec3 rp(0.f), rv(0.f);
   if (xi.w != 0.f) {
     glm::vec3 vi = xyz(s.velocitiesOut[i]);
-    glm::vec3 a = particleAcceleration(i, xi, vi, s.positionsOut, s.velocitiesOut, s.springs, s.elements, p);
+    glm::vec3 a = accelerations.at(i);
     rp = gpu::nlcgPositionResidual(xyz(s.positions[i]), xyz(xi), vi, p.dt);
     rv = gpu::nlcgVelocityResidual(xyz(s.velocities[i]), a, vi, p.dt, k);
   }
@@ -155,11 +166,16 @@ gpu::StepLog nonlinearCgTryStepCpu(CpuState& s, const gpu::StepParams& p, const 
   const auto cap = static_cast<uint32_t>(settings.maxIterations);
   NlcgVectors w = nlcgVectors(s);
   auto residual = [&] {
-    return reduceOver(pool, n, [&](uint32_t i, Partials& out) { nlcgResidualParticle(i, s, w, p, k, out); });
+    return reduceOverRanges(pool, n, [&](size_t begin, size_t end, Partials& out) {
+      AccelerationGroups accelerations(s.positionsOut, s.velocitiesOut, s.springs, s.elements, p, end);
+      for (size_t i = begin; i < end; ++i) nlcgResidualParticle(static_cast<uint32_t>(i), s, w, p, k, out, accelerations);
+    });
   };
   gpu::NonlinearCgScalars scalars{};
-  Partials start = reduceOver(pool, n, [&](uint32_t i, Partials& out) {
-    out.max = std::max(out.max, nlcgStartParticle(i, s, w, p, k));
+  Partials start = reduceOverRanges(pool, n, [&](size_t begin, size_t end, Partials& out) {
+    AccelerationGroups accelerations(s.positions, s.velocities, s.springs, s.elements, p, end);
+    for (size_t i = begin; i < end; ++i)
+      out.max = std::max(out.max, nlcgStartParticle(static_cast<uint32_t>(i), s, w, p, k, accelerations));
   });
   Partials first = residual();
   gpu::nlcgBegin(scalars, start.max, threshold, settings.relative);

@@ -1,6 +1,7 @@
 #include "solver/integrators/rk4/rk4.h"
 
 #include "engine/commands.h"
+#include "solver/integrators/common/acceleration_lanes.h"
 #include "solver/integrators/common/cpu_forces.h"
 #include "solver/thread_pool.h"
 
@@ -23,7 +24,8 @@ struct Rk4Arrays {
 };
 
 // CPU twin of rk4_stage.comp; the last stage's collision is rk4StepCpu's (stepThenCollideBlocks).
-void rk4StageParticle(uint32_t i, uint32_t stage, Rk4Arrays& a, const CpuState& s, const gpu::StepParams& p) {
+void rk4StageParticle(uint32_t i, uint32_t stage, Rk4Arrays& a, const gpu::StepParams& p,
+                      AccelerationGroups& accelerations) {
   glm::vec4 x0 = a.x0[i];
   glm::vec3 v0 = xyz(a.v0[i]);
   if (x0.w == 0.f) {
@@ -31,10 +33,9 @@ void rk4StageParticle(uint32_t i, uint32_t stage, Rk4Arrays& a, const CpuState& 
     a.vOut[i] = glm::vec4(0.f);
     return;
   }
-  glm::vec4 xs = a.xs[i];
   glm::vec3 vs = xyz(a.vs[i]);
   glm::vec3 kx = vs;
-  glm::vec3 kv = particleAcceleration(i, xs, vs, a.xs, a.vs, s.springs, s.elements, p);
+  glm::vec3 kv = accelerations.at(i);  // at the stage's position and velocity (a.xs, a.vs)
   float weight = (stage == 0u || stage == 3u) ? 1.f : 2.f;
   glm::vec3 sumX = weight * kx, sumV = weight * kv;
   if (stage > 0u) {
@@ -71,12 +72,14 @@ void rk4StepCpu(CpuState& s, const gpu::StepParams& params, ThreadPool& pool) {
   };
   for (uint32_t stage = 0; stage < 3; ++stage)
     pool.parallelFor(n, [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i) rk4StageParticle(static_cast<uint32_t>(i), stage, stages[stage], s, params);
+      AccelerationGroups accelerations(stages[stage].xs, stages[stage].vs, s.springs, s.elements, params, end);
+      for (size_t i = begin; i < end; ++i) rk4StageParticle(static_cast<uint32_t>(i), stage, stages[stage], params, accelerations);
     });
   // The last stage writes the step's result, which is collided.
   pool.parallelFor(n, [&](size_t begin, size_t end) {
-    integrators::stepThenCollideBlocks(begin, end, s.positionsOut, s.velocitiesOut, s.colliders, s.colliderGrid,
-                                       params.dt, [&](uint32_t i) { rk4StageParticle(i, 3u, stages[3], s, params); });
+    AccelerationGroups accelerations(stages[3].xs, stages[3].vs, s.springs, s.elements, params, end);
+    integrators::stepThenCollideBlocks(begin, end, s.positionsOut, s.velocitiesOut, s.colliders, s.colliderGrid, params.dt,
+                                       [&](uint32_t i) { rk4StageParticle(i, 3u, stages[3], params, accelerations); });
   });
   s.swapPositions();
   s.swapVelocities();
