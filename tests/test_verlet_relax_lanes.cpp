@@ -4,7 +4,8 @@
 // mass, pinned ones (which keep their place and their velocity), a NaN inverse mass (pinned, as
 // the scalar test takes it), springs of zero length or between two pinned ends (no correction),
 // coordinates of negative zero, plain Jacobi and Chebyshev's blend; and, through verletRelaxRange,
-// the last pass, whose collision with a plane follows the lanes.
+// the last pass, whose collision with a plane follows the lanes, and Nesterov's momentum, for which
+// the lanes give the springs' sums alone and each particle is finished as the scalar pass does.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -70,9 +71,9 @@ bool sameBits(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b) 
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(glm::vec4)) == 0;
 }
 
-void relaxOneByOne(CpuState& s, const gpu::StepParams& p) {
+void relaxOneByOne(CpuState& s, const gpu::StepParams& p, std::vector<glm::vec4>* lastJacobi = nullptr) {
   std::vector<glm::vec4> unused;
-  for (uint32_t i = 0; i < s.positions.size(); ++i) verletRelaxParticle(i, s, unused, p);
+  for (uint32_t i = 0; i < s.positions.size(); ++i) verletRelaxParticle(i, s, lastJacobi ? *lastJacobi : unused, p);
 }
 
 TEST(VerletRelaxLanes, EachWidthGivesTheScalarPassesBits) {
@@ -89,7 +90,7 @@ TEST(VerletRelaxLanes, EachWidthGivesTheScalarPassesBits) {
                                 p.relaxation,              p.omega,                    p.dt};
       size_t i = 0;
       std::vector<glm::vec4> unused;
-      for (; i + size_t(width) <= n; i += size_t(width)) kernel(in, static_cast<uint32_t>(i));
+      for (; i + size_t(width) <= n; i += size_t(width)) kernel(in, static_cast<uint32_t>(i), nullptr);
       for (; i < n; ++i) verletRelaxParticle(static_cast<uint32_t>(i), lanes, unused, p);
       relaxOneByOne(scalar, p);
       EXPECT_TRUE(sameBits(lanes.positionsOut, scalar.positionsOut)) << "width " << width << ", omega " << omega;
@@ -128,6 +129,28 @@ TEST(VerletRelaxLanes, TheLastPassCollidesAfterTheLanesAsTheScalarPassDoes) {
   std::printf("[ info ] %zu free, %zu started below, %zu ended below\n", free, startedBelow, below);
   EXPECT_GT(startedBelow, free / 4);
   EXPECT_EQ(below, 0u);
+}
+
+// Nesterov's momentum reads and writes the last Jacobi iterates: the lanes sum each particle's
+// springs and the scalar pass finishes it (verletRelaxRange), to the scalar pass's bits.
+TEST(VerletRelaxLanes, NesterovsMomentumTakesTheLanesSumsToTheScalarPassesBits) {
+  const size_t n = 211;
+  for (const bool last : {false, true}) {
+    gpu::StepParams p = relaxParams(0.4f, last);
+    p.mode |= WEFT_MODE_RELAX_NESTEROV;
+    ColliderDesc floor;
+    floor.offset = 1.f;
+    CpuState lanes = makeState(n, 13u), scalar = makeState(n, 13u);
+    lanes.colliders = scalar.colliders = packColliders({floor});
+    std::vector<glm::vec4> lanesJacobi(n), scalarJacobi(n);
+    for (size_t i = 0; i < n; ++i) lanesJacobi[i] = scalarJacobi[i] = lanes.positions[i] + glm::vec4(0.003f * float(i % 5), 0.f, 0.f, 0.f);
+    verletRelaxRange(0, n, lanes, lanesJacobi, p);
+    relaxOneByOne(scalar, p, &scalarJacobi);
+    EXPECT_TRUE(sameBits(lanes.positionsOut, scalar.positionsOut)) << "last " << last;
+    EXPECT_TRUE(sameBits(lanes.velocitiesOut, scalar.velocitiesOut)) << "last " << last;
+    EXPECT_TRUE(sameBits(lanesJacobi, scalarJacobi)) << "last " << last;
+    EXPECT_FALSE(sameBits(lanes.positionsOut, makeState(n, 13u).positionsOut));
+  }
 }
 
 }  // namespace

@@ -41,66 +41,89 @@ void verletPredictRange(size_t begin, size_t end, CpuState& s, const gpu::StepPa
   for (; i < end; ++i) verletPredictParticle(static_cast<uint32_t>(i), s, p);
 }
 
-void verletRelaxParticle(uint32_t i, CpuState& s, std::vector<glm::vec4>& lastJacobi, const gpu::StepParams& p) {
-  glm::vec4 xi = s.positions[i];
+namespace {
+
+// verletRelaxParticle after its springs' loop, for a free particle i: `sum` and `count` are its
+// springs' summed distance corrections and their number.
+void verletRelaxFinish(uint32_t i, CpuState& s, std::vector<glm::vec4>& lastJacobi, const gpu::StepParams& p,
+                       glm::vec3 sum, uint32_t count) {
+  const glm::vec4 xi = s.positions[i];
   glm::vec3 x = xyz(xi);
-  if (xi.w > 0.f) {
-    glm::vec3 sum(0.f);
-    uint32_t count = 0;
-    const GridSprings& grid = s.springs.grid;
-    if (grid.stencil.width != 0) {  // the same springs in the same order, found from the index (GridStencil)
-      grid.forEachSpring(i, [&](const gpu::SpringEntry& e) {
-        glm::vec4 xj = s.positions[e.other];
-        sum += gpu::distanceCorrection(x, xi.w, xyz(xj), xj.w, e.restLength, p.constraintStiffness);
-        ++count;
-      });
-    } else {
-      for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k) {
-        const gpu::SpringLink& link = s.springs.links[k];
-        glm::vec4 xj = s.positions[link.other];
-        sum += gpu::distanceCorrection(x, xi.w, xyz(xj), xj.w, link.restLength, p.constraintStiffness);
-        ++count;
-      }
-    }
-    glm::vec3 direct(0.f);
-    sum += elementProjections(i, s.positions, s.elements, p.dt, count, direct);
-    if (count > 0) x += sum * (p.relaxation / float(count));
-    x += direct;
-    const bool nesterov = (p.mode & WEFT_MODE_RELAX_NESTEROV) != 0u;
-    const glm::vec3 beforeLast = nesterov ? x : xyz(s.positionsOut[i]);
-    const glm::vec3 last = nesterov ? xyz(lastJacobi[i]) : x;
-    if (nesterov) lastJacobi[i] = glm::vec4(x, 0.f);
-    x = gpu::accelerate(x, beforeLast, last, p.omega, nesterov);
-    glm::vec3 v = gpu::carryCorrection(xyz(s.velocitiesOut[i]), x, xyz(xi), p.dt);
-    // Collided here, not in stepThenCollideBlocks as the other explicit steps are: moved out,
-    // GCC 12 built this function 25 % slower at 128², for a collision that costs under 1 % of
-    // the step (docs/benchmarks.md, "Colliders ruled out a block at a time").
-    if ((p.mode & WEFT_MODE_RELAX_FINAL) != 0u)
-      integrators::collideAll(x, v, s.colliders, s.colliderGrid, p.dt);
-    s.velocitiesOut[i] = glm::vec4(v, 0.f);
-  }
+  glm::vec3 direct(0.f);
+  sum += elementProjections(i, s.positions, s.elements, p.dt, count, direct);
+  if (count > 0) x += sum * (p.relaxation / float(count));
+  x += direct;
+  const bool nesterov = (p.mode & WEFT_MODE_RELAX_NESTEROV) != 0u;
+  const glm::vec3 beforeLast = nesterov ? x : xyz(s.positionsOut[i]);
+  const glm::vec3 last = nesterov ? xyz(lastJacobi[i]) : x;
+  if (nesterov) lastJacobi[i] = glm::vec4(x, 0.f);
+  x = gpu::accelerate(x, beforeLast, last, p.omega, nesterov);
+  glm::vec3 v = gpu::carryCorrection(xyz(s.velocitiesOut[i]), x, xyz(xi), p.dt);
+  // Collided here, not in stepThenCollideBlocks as the other explicit steps are: moved out,
+  // GCC 12 built this function 25 % slower at 128², for a collision that costs under 1 % of
+  // the step (docs/benchmarks.md, "Colliders ruled out a block at a time").
+  if ((p.mode & WEFT_MODE_RELAX_FINAL) != 0u) integrators::collideAll(x, v, s.colliders, s.colliderGrid, p.dt);
+  s.velocitiesOut[i] = glm::vec4(v, 0.f);
   s.positionsOut[i] = glm::vec4(x, xi.w);
+}
+
+}  // namespace
+
+void verletRelaxParticle(uint32_t i, CpuState& s, std::vector<glm::vec4>& lastJacobi, const gpu::StepParams& p) {
+  const glm::vec4 xi = s.positions[i];
+  if (!(xi.w > 0.f)) {  // pinned: stays
+    s.positionsOut[i] = xi;
+    return;
+  }
+  const glm::vec3 x = xyz(xi);
+  glm::vec3 sum(0.f);
+  uint32_t count = 0;
+  const GridSprings& grid = s.springs.grid;
+  if (grid.stencil.width != 0) {  // the same springs in the same order, found from the index (GridStencil)
+    grid.forEachSpring(i, [&](const gpu::SpringEntry& e) {
+      glm::vec4 xj = s.positions[e.other];
+      sum += gpu::distanceCorrection(x, xi.w, xyz(xj), xj.w, e.restLength, p.constraintStiffness);
+      ++count;
+    });
+  } else {
+    for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k) {
+      const gpu::SpringLink& link = s.springs.links[k];
+      glm::vec4 xj = s.positions[link.other];
+      sum += gpu::distanceCorrection(x, xi.w, xyz(xj), xj.w, link.restLength, p.constraintStiffness);
+      ++count;
+    }
+  }
+  verletRelaxFinish(i, s, lastJacobi, p, sum, count);
 }
 
 void verletRelaxRange(size_t begin, size_t end, CpuState& s, std::vector<glm::vec4>& lastJacobi,
                       const gpu::StepParams& p) {
   size_t i = begin;
   const VerletRelaxKernel lanes = verletRelaxLanes();
-  if (lanes.run && s.elements.springsOnly() && (p.mode & WEFT_MODE_RELAX_NESTEROV) == 0u) {
+  if (lanes.run) {
     const VerletRelaxInput in{s.springs.rows.data(),  s.springs.links.data(),  s.positions.data(),
                               s.positionsOut.data(),  s.velocitiesOut.data(),  p.constraintStiffness,
                               p.relaxation,           p.omega,                 p.dt};
+    // The whole pass in the lanes, or their springs' sums and the rest particle by particle.
+    const bool whole = s.elements.springsOnly() && (p.mode & WEFT_MODE_RELAX_NESTEROV) == 0u;
     const bool collide = (p.mode & WEFT_MODE_RELAX_FINAL) != 0u;
-    for (; i + size_t(lanes.width) <= end; i += size_t(lanes.width)) {
-      lanes.run(in, static_cast<uint32_t>(i));
-      if (!collide) continue;
-      // The scalar particle's last act on a free particle, on what the lanes left.
-      for (size_t k = i; k < i + size_t(lanes.width); ++k) {
-        if (!(s.positions[k].w > 0.f)) continue;
-        glm::vec3 x = xyz(s.positionsOut[k]), v = xyz(s.velocitiesOut[k]);
-        integrators::collideAll(x, v, s.colliders, s.colliderGrid, p.dt);
-        s.positionsOut[k] = glm::vec4(x, s.positionsOut[k].w);
-        s.velocitiesOut[k] = glm::vec4(v, 0.f);
+    const auto width = size_t(lanes.width);
+    glm::vec4 sums[8];
+    for (; i + width <= end; i += width) {
+      lanes.run(in, static_cast<uint32_t>(i), whole ? nullptr : sums);
+      for (size_t k = i; k < i + width; ++k) {
+        const auto at = static_cast<uint32_t>(k);
+        if (!whole) {
+          if (s.positions[k].w > 0.f)
+            verletRelaxFinish(at, s, lastJacobi, p, xyz(sums[k - i]), s.springs.rows[k + 1] - s.springs.rows[k]);
+          else
+            s.positionsOut[k] = s.positions[k];
+        } else if (collide && s.positions[k].w > 0.f) {  // the scalar particle's last act, on what the lanes left
+          glm::vec3 x = xyz(s.positionsOut[k]), v = xyz(s.velocitiesOut[k]);
+          integrators::collideAll(x, v, s.colliders, s.colliderGrid, p.dt);
+          s.positionsOut[k] = glm::vec4(x, s.positionsOut[k].w);
+          s.velocitiesOut[k] = glm::vec4(v, 0.f);
+        }
       }
     }
   }

@@ -3,10 +3,11 @@
 // lanes: eight with AVX2, four with SSE2 (lane_kernel.h). Each lane does the scalar particle's
 // operations in its order, so the bits are the same. The pass is nearly all of a Verlet step on the
 // CPU backend (95 % of it at 128^2, one thread), a dozen distance corrections a particle, each a
-// square root and a division that the scalar loop waits on one after another. Only for a cloth of
-// springs alone (no elements, no contact pairs: their projections are then +0) under Chebyshev or
-// plain Jacobi (not Nesterov's momentum); the rest takes the scalar pass. The collision of the last
-// pass stays with the caller, after the lanes, as it comes last in the scalar particle too.
+// square root and a division that the scalar loop waits on one after another. A cloth of springs
+// alone (no elements, no contact pairs: their projections are then +0) under Chebyshev or plain
+// Jacobi runs the whole pass in the lanes; any other (tethers, Nesterov's momentum) runs the
+// springs' sums in them and the rest particle by particle. The collision of the last pass stays
+// with the caller, after the lanes, as it comes last in the scalar particle too.
 #include <cstdint>
 
 #include "shaders/shared.h"
@@ -24,8 +25,10 @@ struct VerletRelaxInput {
   float stiffness, relaxation, omega, dt;  // StepParams' constraintStiffness, relaxation, omega, dt
 };
 
-// Relaxes particles [first, first + the kernel's width).
-using VerletRelaxLanes = void (*)(const VerletRelaxInput& in, uint32_t first);
+// Relaxes particles [first, first + the kernel's width); or, given `sums`, writes there only each
+// particle's sum of its springs' distance corrections (xyz; w 0), for the caller to finish the
+// particle as verletRelaxFinish does (a cloth with elements, or Nesterov's momentum).
+using VerletRelaxLanes = void (*)(const VerletRelaxInput& in, uint32_t first, glm::vec4* sums);
 using VerletRelaxKernel = LaneKernel<VerletRelaxLanes>;
 
 // The widest kernel this build and processor run (none: run null).

@@ -14,7 +14,9 @@
 namespace weft::integrators {
 namespace {
 
-void verletRelaxAvx2(const VerletRelaxInput& in, uint32_t first) { lanes::verletRelaxGroup<avx2::Ops>(in, first); }
+void verletRelaxAvx2(const VerletRelaxInput& in, uint32_t first, glm::vec4* sums) {
+  lanes::verletRelaxGroup<avx2::Ops>(in, first, sums);
+}
 
 }  // namespace
 }  // namespace weft::integrators

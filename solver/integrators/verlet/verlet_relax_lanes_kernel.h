@@ -12,7 +12,7 @@
 namespace weft::integrators::lanes {
 
 template <class V>
-void verletRelaxGroup(const VerletRelaxInput& in, uint32_t first) {
+void verletRelaxGroup(const VerletRelaxInput& in, uint32_t first, glm::vec4* sums) {
   using F = typename V::F;
   constexpr int N = V::N;
   const SpringGroup<N> g = springGroup<N>(in.rows, first);
@@ -47,6 +47,12 @@ void verletRelaxGroup(const VerletRelaxInput& in, uint32_t first) {
     sx = V::add(sx, term(dx));
     sy = V::add(sy, term(dy));
     sz = V::add(sz, term(dz));
+  }
+  if (sums) {  // the springs' part alone: the caller finishes each particle (verletRelaxFinish)
+    uint32_t local[N];
+    for (int l = 0; l < N; ++l) local[l] = uint32_t(l);
+    V::scatter(sums, local, {sx, sy, sz, zero});
+    return;
   }
   // The elements' projections (+0: none), then x += sum * (relaxation / count) where the row has
   // springs, x += the direct corrections (+0), the Chebyshev blend with the iterate before the last
