@@ -1,7 +1,7 @@
 #pragma once
-// Spring tables for the tests that hold a lane kernel to its scalar rows (test_cg_product_lanes,
-// test_newton_sweep_lanes): rows of the counts that make a kernel's groups uniform, mixed and
-// partly empty, and a tally of which kinds of group a test met.
+// What the tests that hold a lane kernel to its scalar rows share: the bitwise comparison, spring
+// tables (test_cg_product_lanes, test_newton_sweep_lanes) of the counts that make a kernel's groups
+// uniform, mixed and partly empty, and a tally of which kinds of group a test met.
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -10,6 +10,16 @@
 #include "shaders/shared.h"
 
 namespace weft::integrators {
+
+// Whether two arrays, or two values, hold the same bits (a -0 is not a +0, a NaN equals itself).
+template <class T>
+bool sameBits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+template <class T>
+bool sameBits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
 
 // n rows: most with 12 spring ends (a grid's inside), every 19th with 7 and every 23rd with none,
 // to far ends anywhere in [0, n); each end's vec4 from block(rng).

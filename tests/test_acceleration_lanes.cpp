@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "shaders/physics.h"
+#include "lane_test_rows.h"
 #include "solver/backend_state.h"
 #include "solver/integrators/common/acceleration_lanes.h"
 
@@ -62,8 +63,6 @@ glm::vec3 scalarAcceleration(const CpuState& s, uint32_t i, const gpu::StepParam
   return particleAcceleration(i, s.positions[i], gpu::xyz(s.velocities[i]), s.positions, s.velocities, s.springs,
                               s.elements, p);
 }
-
-bool sameBits(glm::vec3 a, glm::vec3 b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 TEST(AccelerationLanes, EachWidthGivesTheScalarGathersBits) {
   const size_t n = 211;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "shaders/physics.h"
+#include "lane_test_rows.h"
 #include "solver/backend_state.h"
 #include "solver/integrators/verlet/verlet.h"
 #include "solver/integrators/verlet/verlet_predict_lanes.h"
@@ -47,10 +48,6 @@ gpu::StepParams stepParams() {
   p.wind = glm::vec4(2.f, -0.5f, 1.25f, 0.02f);  // xyz the wind, w the drag coefficient
   p.dt = 1.f / 480.f;
   return p;
-}
-
-bool sameBits(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(glm::vec4)) == 0;
 }
 
 TEST(VerletPredictLanes, EachWidthGivesTheScalarPassesBits) {

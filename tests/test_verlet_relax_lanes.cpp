@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "shaders/physics.h"
+#include "lane_test_rows.h"
 #include "solver/backend_state.h"
 #include "solver/integrators/verlet/verlet.h"
 #include "solver/integrators/verlet/verlet_relax_lanes.h"
@@ -65,10 +66,6 @@ gpu::StepParams relaxParams(float omega, bool last) {
   p.omega = omega;
   p.mode = last ? WEFT_MODE_RELAX_FINAL : 0u;
   return p;
-}
-
-bool sameBits(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(glm::vec4)) == 0;
 }
 
 void relaxOneByOne(CpuState& s, const gpu::StepParams& p, std::vector<glm::vec4>* lastJacobi = nullptr) {

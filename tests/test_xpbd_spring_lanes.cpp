@@ -13,6 +13,7 @@
 
 #include "shaders/physics.h"
 #include "solver/integrators/xpbd/xpbd_spring_lanes.h"
+#include "lane_test_rows.h"
 
 namespace weft::integrators {
 namespace {
@@ -67,11 +68,6 @@ void projectOneByOne(Case& c, float h, bool first, bool keep) {
     lambda.x += m.dlambda;
     if (keep) c.lambdas[k] = lambda;
   }
-}
-
-template <class T>
-bool sameBits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
 // Each width the processor runs (xpbdLaneWidth: 8 with AVX2, then 4 with SSE2), over 1002 springs:
