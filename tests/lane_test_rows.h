@@ -2,6 +2,7 @@
 // What the tests that hold a lane kernel to its scalar rows share: the bitwise comparison, spring
 // tables (test_cg_product_lanes, test_newton_sweep_lanes) of the counts that make a kernel's groups
 // uniform, mixed and partly empty, and a tally of which kinds of group a test met.
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -61,5 +62,30 @@ struct GroupKinds {
 };
 
 inline bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// n particles within `spread` of (0, 1, 0) with random velocities, for kernels that gather both:
+// from the second in every seven pinned, from the fourth an x of -0 and a velocity along z of
+// `velocityZ`, from the sixth a NaN inverse mass.
+struct LaneTestParticles {
+  std::vector<glm::vec4> positions, velocities;
+};
+
+inline LaneTestParticles laneTestParticles(size_t n, float spread, float velocityZ, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  LaneTestParticles p;
+  for (size_t i = 0; i < n; ++i) {
+    glm::vec4 x(spread * u(rng), 1.f + spread * u(rng), spread * u(rng), 1.f + u(rng));
+    glm::vec4 v(u(rng), u(rng), u(rng), u(rng));
+    switch (i % 7) {
+      case 1: x.w = 0.f; break;                   // pinned
+      case 3: x.x = -0.f, v.z = velocityZ; break;  // a negative zero
+      case 5: x.w = std::nanf(""); break;         // no inverse mass to speak of
+      default: break;
+    }
+    p.positions.push_back(x);
+    p.velocities.push_back(v);
+  }
+  return p;
+}
 
 }  // namespace weft::integrators

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "shaders/physics.h"
@@ -23,18 +24,9 @@ CpuState makeState(size_t n, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> u(-1.f, 1.f);
   CpuState s;
-  for (size_t i = 0; i < n; ++i) {
-    glm::vec4 x(0.1f * u(rng), 1.f + 0.1f * u(rng), 0.1f * u(rng), 1.f + u(rng));
-    glm::vec4 v(u(rng), u(rng), u(rng), u(rng));
-    switch (i % 7) {
-      case 1: x.w = 0.f; break;               // pinned
-      case 3: x.x = -0.f, v.z = -0.f; break;  // negative zeros
-      case 5: x.w = std::nanf(""); break;     // no inverse mass to speak of
-      default: break;
-    }
-    s.positions.push_back(x);
-    s.velocities.push_back(v);
-  }
+  LaneTestParticles particles = laneTestParticles(n, 0.1f, -0.f, rng);  // v.z -0 where x.x is
+  s.positions = std::move(particles.positions);
+  s.velocities = std::move(particles.velocities);
   // Rows of 0 to 14 ends, runs of twelve (a grid's inside) between them.
   s.springs.rows.push_back(0);
   for (size_t i = 0; i < n; ++i) {

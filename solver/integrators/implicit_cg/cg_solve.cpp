@@ -12,6 +12,7 @@
 #include "solver/integrators/common/cpu_elements.h"
 #include "solver/integrators/common/solve_kit.h"
 #include "solver/integrators/implicit_cg/cg_product_lanes.h"
+#include "solver/integrators/implicit_cg/cg_setup_lanes.h"
 #include "solver/thread_pool.h"
 
 namespace weft::integrators {
@@ -32,9 +33,23 @@ CgVectors cgVectors(CpuState& s) {
   return {s.scratch[0], s.scratch[1], s.scratch[2], s.scratch[3], s.scratch[4], s.scratch[5]};
 }
 
-// CPU twin of cg_setup.comp; returns r.c of the particle.
+CgSetupInput cgSetupInput(CpuState& s, const gpu::StepParams& p, const CgSystem& system) {
+  return {s.springs.rows.data(),
+          s.springs.entries.data(),
+          s.springs.forceBounds.empty() ? nullptr : s.springs.forceBounds.data(),
+          s.positions.data(),
+          s.velocities.data(),
+          s.springBlocks.data(),
+          p.gravity,
+          p.wind,
+          system.forceTime,
+          system.stiffnessTime};
+}
+
+// CPU twin of cg_setup.comp given a free particle's sums over its springs (cgSpringSums; unread
+// for a pinned one); returns r.c of the particle.
 float cgSetupParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepParams& p, const CgSystem& system,
-                      bool warmStart) {
+                      bool warmStart, const CgSpringSums& springs) {
   glm::vec4 xi = s.positions[i];
   glm::vec3 vi = xyz(s.velocities[i]);
   const float a = system.forceTime, l = system.stiffnessTime;
@@ -44,23 +59,9 @@ float cgSetupParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPara
   if (xi.w == 0.f) {
     flt.w = WEFT_FILTER_PINNED;
   } else {
-    float mass = 1.f / xi.w;
-    float drag = p.wind.w;
-    block = (mass + a * drag) * glm::mat3(1.f);
-    glm::vec3 force = mass * xyz(p.gravity) + gpu::dragForce(vi, p.wind);
-    glm::vec3 sv(0.f);
-    for (uint32_t k = s.springs.rows[i]; k < s.springs.rows[i + 1]; ++k) {
-      const gpu::SpringEntry& e = s.springs.entries[k];
-      glm::vec3 xj = xyz(s.positions[e.other]), vj = xyz(s.velocities[e.other]);
-      const gpu::StrainLimit bound = springBound(s.springs, k);
-      force += gpu::springForce(xyz(xi), vi, xj, vj, e, bound);
-      glm::vec4 spring = gpu::springSystemBlock(xyz(xi), xj, e, bound, a, l);
-      s.springBlocks[k] = spring;
-      block += gpu::systemBlockMatrix(spring);
-      if (l != 0.f) sv += gpu::springStiffnessBlock(xyz(xi), xj, e, bound) * (vi - vj);
-    }
-    force += elementForces(i, s.positions, s.velocities, s.elements, p.wind, true);
-    block += elementDiagonal(i, s.positions, s.elements, a * l, a, 0.f);
+    glm::vec3 force = springs.force + elementForces(i, s.positions, s.velocities, s.elements, p.wind, true);
+    block = springs.block + elementDiagonal(i, s.positions, s.elements, a * l, a, 0.f);
+    glm::vec3 sv = springs.stiffness;
     if (l != 0.f) sv += elementProduct(i, s.positions, s.velocities, s.elements, 1.f, 0.f);
     b = a * (force - l * sv);
     flt = integrators::firstRestingFilter(xyz(xi), vi, b, s.colliders, s.colliderGrid);
@@ -76,6 +77,30 @@ float cgSetupParticle(uint32_t i, CpuState& s, CgVectors& w, const gpu::StepPara
   w.r[i] = glm::vec4(ri, 0.f);
   w.c[i] = glm::vec4(ci, 0.f);
   return glm::dot(ri, ci);
+}
+
+// cg_setup.comp over particles [begin, end): the springs' sums in lanes, a group of the kernel's
+// width at a time where no spring bounds its force, the rest row by row; the sum of r.c over the
+// range, added in particle order as sumOver adds.
+double cgSetupRange(size_t begin, size_t end, CpuState& s, CgVectors& w, const gpu::StepParams& p,
+                    const CgSystem& system, bool warmStart) {
+  const CgSetupInput in = cgSetupInput(s, p, system);
+  const CgSetupKernel lanes = in.bounds ? CgSetupKernel{} : cgSetupLanes();
+  const auto width = size_t(lanes.width);
+  CgSetupGroup group;
+  double sum = 0;
+  for (size_t i = begin; i < end;) {
+    if (lanes.run && i + width <= end) {
+      lanes.run(in, static_cast<uint32_t>(i), group);
+      for (size_t l = 0; l < width; ++l, ++i)
+        sum += cgSetupParticle(static_cast<uint32_t>(i), s, w, p, system, warmStart, group.sums(int(l)));
+    } else {
+      const auto at = static_cast<uint32_t>(i++);
+      const CgSpringSums springs = s.positions[at].w == 0.f ? CgSpringSums{} : cgSpringSums(in, at);
+      sum += cgSetupParticle(at, s, w, p, system, warmStart, springs);
+    }
+  }
+  return sum;
 }
 
 SpringProductInput springProductInput(const CpuState& s, const std::vector<glm::vec4>& u, const gpu::StepParams& p,
@@ -325,8 +350,9 @@ SolveStats cgSolveCpu(CpuState& s, const gpu::StepParams& p, const CgSystem& sys
   auto decide = [&](uint32_t mode, double total) {
     return gpu::cgScalarStep(scalars, mode, static_cast<float>(total), settings.tolerance, cap);
   };
-  bool stop = decide(WEFT_SOLVE_BEGIN,
-                     sumOver(pool, n, [&](uint32_t i) { return cgSetupParticle(i, s, w, p, system, settings.warmStart); }));
+  bool stop = decide(WEFT_SOLVE_BEGIN, pool.parallelSum(n, [&](size_t begin, size_t end) {
+    return cgSetupRange(begin, end, s, w, p, system, settings.warmStart);
+  }));
   if (settings.warmStart) {
     if (!stop)
       stop = decide(WEFT_SOLVE_WARM,
