@@ -24,31 +24,19 @@ void accelerationGroup(const AccelerationInput& in, uint32_t first, glm::vec4* o
   F fx = V::add(V::mul(drag, V::sub(vi.x, V::set1(in.wind.x))), zero);
   F fy = V::add(V::mul(drag, V::sub(vi.y, V::set1(in.wind.y))), zero);
   F fz = V::add(V::mul(drag, V::sub(vi.z, V::set1(in.wind.z))), zero);
+  // each lane's number of spring ends, exact in a float (a row has few)
+  const F ends = V::build([&](int l) { return float(g.count[l]); });
   for (uint32_t k = 0; k < g.longest; ++k) {
-    uint32_t other[N];
-    float rest[N], stiffness[N], damping[N], ends[N];
-    for (int l = 0; l < N; ++l) {
-      const bool has = k < g.count[l];
-      const gpu::SpringEntry& e = in.entries[has ? g.row[l] + k : g.row[g.widest] + k];
-      other[l] = has ? e.other : g.self[l];
-      rest[l] = e.restLength, stiffness[l] = e.stiffness, damping[l] = e.damping;
-      ends[l] = has ? 1.f : 0.f;
-    }
-    const typename V::Lanes xj = V::gather(in.positions, other), vj = V::gather(in.velocities, other);
-    // springForce (shaders/physics.h), unbounded
-    const F dx = V::sub(xi.x, xj.x), dy = V::sub(xi.y, xj.y), dz = V::sub(xi.z, xj.z);
-    const F len = V::sqrt(dot3<V>(dx, dy, dz, dx, dy, dz));
-    // Springs that push: !(len < 1e-9), NaN passing as there; and lanes with an end.
-    const F moves = V::and_(V::cmpnlt(len, V::set1(1e-9f)), V::cmpgt(V::build([&](int l) { return ends[l]; }), zero));
-    const F nx = V::div(dx, len), ny = V::div(dy, len), nz = V::div(dz, len);
-    const F rate = dot3<V>(V::sub(vi.x, vj.x), V::sub(vi.y, vj.y), V::sub(vi.z, vj.z), nx, ny, nz);
-    const F magnitude = V::add(V::mul(V::build([&](int l) { return stiffness[l]; }),
-                                      V::sub(len, V::build([&](int l) { return rest[l]; }))),
-                               V::mul(V::build([&](int l) { return damping[l]; }), rate));
-    const F push = negate<V>(magnitude);
-    fx = V::add(fx, V::and_(moves, V::mul(push, nx)));
-    fy = V::add(fy, V::and_(moves, V::mul(push, ny)));
-    fz = V::add(fz, V::and_(moves, V::mul(push, nz)));
+    const SpringSlot<N> slot = springSlot<N, true>(g, in.entries, k);
+    const typename V::Lanes xj = V::gather(in.positions, slot.other), vj = V::gather(in.velocities, slot.other);
+    const SpringForce<V> s =
+        springForce<V>(xi, vi, xj, vj, V::build([&](int l) { return slot.rest[l]; }),
+                       V::build([&](int l) { return slot.stiffness[l]; }), V::build([&](int l) { return slot.damping[l]; }));
+    // Springs that push: those with a direction, in lanes with an end.
+    const F moves = V::and_(s.along, V::cmpgt(ends, V::set1(float(k))));
+    fx = V::add(fx, V::and_(moves, V::mul(s.push, s.nx)));
+    fy = V::add(fy, V::and_(moves, V::mul(s.push, s.ny)));
+    fz = V::add(fz, V::and_(moves, V::mul(s.push, s.nz)));
   }
   // gravity + w force
   uint32_t local[N];

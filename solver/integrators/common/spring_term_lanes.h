@@ -42,6 +42,53 @@ typename V::F keepWhere(typename V::F mask, typename V::F taken, typename V::F k
   return V::or_(V::and_(mask, taken), V::andnot(mask, kept));
 }
 
+// Slot k of a group's rows in a spring table: each lane's entry, its far end and its constants. A row
+// out of ends (Mixed only) reads the longest row's entry against its own particle: any valid entry,
+// whose terms the caller drops.
+template <int N>
+struct SpringSlot {
+  uint32_t at[N], other[N];
+  float rest[N], stiffness[N], damping[N];
+};
+
+template <int N, bool Mixed>
+SpringSlot<N> springSlot(const SpringGroup<N>& g, const gpu::SpringEntry* entries, uint32_t k) {
+  SpringSlot<N> s;
+  for (int l = 0; l < N; ++l) {
+    const bool has = !Mixed || k < g.count[l];
+    s.at[l] = has ? g.row[l] + k : g.row[g.widest] + k;
+    const gpu::SpringEntry& e = entries[s.at[l]];
+    s.other[l] = has ? e.other : g.self[l];
+    s.rest[l] = e.restLength, s.stiffness[l] = e.stiffness, s.damping[l] = e.damping;
+  }
+  return s;
+}
+
+// springForce (shaders/physics.h), unbounded, in lanes: the spring's axis and its push
+// -(k (len - L) + c (v_i - v_j).n), in the scalar function's operations and order. Its force is
+// along and (push n): +0 where the spring has no direction (!(len < 1e-9) fails; NaN passes as there).
+template <class V>
+struct SpringForce {
+  typename V::F len, along, nx, ny, nz, ux, uy, uz, push;
+};
+
+template <class V>
+SpringForce<V> springForce(const typename V::Lanes& xi, const typename V::Lanes& vi, const typename V::Lanes& xj,
+                           const typename V::Lanes& vj, typename V::F rest, typename V::F stiffness,
+                           typename V::F damping) {
+  using F = typename V::F;
+  SpringForce<V> s;
+  const F dx = V::sub(xi.x, xj.x), dy = V::sub(xi.y, xj.y), dz = V::sub(xi.z, xj.z);
+  s.len = V::sqrt(dot3<V>(dx, dy, dz, dx, dy, dz));
+  s.along = V::cmpnlt(s.len, V::set1(1e-9f));
+  s.nx = V::div(dx, s.len), s.ny = V::div(dy, s.len), s.nz = V::div(dz, s.len);
+  s.ux = V::sub(vi.x, vj.x), s.uy = V::sub(vi.y, vj.y), s.uz = V::sub(vi.z, vj.z);
+  const F magnitude = V::add(V::mul(stiffness, V::sub(s.len, rest)),
+                             V::mul(damping, dot3<V>(s.ux, s.uy, s.uz, s.nx, s.ny, s.nz)));
+  s.push = negate<V>(magnitude);
+  return s;
+}
+
 // (px, py, pz) += (or -=, Subtract) each of the group's spring terms, blocks[k] (u_i - u[other_k]),
 // in row order. Mixed: the rows' counts may differ (masks and picks); else all have g.longest (a
 // grid's inside, the common case, without the masks' cost).

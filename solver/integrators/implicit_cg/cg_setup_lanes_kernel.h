@@ -34,36 +34,23 @@ void cgSetupGroup(const CgSetupInput& in, const SpringGroup<V::N>& g, CgSetupGro
   [[maybe_unused]] const F ends = Mixed ? V::build([&](int k) { return float(g.count[k]); }) : zero;
   const F weight = V::set1(a * l);  // springSystemBlock's stiffnessWeight
   for (uint32_t k = 0; k < g.longest; ++k) {
-    // A row out of ends reads the longest row's entry against itself: its terms are dropped.
-    uint32_t at[N], other[N];
-    float rest[N], stiffness[N], damping[N];
-    for (int n = 0; n < N; ++n) {
-      const bool has = !Mixed || k < g.count[n];
-      at[n] = has ? g.row[n] + k : g.row[g.widest] + k;
-      const gpu::SpringEntry& e = in.entries[at[n]];
-      other[n] = has ? e.other : g.self[n];
-      rest[n] = e.restLength, stiffness[n] = e.stiffness, damping[n] = e.damping;
-    }
-    const F restL = V::build([&](int n) { return rest[n]; });
-    const F kL = V::build([&](int n) { return stiffness[n]; });
-    const F cL = V::build([&](int n) { return damping[n]; });
-    const typename V::Lanes xj = V::gather(in.positions, other), vj = V::gather(in.velocities, other);
-    const F dx = V::sub(xi.x, xj.x), dy = V::sub(xi.y, xj.y), dz = V::sub(xi.z, xj.z);
-    const F len = V::sqrt(dot3<V>(dx, dy, dz, dx, dy, dz));
-    const F along = V::cmpnlt(len, V::set1(1e-9f));  // !(len < 1e-9): a direction (NaN passing as there)
-    const F nx = V::div(dx, len), ny = V::div(dy, len), nz = V::div(dz, len);
-    const F ux = V::sub(vi.x, vj.x), uy = V::sub(vi.y, vj.y), uz = V::sub(vi.z, vj.z);
+    const SpringSlot<N> slot = springSlot<N, Mixed>(g, in.entries, k);
+    const uint32_t* at = slot.at;
+    const F restL = V::build([&](int n) { return slot.rest[n]; });
+    const F kL = V::build([&](int n) { return slot.stiffness[n]; });
+    const F cL = V::build([&](int n) { return slot.damping[n]; });
+    const typename V::Lanes xj = V::gather(in.positions, slot.other), vj = V::gather(in.velocities, slot.other);
+    const SpringForce<V> s = springForce<V>(xi, vi, xj, vj, restL, kL, cL);
+    const F len = s.len, along = s.along, nx = s.nx, ny = s.ny, nz = s.nz, ux = s.ux, uy = s.uy, uz = s.uz;
     [[maybe_unused]] const F live = Mixed ? V::cmpgt(ends, V::set1(float(k))) : zero;
     auto accumulate = [&](F& sum, F term) {
       const F added = V::add(sum, term);
       sum = Mixed ? keepWhere<V>(live, added, sum) : added;
     };
-    // springForce: -(k (len - L) + c (v_i - v_j).n) n; +0 without a direction
-    const F magnitude = V::add(V::mul(kL, V::sub(len, restL)), V::mul(cL, dot3<V>(ux, uy, uz, nx, ny, nz)));
-    const F push = negate<V>(magnitude);
-    accumulate(fx, V::and_(along, V::mul(push, nx)));
-    accumulate(fy, V::and_(along, V::mul(push, ny)));
-    accumulate(fz, V::and_(along, V::mul(push, nz)));
+    // springForce: push n; +0 without a direction
+    accumulate(fx, V::and_(along, V::mul(s.push, nx)));
+    accumulate(fy, V::and_(along, V::mul(s.push, ny)));
+    accumulate(fz, V::and_(along, V::mul(s.push, nz)));
     // springStiffnessFactors without a bound: (1, max(0, 1 - L / len))
     const F t1 = V::sub(one, V::div(restL, len));
     const F transverse = V::and_(V::cmpgt(t1, zero), t1);
