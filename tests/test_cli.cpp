@@ -649,6 +649,39 @@ TEST(Cli, HalveDtOnExplosionRetriesTheFrameUntilTheStepIsStable) {
   EXPECT_THAT(typo.output, HasSubstr("--on-explosion must be 'stop' or 'halve-dt'"));
 }
 
+// An explicit integrator past its stable step on the cloth's springs (solver/stability.h) is told
+// so before the run, with the substeps that stay within it; the explosion's sentence repeats them,
+// and a run at those substeps holds. hanging.json under symplectic-euler: 8 substeps a frame, where
+// about 560 hold (docs/integrators.md, "Stable steps").
+TEST(Cli, RunWarnsOfAStepPastTheExplicitLimitAndTheSubstepsItGivesHold) {
+  Result r = weft("run " + scene("hanging.json") + " --backend cpu --quiet --integrator symplectic-euler --frames 2");
+  EXPECT_EQ(r.exitCode, 3) << r.output;
+  const std::string warning = "weft: warning: symplectic-euler holds this cloth's springs stable only at steps up to ";
+  ASSERT_THAT(r.output, HasSubstr(warning));
+  const size_t at = r.output.find("--substeps ", r.output.find(warning));
+  ASSERT_NE(at, std::string::npos) << r.output;
+  const int substeps = std::stoi(r.output.substr(at + 11));
+  EXPECT_GT(substeps, 560);   // a sufficient step: no longer than the longest that holds
+  EXPECT_LT(substeps, 800);   // and not far below it
+  EXPECT_THAT(r.output, HasSubstr("exploded at step"));
+  EXPECT_THAT(r.output, HasSubstr("; --substeps " + std::to_string(substeps) + " keeps each step within"));
+  fs::path stats = tempDir() / "stable_step.json";
+  Result held = weft("run " + scene("hanging.json") + " --backend cpu --quiet --integrator symplectic-euler --frames 20" +
+                     " --substeps " + std::to_string(substeps) + " --stats " + stats.string());
+  EXPECT_EQ(held.exitCode, 0) << held.output;
+  EXPECT_THAT(held.output, ::testing::Not(HasSubstr("warning")));
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(stats));
+  EXPECT_EQ(j["nonFinite"], false);
+  EXPECT_TRUE(j["explosionStep"].is_null());
+  EXPECT_LE(j["dt"].get<double>(), j["stableStep"].get<double>());
+  // An implicit integrator has no such limit: no warning, and no stable step in the stats.
+  Result implicit = weft("run " + scene("hanging.json") + " --backend cpu --quiet --integrator implicit-cg --frames 1" +
+                         " --stats " + stats.string());
+  EXPECT_EQ(implicit.exitCode, 0) << implicit.output;
+  EXPECT_THAT(implicit.output, ::testing::Not(HasSubstr("warning")));
+  EXPECT_TRUE(nlohmann::json::parse(std::ifstream(stats))["stableStep"].is_null());
+}
+
 // A state that turns non-finite stops the run at that step. Aerodynamic lift in a wind has no
 // energy bound (flutter draws on the wind), so only the non-finite check can stop this one.
 TEST(Cli, ANonFiniteStateStopsTheRunAtItsStepAndNamesTheIntegrator) {

@@ -15,10 +15,12 @@
 #include "demos/weft/obj_writer.h"
 #include "demos/weft/output_paths.h"
 #include "demos/weft/run_report.h"
+#include "demos/weft/step_limit_text.h"
 #include "engine/context.h"
 #include "engine/error.h"
 #include "engine/shader_library.h"
 #include "solver/gpu_solver.h"
+#include "solver/integrators/integrator_unit.h"
 #include "solver/grid_resize.h"
 #include "solver/recording.h"
 #include "solver/shown_text.h"
@@ -144,7 +146,8 @@ int runCommand(const RunOptions& options) {
   }
 
   const SolverSettings& settings = scene.solver;
-  std::unique_ptr<Solver> solver = makeSolver(scene.cloth, solverParams(scene), backend, context.get(), shaders.get());
+  const SolverParams params = solverParams(scene);
+  std::unique_ptr<Solver> solver = makeSolver(scene.cloth, params, backend, context.get(), shaders.get());
   // A tearing cloth adds particles as it tears: the retry from the last good state assumes a fixed
   // particle count (the recording carries each change, solver/recording.h).
   if (solver->tears() && options.onExplosion == "halve-dt")
@@ -168,6 +171,13 @@ int runCommand(const RunOptions& options) {
   report.frameDt = settings.dt;
   report.stepDt = settings.dt / settings.substeps;
   report.rest.window = std::max<size_t>(1, static_cast<size_t>(std::lround(1.0 / double(settings.dt))));
+  // An explicit integrator's stable step on this cloth's springs, said before a run that exceeds it.
+  StepLimit stepLimit{report.integrator, springModeBounds(scene.cloth, params.environment.airDrag), 0.0,
+                      double(settings.dt), settings.substeps};
+  stepLimit.stableStep = integrators::integratorUnit(settings.integrator).stableStep(stepLimit.modes);
+  report.stableStep = stepLimit.stableStep;
+  if (const std::string warning = stepLimitWarning(stepLimit); !warning.empty())
+    std::fprintf(stderr, "%s\n", warning.c_str());
 
   std::vector<glm::vec4> positions, velocities, lastGood, lastGoodVelocities;
   // Each particle's mass as the cloth is now: a tearing cloth's splits add particles and share masses.
@@ -283,18 +293,20 @@ int runCommand(const RunOptions& options) {
       report.nonFiniteStep = nonFinite ? badStep : -1;
       report.steps = badStep;
       report.final = summarizeState(positions, velocities, masses());
+      stepLimit.substeps = substeps;  // halve-dt may have taken more
+      const std::string hint = stepLimitHint(stepLimit);
       if (nonFinite) {
         std::fprintf(stderr, "\nweft: the state became non-finite at step %lld (frame %d) with integrator %s; "
-                     "try a smaller --dt, more --substeps or an implicit integrator\n",
-                     static_cast<long long>(badStep), frame, report.integrator.c_str());
+                     "try a smaller --dt, more --substeps or an implicit integrator%s\n",
+                     static_cast<long long>(badStep), frame, report.integrator.c_str(), hint.c_str());
       } else {
         const double excess = energy.excess(positions, velocities);
         report.explosionStep = badStep;
         std::fprintf(stderr, "\nweft: the cloth exploded at step %lld (frame %d) with integrator %s: %.3g J of "
                      "kinetic energy beyond what gravity released, more than the %.3g J the scene can supply; "
-                     "try a smaller --dt, more --substeps or an implicit integrator\n",
+                     "try a smaller --dt, more --substeps or an implicit integrator%s\n",
                      static_cast<long long>(badStep), frame, report.integrator.c_str(), excess,
-                     energy.limit(badStep * double(report.stepDt)));
+                     energy.limit(badStep * double(report.stepDt)), hint.c_str());
       }
       if (recording) recording->finish();  // the frames up to the last good one: what led there
       if (!options.statsPath.empty()) writeStatsJson(report, options.statsPath);

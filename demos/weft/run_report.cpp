@@ -172,6 +172,7 @@ void writeStatsJson(const RunReport& r, const std::string& path) {
   j["iterations"] = r.iterations;
   j["frameDt"] = r.frameDt;
   j["dt"] = r.stepDt;
+  j["stableStep"] = std::isfinite(r.stableStep) ? nlohmann::ordered_json(r.stableStep) : nullptr;
   j["medianWallMsPerStep"] = median(r.wallMsPerStep);
   if (!r.gpuMsPerStep.empty()) {
     j["medianGpuMsPerStep"] = median(r.gpuMsPerStep);

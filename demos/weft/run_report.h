@@ -58,6 +58,9 @@ struct RunReport {
   int frames = 0, substeps = 0, iterations = 0;
   int64_t steps = 0;  // frames x substeps reaches 10^10 within the bounds (solver/scene.h, demos/common/demo_scene.h)
   double frameDt = 0, stepDt = 0;
+  // s: the integrator's stable step on the cloth's springs (solver/stability.h); infinite where
+  // its forces set no limit
+  double stableStep = 0;
   std::vector<double> wallMsPerStep;                          // one sample per frame
   std::vector<double> gpuMsPerStep;                           // one sample per frame (GPU backend)
   std::vector<std::pair<std::string, std::vector<double>>> passMsPerStep;  // per pass, per frame

@@ -5,11 +5,13 @@
 // themselves, so adding an integrator is a folder under solver/integrators/ and a line in
 // registry.cpp.
 #include <functional>
+#include <limits>
 #include <memory>
 #include <vector>
 
 #include "solver/backend_state.h"
 #include "solver/memory_budget.h"
+#include "solver/stability.h"
 
 namespace weft::integrators {
 
@@ -30,6 +32,11 @@ class IntegratorUnit {
   // true: elastic forces are evaluated at known states, so steps are stable only while omega h
   // stays below a limit (explicit and symplectic Euler, RK4).
   virtual bool explicitForces() const { return false; }
+
+  // The longest step (s) for which this method keeps every mode within `bounds` bounded: its
+  // stability region met by the modes' frequencies and damping rates (solver/stability.h).
+  // Infinite where the forces set no step limit (implicit solves, projections).
+  virtual double stableStep(const ModeBounds&) const { return std::numeric_limits<double>::infinity(); }
 
   // true: the unit's solve takes contact pairs as elements (forces and Jacobian blocks,
   // shaders/elements/contact_pair.h) when contact is on; the contact pass after it still holds

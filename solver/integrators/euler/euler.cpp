@@ -1,5 +1,9 @@
 #include "solver/integrators/euler/euler.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 #include "engine/commands.h"
 #include "shaders/physics.h"
 #include "solver/integrators/common/acceleration_lanes.h"
@@ -79,6 +83,19 @@ class EulerUnit final : public IntegratorUnit {
     return {};
   }
   bool explicitForces() const override { return true; }
+  double stableStep(const ModeBounds& b) const override {
+    if (variant_ == Integrator::ExplicitEuler) {
+      // z = h lambda within |1 + z| <= 1: h <= gamma / omega^2 for an oscillating mode (none
+      // undamped), and h <= 2 / |lambda| <= 2 / max(omega, gamma) for an overdamped one.
+      const double fastest = std::max(b.omega, b.gamma);
+      return std::min(b.dampingPerStiffness, fastest > 0.0 ? 2.0 / fastest : std::numeric_limits<double>::infinity());
+    }
+    // Symplectic Euler on x'' = -omega^2 x - gamma x': v' = v + h a(x, v), x' = x + h v'. Its
+    // amplification matrix has trace 2 - h gamma - h^2 omega^2 and determinant 1 - h gamma, and
+    // both roots lie in the unit circle while h^2 omega^2 + 2 h gamma < 4 (Jury's test).
+    if (b.omega > 0.0) return (std::sqrt(b.gamma * b.gamma + 4.0 * b.omega * b.omega) - b.gamma) / (b.omega * b.omega);
+    return b.gamma > 0.0 ? 2.0 / b.gamma : std::numeric_limits<double>::infinity();
+  }
   uint32_t timedPassesPerStep(const SolverParams&) const override { return 1; }
   void prepareGpu(GpuState& state, const SolverParams&, int) const override { state.unit<EulerResources>(variant_); }
   void recordStep(GpuRecorder& r, const SolverParams&, const gpu::StepParams& step, uint32_t) const override {

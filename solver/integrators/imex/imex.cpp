@@ -1,6 +1,7 @@
 #include "solver/integrators/imex/imex.h"
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "solver/integrators/implicit_cg/cg_solve.h"
@@ -35,6 +36,11 @@ class ImexUnit final : public IntegratorUnit {
   Integrator id() const override { return Integrator::Imex; }
   // The elastic forces are explicit (central differencing): stable only while omega h < 2.
   bool explicitForces() const override { return true; }
+  // Central differencing of the elastic forces (omega h < 2); the damping's implicit half steps
+  // set no limit.
+  double stableStep(const ModeBounds& b) const override {
+    return b.omega > 0.0 ? 2.0 / b.omega : std::numeric_limits<double>::infinity();
+  }
   UnitMemory memory(const StateSize& size) const override { return cgMemory(size); }
   std::vector<SolveStats> advanceCpu(CpuState& state, const SolverParams& params, const gpu::StepParams& step, float,
                                      int substeps, ThreadPool& pool) const override {
