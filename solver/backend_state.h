@@ -54,6 +54,7 @@ struct CpuState {
   std::vector<float> strainExcessSums;  // strain limiting: each particle's summed |excess| (strain_limit.h)
   std::array<std::unique_ptr<UnitResources>, kIntegratorCount> units;
   std::unique_ptr<UnitResources> contact;  // solver/contact.h: its tables and hash grid, when contact is on
+  std::unique_ptr<UnitResources> cgCoarse;  // implicit CG's two-level preconditioner (cg_coarse.h), on first use
 
   // The resources of unit `id`, of the unit's own type T, made by T(*this) on first use.
   template <class T>

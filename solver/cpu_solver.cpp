@@ -160,6 +160,7 @@ uint64_t CpuSolver::stateBytes() const {
   total += bytes(state_.elements.elements) + bytes(state_.elements.rows) + bytes(state_.elements.refs);
   total += bytes(state_.elements.contactPairs) + bytes(state_.elements.contactPairCounts);
   if (state_.contact) total += state_.contact->hostBytes();
+  if (state_.cgCoarse) total += state_.cgCoarse->hostBytes();
   for (const auto& unit : state_.units)
     if (unit) total += unit->hostBytes();
   return total;

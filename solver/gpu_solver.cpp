@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/commands.h"
+#include "engine/error.h"
 #include "solver/contact.h"
 #include "solver/integrators/integrator_unit.h"
 #include "solver/handles.h"
@@ -14,6 +15,16 @@
 
 namespace weft {
 namespace {
+
+// What the GPU backend refuses of a solver's parameters whatever its state.
+void checkGpuParams(const SolverParams& params) {
+  const bool solvesWithCg = params.integrator == Integrator::ImplicitCg || params.integrator == Integrator::Imex;
+  if (solvesWithCg && params.cgPreconditioner == Preconditioner::TwoLevel)
+    throw InputError(std::string("the two-level preconditioner runs on the CPU backend only (") +
+                     integratorName(params.integrator) +
+                     " on the GPU backend solves with block-jacobi): use --backend cpu, or \"preconditioner\": \"block-jacobi\"");
+}
+
 engine::Buffer storage(const engine::Context& context, size_t bytes, const std::string& name) {
   return engine::Buffer(context, bytes, engine::kStorageUsage, engine::MemoryUsage::DeviceLocal, name);
 }
@@ -42,6 +53,7 @@ void upload(const engine::Context& context, const engine::Buffer& buffer, const 
 GpuSolver::GpuSolver(const ClothModel& model, const SolverParams& params, engine::Context& context,
                      const engine::ShaderLibrary& shaders)
     : context_(context) {
+  checkGpuParams(params);
   params_ = params;
   state_.context = &context;
   state_.shaders = &shaders;
@@ -219,7 +231,11 @@ void GpuSolver::onParamsChanged() {
   applyContactSettings(state_.contact, params_.contact);
 }
 
-void GpuSolver::checkParams(const SolverParams& params) const { checkContactSettings(state_.contact, params.contact); }
+
+void GpuSolver::checkParams(const SolverParams& params) const {
+  checkContactSettings(state_.contact, params.contact);
+  checkGpuParams(params);
+}
 
 ContactStats GpuSolver::lastContactStats() const { return readContactStatsGpu(state_); }
 

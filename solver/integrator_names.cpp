@@ -1,4 +1,4 @@
-// The integrators' names, as scene files, the command line and the library's settings spell them.
+// The integrators' and the CG preconditioners' names, as scene files, the command line and the library's settings spell them.
 #include <iterator>
 #include <string>
 #include <vector>
@@ -33,6 +33,16 @@ const char* integratorName(Integrator integrator) {
 
 std::vector<std::string> integratorNames() {
   return {std::begin(kIntegratorNames), std::end(kIntegratorNames)};
+}
+
+Preconditioner parsePreconditionerName(const std::string& name) {
+  if (name == "block-jacobi") return Preconditioner::BlockJacobi;
+  if (name == "two-level") return Preconditioner::TwoLevel;
+  throw InputError("unknown preconditioner '" + excerpt(name, 16) + "' (known: block-jacobi, two-level)");
+}
+
+const char* preconditionerName(Preconditioner preconditioner) {
+  return preconditioner == Preconditioner::TwoLevel ? "two-level" : "block-jacobi";
 }
 
 }  // namespace weft

@@ -84,11 +84,15 @@ MemoryNeed gpuUnit(const StateSize& size, Integrator integrator, Acceleration ac
   return need;
 }
 
-MemoryNeed cpuUnit(const StateSize& size, Integrator integrator, Acceleration acceleration) {
+MemoryNeed cpuUnit(const StateSize& size, Integrator integrator, Acceleration acceleration, Preconditioner preconditioner) {
   const UnitMemory unit = integrators::integratorUnit(integrator).memory(size);
   MemoryNeed need = unit.cpu;
   for (uint32_t k = 0; k < nesterovVectors(unit, acceleration); ++k) need.add(size.particles * kVec4);
+  if (preconditioner == Preconditioner::TwoLevel) need.add(unit.cpuTwoLevel);
   return need;
+}
+MemoryNeed worstCpuUnit(const StateSize& size, Integrator integrator, Acceleration acceleration) {
+  return cpuUnit(size, integrator, acceleration, Preconditioner::TwoLevel);
 }
 
 template <class Unit>
@@ -110,14 +114,15 @@ MemoryNeed gpuStateNeed(const StateSize& size, Integrator integrator, Accelerati
   return need;
 }
 
-MemoryNeed cpuStateNeed(const StateSize& size, Integrator integrator, Acceleration acceleration) {
+MemoryNeed cpuStateNeed(const StateSize& size, Integrator integrator, Acceleration acceleration,
+                        Preconditioner preconditioner) {
   MemoryNeed need = sharedState(size);
-  need.add(cpuUnit(size, integrator, acceleration));
+  need.add(cpuUnit(size, integrator, acceleration, preconditioner));
   return need;
 }
 
 MemoryNeed gpuStateNeed(const StateSize& size) { return withWorstUnit(size, gpuUnit); }
-MemoryNeed cpuStateNeed(const StateSize& size) { return withWorstUnit(size, cpuUnit); }
+MemoryNeed cpuStateNeed(const StateSize& size) { return withWorstUnit(size, worstCpuUnit); }
 
 void checkGpuFits(const MemoryNeed& need, uint64_t particles, const DeviceLimits& limits, const std::string& what) {
   if (need.total > limits.deviceMemory || need.largest > limits.maxStorageBufferRange)

@@ -42,15 +42,20 @@ struct UnitMemory {
   // vec4[N] more on each backend (a GPU scratch buffer, a CPU vector) with acceleration "nesterov":
   // each particle's last un-extrapolated Jacobi iterate.
   uint32_t nesterovVectors = 0;
+  // What the two-level preconditioner (implicit_cg/cg_coarse.h) adds on the CPU backend, for a unit
+  // that solves with CG: its per-particle, per-entry and per-incidence tables exactly, and an
+  // estimate of its coarse level (which grows as about N^(3/4)).
+  MemoryNeed cpuTwoLevel;
 };
 
 // The state every integrator shares plus one integrator's own, or plus the worst integrator's: a
 // solver's integrator may change after it is built (Solver::setParams), so it checks the worst,
 // with Nesterov's vectors for the same reason.
 MemoryNeed gpuStateNeed(const StateSize& size, Integrator integrator, Acceleration acceleration = Acceleration::Chebyshev);
-MemoryNeed cpuStateNeed(const StateSize& size, Integrator integrator, Acceleration acceleration = Acceleration::Chebyshev);
+MemoryNeed cpuStateNeed(const StateSize& size, Integrator integrator, Acceleration acceleration = Acceleration::Chebyshev,
+                        Preconditioner preconditioner = Preconditioner::BlockJacobi);
 MemoryNeed gpuStateNeed(const StateSize& size);
-MemoryNeed cpuStateNeed(const StateSize& size);
+MemoryNeed cpuStateNeed(const StateSize& size);  // the worst, with the two-level preconditioner
 
 // What bounds the GPU state: the device's largest device-local heap, its largest storage buffer
 // and the workgroups one dispatch may have along x and y (ComputeProgram::groupsFor folds).

@@ -478,6 +478,16 @@ ColliderDesc parseCollider(const JsonSection& s, const std::string& baseDir) {
   return c;
 }
 
+Preconditioner parsePreconditioner(const JsonSection& s) {
+  if (!s.has("preconditioner")) return Preconditioner::BlockJacobi;
+  try {
+    return parsePreconditionerName(s.string("preconditioner", ""));
+  } catch (const InputError& e) {
+    s.failBecause("preconditioner", e);
+  }
+  return Preconditioner::BlockJacobi;
+}
+
 Acceleration parseAcceleration(const JsonSection& s) {
   const std::string name = s.string("acceleration", "chebyshev");
   if (name == "chebyshev") return Acceleration::Chebyshev;
@@ -499,8 +509,8 @@ float parseMomentum(const JsonSection& s) {
 
 SolverSettings parseSolver(const JsonSection& s, const std::vector<std::string_view>& foreignKeys) {
   s.allowKeys({"integrator", "dt", "substeps", "iterations", "constraintStiffness", "relaxation", "tolerance",
-               "maxIterations", "newtonIterations", "chebyshevRho", "relaxationRho", "acceleration", "momentum",
-               "velocityScale", "relativeTolerance", "strainLimitIterations"},
+               "maxIterations", "preconditioner", "newtonIterations", "chebyshevRho", "relaxationRho", "acceleration",
+               "momentum", "velocityScale", "relativeTolerance", "strainLimitIterations"},
               foreignKeys);
   SolverSettings out;
   if (s.has("integrator")) {
@@ -528,6 +538,7 @@ SolverSettings parseSolver(const JsonSection& s, const std::vector<std::string_v
     s.fail("chebyshevRho", "must be in [0, 1) (got " + shownNumber(out.chebyshevRho) + ")");
   }
   out.acceleration = parseAcceleration(s);
+  out.preconditioner = parsePreconditioner(s);
   out.momentum = parseMomentum(s);
   out.velocityScale = s.number("velocityScale", out.velocityScale, Bound::Positive);
   out.relativeTolerance = s.number("relativeTolerance", out.relativeTolerance, Bound::NonNegative);

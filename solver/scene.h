@@ -123,6 +123,13 @@ constexpr size_t kIntegratorCount = static_cast<size_t>(Integrator::Xpbd) + 1;
 // accelerated (docs/integrators.md): Chebyshev's semi-iteration with the rho keys' spectral radius
 // estimates, Nesterov's momentum, or not at all.
 enum class Acceleration : uint8_t { Chebyshev, Nesterov, None };
+// The preconditioner of implicit CG's linear solves (implicit-cg, imex; cg_solve.h): each particle's
+// 3x3 block inverted (both backends), or that plus a coarse correction over aggregates of particles
+// (solver/integrators/implicit_cg/cg_coarse.h; the CPU backend only).
+enum class Preconditioner : uint8_t { BlockJacobi, TwoLevel };
+// "block-jacobi" or "two-level"; anything else: InputError naming both.
+Preconditioner parsePreconditionerName(const std::string& name);
+const char* preconditionerName(Preconditioner preconditioner);
 // SolverSettings::momentum for the (k - 1) / (k + 2) schedule rather than a fixed momentum.
 constexpr float kMomentumSchedule = -1.f;
 
@@ -148,6 +155,7 @@ struct SolverSettings {
   float relaxationRho = 0.f;        // Verlet: Chebyshev acceleration of the Jacobi relaxation, [0, 1); 0: off
   float tolerance = 1e-3f;          // implicit solves: relative residual at which a solve stops
   int maxIterations = 200;          // implicit solves: iteration cap per step
+  Preconditioner preconditioner = Preconditioner::BlockJacobi;  // implicit-cg, imex: of their CG solves
   int newtonIterations = 2;         // Newton-Chebyshev: Newton iterations per step
   float chebyshevRho = 0.999f;      // Newton-Chebyshev: Jacobi spectral radius estimate, [0, 1); 0: plain Jacobi
   Acceleration acceleration = Acceleration::Chebyshev;  // of both Jacobi solves (Newton's, Verlet's)

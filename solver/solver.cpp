@@ -59,6 +59,7 @@ SolverParams solverParams(const Scene& scene) {
   p.newtonIterations = scene.solver.newtonIterations;
   p.chebyshevRho = scene.solver.chebyshevRho;
   p.acceleration = scene.solver.acceleration;
+  p.cgPreconditioner = scene.solver.preconditioner;
   p.momentum = scene.solver.momentum;
   p.velocityScale = scene.solver.velocityScale;
   p.relativeTolerance = scene.solver.relativeTolerance;

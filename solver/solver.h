@@ -44,6 +44,9 @@ struct SolverParams {
   // (solver/integrators/implicit_cg/cg_solve.h). Off, every solve starts from zero, as Baraff &
   // Witkin's plain PCG: for tests and benchmarks that measure the warm start.
   bool cgWarmStart = true;
+  // implicit-cg, imex: their CG solves' preconditioner (scene.h). TwoLevel runs on the CPU backend
+  // only; the GPU backend refuses it (checkParams) for an integrator that solves with CG.
+  Preconditioner cgPreconditioner = Preconditioner::BlockJacobi;
   int newtonIterations = 2;  // Newton-Chebyshev: Newton iterations per step
   float chebyshevRho = 0.999f;  // Newton-Chebyshev: Jacobi spectral radius estimate; 0: plain Jacobi
   Acceleration acceleration = Acceleration::Chebyshev;  // of Newton-Chebyshev's and Verlet's Jacobi iterations

@@ -3,10 +3,7 @@
 // accuracy relative to b's own residual. The same motion to the solve's tolerance, in fewer
 // iterations; a guess that is worse than zero is dropped; and a state written into a solver
 // leaves no guess behind.
-#include <cmath>
 #include <cstring>
-
-#include <glm/gtx/norm.hpp>
 
 #include "demos/common/demo_scene.h"
 #include "shaders/cg.h"
@@ -45,21 +42,8 @@ TEST(CgWarmScalars, AGuessIsKeptOnlyWhereItLeavesLessResidual) {
 
 class CgWarmStartTest : public ValidatedTest, public ::testing::WithParamInterface<Backend> {};
 
-struct HangingRun {
-  std::vector<glm::vec4> x, v;
-  int iterations = 0;
-  int unconverged = 0;
-};
-
-// The root mean square of the particles' distances between two runs.
-double rmsDistance(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b) {
-  double sum = 0.0;
-  for (size_t i = 0; i < a.size(); ++i) sum += glm::length2(glm::dvec3(glm::vec3(a[i]) - glm::vec3(b[i])));
-  return std::sqrt(sum / double(a.size()));
-}
-
 // hanging.json's 48 x 48 cloth falling from the horizontal, implicit-cg at 5 steps a frame.
-HangingRun runHanging(Backend backend, bool warm, int frames, float tolerance = 1e-3f) {
+SolvedRun runHanging(Backend backend, bool warm, int frames, float tolerance = 1e-3f) {
   const Scene scene = loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/demos/scenes/hanging.json").scene;
   SolverParams params = solverParams(scene);
   params.integrator = Integrator::ImplicitCg;
@@ -67,22 +51,13 @@ HangingRun runHanging(Backend backend, bool warm, int frames, float tolerance = 
   params.maxIterations = 1000;
   params.cgWarmStart = warm;
   auto solver = makeTestSolver(scene.cloth, params, backend);
-  HangingRun run;
-  for (int f = 0; f < frames; ++f) {
-    solver->advance(scene.solver.dt, 5);
-    for (const SolveStats& s : solver->lastSolveStats()) {
-      run.iterations += s.iterations;
-      run.unconverged += s.converged ? 0 : 1;
-    }
-  }
-  solver->readState(run.x, run.v);
-  return run;
+  return runSolves(*solver, frames, scene.solver.dt, 5);
 }
 
 TEST_P(CgWarmStartTest, SameMotionToTheToleranceInFewerIterations) {
-  const HangingRun reference = runHanging(GetParam(), false, 20, 1e-5f);
-  const HangingRun cold = runHanging(GetParam(), false, 20);
-  const HangingRun warm = runHanging(GetParam(), true, 20);
+  const SolvedRun reference = runHanging(GetParam(), false, 20, 1e-5f);
+  const SolvedRun cold = runHanging(GetParam(), false, 20);
+  const SolvedRun warm = runHanging(GetParam(), true, 20);
   EXPECT_EQ(reference.unconverged, 0);
   EXPECT_EQ(cold.unconverged, 0);
   EXPECT_EQ(warm.unconverged, 0);

@@ -682,6 +682,27 @@ TEST(Cli, RunWarnsOfAStepPastTheExplicitLimitAndTheSubstepsItGivesHold) {
   EXPECT_TRUE(nlohmann::json::parse(std::ifstream(stats))["stableStep"].is_null());
 }
 
+// --preconditioner two-level: the CPU backend's summary and stats name it, the GPU backend refuses it
+// with the way out (status 1), and an unknown name lists the known ones.
+TEST(Cli, RunTakesThePreconditionerAndTheGpuBackendRefusesTwoLevel) {
+  fs::path stats = tempDir() / "two_level.json";
+  Result cpu = weft("run " + scene("hanging.json") + " --backend cpu --quiet --integrator implicit-cg --frames 2" +
+                    " --preconditioner two-level --stats " + stats.string());
+  EXPECT_EQ(cpu.exitCode, 0) << cpu.output;
+  EXPECT_THAT(cpu.output, HasSubstr("cpu implicit-cg (two-level)"));
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(stats));
+  EXPECT_EQ(j["preconditioner"], "two-level");
+  EXPECT_EQ(j["solve"]["unconvergedSteps"], 0);
+  Result verlet = weft("run " + scene("hanging.json") + " --backend cpu --quiet --frames 1 --stats " + stats.string());
+  EXPECT_TRUE(nlohmann::json::parse(std::ifstream(stats))["preconditioner"].is_null()) << "verlet solves with no CG";
+  Result gpu = weft("run " + scene("hanging.json") + " --quiet --integrator implicit-cg --frames 1 --preconditioner two-level");
+  EXPECT_EQ(gpu.exitCode, 1) << gpu.output;
+  EXPECT_THAT(gpu.output, HasSubstr("the two-level preconditioner runs on the CPU backend only"));
+  Result unknown = weft("run " + scene("hanging.json") + " --backend cpu --quiet --preconditioner ilu --frames 1");
+  EXPECT_EQ(unknown.exitCode, 1) << unknown.output;
+  EXPECT_THAT(unknown.output, HasSubstr("--preconditioner: unknown preconditioner 'ilu' (known: block-jacobi, two-level)"));
+}
+
 // A state that turns non-finite stops the run at that step. Aerodynamic lift in a wind has no
 // energy bound (flutter draws on the wind), so only the non-finite check can stop this one.
 TEST(Cli, ANonFiniteStateStopsTheRunAtItsStepAndNamesTheIntegrator) {
@@ -731,10 +752,11 @@ TEST(Cli, AGridPastTheHostsMemoryIsRefusedBeforeItsModelIsBuilt) {
 
 TEST(Cli, ACpuStatePastTheHostsMemoryIsRefusedBeforeItIsAllocated) {
   if (kAddressSanitizer) GTEST_SKIP() << "ulimit -v leaves AddressSanitizer no room for its shadow";
-  // The 2048 x 2048 model (1.1 GB) fits in 2.5 GB; its CPU state (2.8 GB) does not fit beside it.
+  // The 2048 x 2048 model (1.1 GB) fits in 2.5 GB; its CPU state (3.1 GB, the worst integrator's:
+  // implicit-cg with the two-level preconditioner's tables) does not fit beside it.
   Result r = weftUnder(2500000, "run " + scene("large_grid.json") + " --backend cpu --quiet --grid 2048");
   EXPECT_EQ(r.exitCode, 1) << r.output;
-  EXPECT_THAT(r.output, ::testing::ContainsRegex("weft: a 2048 x 2048 cloth needs 2\\.8 GB of host memory for the CPU "
+  EXPECT_THAT(r.output, ::testing::ContainsRegex("weft: a 2048 x 2048 cloth needs 3\\.1 GB of host memory for the CPU "
                                                  "backend's state; the host has [0-9.]+ (GB|MB) available\n"));
 }
 
@@ -855,8 +877,9 @@ TEST(Cli, BenchTargetsSuiteJudgesEachRowByItsOwnNumbers) {
   EXPECT_EQ(j["quick"], true);
   EXPECT_DOUBLE_EQ(j["rowSeconds"].get<double>(), 600.0) << "the default bound on a measurement";
   const nlohmann::json& rows = j["rows"];
-  ASSERT_EQ(rows.size(), 14u) << rows.dump();
+  ASSERT_EQ(rows.size(), 15u) << rows.dump();
   int holding = 0;
+  std::vector<std::string> implicitRows;
   for (const nlohmann::json& row : rows) {
     const std::string work = row["work"];
     const nlohmann::json& v = row["values"];
@@ -891,6 +914,8 @@ TEST(Cli, BenchTargetsSuiteJudgesEachRowByItsOwnNumbers) {
     }
     if (work.find("implicit-cg") != std::string::npos) {
       EXPECT_EQ(row["met"], v["msPerFrame"].get<double>() <= 14.0) << row.dump();
+      implicitRows.push_back(v["preconditioner"]);
+      EXPECT_THAT(work, HasSubstr(v["preconditioner"].get<std::string>())) << row.dump();
     }
     if (work.find("against the copy") != std::string::npos) {
       EXPECT_EQ(row["met"], v["ofCopy"].get<double>() >= 0.5) << row.dump();
@@ -905,6 +930,7 @@ TEST(Cli, BenchTargetsSuiteJudgesEachRowByItsOwnNumbers) {
     }
   }
   EXPECT_EQ(holding, 1);
+  EXPECT_EQ(implicitRows, (std::vector<std::string>{"block-jacobi", "two-level"})) << "a row for each preconditioner";
   Result refused = weft("bench --suite targets --csv " + (tempDir() / "t.csv").string());
   EXPECT_NE(refused.exitCode, 0);
   EXPECT_THAT(refused.output, HasSubstr("--csv and --plot record the sweep"));
@@ -921,7 +947,7 @@ TEST(Cli, BenchTargetsSuiteReportsARowPastItsBoundAsNotMeasured) {
   const nlohmann::json j = nlohmann::json::parse(std::ifstream(json));
   EXPECT_DOUBLE_EQ(j["rowSeconds"].get<double>(), 1e-9);
   const nlohmann::json& rows = j["rows"];
-  ASSERT_EQ(rows.size(), 14u) << rows.dump();
+  ASSERT_EQ(rows.size(), 15u) << rows.dump();
   int bounded = 0, ratios = 0;
   for (const nlohmann::json& row : rows) {
     const std::string work = row["work"], measured = row["measured"];
@@ -942,7 +968,7 @@ TEST(Cli, BenchTargetsSuiteReportsARowPastItsBoundAsNotMeasured) {
     }
   }
   EXPECT_EQ(ratios, 2);
-  EXPECT_GE(bounded, 11) << "the explicit, holding, implicit and bandwidth rows";
+  EXPECT_GE(bounded, 12) << "the explicit, holding, implicit and bandwidth rows";
   Result negative = weft("bench --suite targets --quick --row-seconds nan");
   EXPECT_EQ(negative.exitCode, 1) << negative.output;
   EXPECT_THAT(negative.output, HasSubstr("--row-seconds must be 0 (no bound) or a number of seconds, not nan"));

@@ -254,6 +254,18 @@ TEST_F(Embedding, SettingsWeftCannotRecordAreRefusedInOneSentence) {
   }
   settings.integrator = "leapfrog";
   EXPECT_THROW(GpuCloth(device, hangingFabric(), settings), InputError);
+  // The two-level preconditioner is the CPU backend's alone; a CpuCloth takes it.
+  settings.integrator = "implicit-cg";
+  settings.preconditioner = "two-level";
+  try {
+    GpuCloth cloth(device, hangingFabric(), settings);
+    FAIL() << "two-level was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("a CpuCloth's alone"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(CpuCloth(hangingFabric(), settings));
+  settings.preconditioner = "ilu";
+  EXPECT_THROW(CpuCloth(hangingFabric(), settings), InputError);
   settings = {};
   settings.colliders.push_back(Collider::sphere({0.f, 0.f, 0.f}, -1.f));
   EXPECT_THROW(GpuCloth(device, hangingFabric(), settings), InputError);

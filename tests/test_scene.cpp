@@ -12,6 +12,7 @@
 #include "scene_helpers.h"
 #include "solver/scene.h"
 #include "solver/scene_json.h"
+#include "solver/solver.h"
 
 namespace weft {
 namespace {
@@ -203,6 +204,15 @@ TEST(SceneParse, AccelerationAndMomentumAreRead) {
     "solver": {"acceleration": "none", "momentum": "schedule"}})");
   EXPECT_EQ(schedule.solver.acceleration, Acceleration::None);
   EXPECT_EQ(schedule.solver.momentum, kMomentumSchedule);
+}
+
+TEST(SceneParse, ThePreconditionerIsReadAndAnUnknownOneNamesTheKnown) {
+  EXPECT_EQ(parse(R"({"cloth": {"grid": {"width": 4, "height": 4}}})").solver.preconditioner, Preconditioner::BlockJacobi);
+  const Scene twoLevel = parse(R"({"cloth": {"grid": {"width": 4, "height": 4}}, "solver": {"preconditioner": "two-level"}})");
+  EXPECT_EQ(twoLevel.solver.preconditioner, Preconditioner::TwoLevel);
+  EXPECT_EQ(solverParams(twoLevel).cgPreconditioner, Preconditioner::TwoLevel);
+  EXPECT_THAT(inputErrorOf([] { parse(R"({"cloth": {"grid": {}}, "solver": {"preconditioner": "multigrid"}})"); }),
+              AllOf(HasSubstr("preconditioner"), HasSubstr("'multigrid'"), HasSubstr("block-jacobi, two-level")));
 }
 
 // A program's own keys beside the cloth's (the demos' camera, for one) are refused unless it names

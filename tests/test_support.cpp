@@ -1,5 +1,7 @@
 #include "test_support.h"
 
+#include <cmath>
+
 #include <glm/geometric.hpp>
 
 #include "engine/commands.h"
@@ -96,6 +98,28 @@ float maxPositionDifference(const std::vector<glm::vec4>& a, const std::vector<g
   float worst = 0.f;
   for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, glm::distance(glm::vec3(a[i]), glm::vec3(b[i])));
   return worst;
+}
+
+double rmsDistance(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b) {
+  double sum = 0.0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const glm::dvec3 d = glm::dvec3(glm::vec3(a[i]) - glm::vec3(b[i]));
+    sum += glm::dot(d, d);
+  }
+  return std::sqrt(sum / double(a.size()));
+}
+
+SolvedRun runSolves(Solver& solver, int frames, float frameDt, int substeps) {
+  SolvedRun run;
+  for (int f = 0; f < frames; ++f) {
+    solver.advance(frameDt, substeps);
+    for (const SolveStats& s : solver.lastSolveStats()) {
+      run.iterations += s.iterations;
+      run.unconverged += s.converged ? 0 : 1;
+    }
+  }
+  solver.readState(run.x, run.v);
+  return run;
 }
 
 double kineticEnergy(const ClothModel& model, const std::vector<glm::vec4>& velocities) {

@@ -47,6 +47,17 @@ ClothModel pinnedSpring(float mass, float stiffness, float restLength, float str
 
 // Largest distance (m) between the same particle's positions in two states.
 float maxPositionDifference(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b);
+// Root mean square (m) of the particles' distances between two states.
+double rmsDistance(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b);
+
+// An implicit run's end state and its solves' totals (the CG tests' runs against a reference).
+struct SolvedRun {
+  std::vector<glm::vec4> x, v;
+  int iterations = 0;
+  int unconverged = 0;
+};
+// Advances `solver` `frames` frames of `frameDt` in `substeps` steps, counting its solves' iterations.
+SolvedRun runSolves(Solver& solver, int frames, float frameDt, int substeps);
 
 // Kinetic energy (J) of every particle, pinned ones included (their velocity is zero).
 double kineticEnergy(const ClothModel& model, const std::vector<glm::vec4>& velocities);

@@ -37,6 +37,8 @@ int main(int argc, char** argv) {
   runCmd->add_option("--iterations", run.iterations, "constraint iterations per step (verlet: Jacobi, xpbd: Gauss-Seidel sweeps)");
   runCmd->add_option("--tolerance", run.tolerance, "implicit solves: relative residual to reach");
   runCmd->add_option("--max-iterations", run.maxIterations, "implicit solves: iteration cap per step");
+  runCmd->add_option("--preconditioner", run.preconditioner,
+                     "implicit-cg, imex: block-jacobi (default) or two-level (CPU backend, docs/integrators.md)");
   runCmd->add_option("--grid", run.grid, "rebuild the scene's grid cloth with N x N particles, same size and mass");
   runCmd->add_option("--png", run.pngPath, "render the final frame to this PNG");
   runCmd->add_option("--draw", run.draw, "draw the PNG's cloth shaded (default), as a wireframe, as springs, or with its contacts marked");

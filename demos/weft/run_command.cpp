@@ -67,6 +67,13 @@ void applyOverrides(DemoScene& demo, const RunOptions& o) {
     scene.solver.tolerance = *o.tolerance;
   }
   if (o.maxIterations) scene.solver.maxIterations = bounded("--max-iterations", *o.maxIterations, 1, kMaxIterations);
+  if (o.preconditioner) {
+    try {
+      scene.solver.preconditioner = parsePreconditionerName(*o.preconditioner);
+    } catch (const InputError& e) {
+      throw InputError(std::string("--preconditioner: ") + e.what());
+    }
+  }
   if (o.iterations) scene.solver.iterations = bounded("--iterations", *o.iterations, 0, kMaxIterations);
 }
 
@@ -161,6 +168,8 @@ int runCommand(const RunOptions& options) {
   report.device = solver->deviceName();
   report.backend = backendName(backend);
   report.integrator = integratorName(settings.integrator);
+  if (settings.integrator == Integrator::ImplicitCg || settings.integrator == Integrator::Imex)
+    report.preconditioner = preconditionerName(settings.preconditioner);
   report.contact.on = scene.contact.enabled;
   report.particles = scene.cloth.particleCount();
   report.gridWidth = scene.cloth.gridWidth;

@@ -15,6 +15,7 @@ struct RunOptions {
   std::optional<int> iterations;
   std::optional<float> tolerance;
   std::optional<int> maxIterations;
+  std::optional<std::string> preconditioner;  // implicit-cg, imex: block-jacobi or two-level
   std::optional<int> grid;  // particles per side of the scene's grid cloth (withGridSize)
   std::string pngPath;
   std::string draw;  // the PNG's draw mode (demos/render/scene_drawer.h); empty: shaded

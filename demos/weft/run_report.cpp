@@ -105,10 +105,12 @@ std::string summaryLine(const RunReport& r) {
     std::snprintf(restText, sizeof restText, " | rest %.4g mm/frame", 1e3 * r.rest.median());
     stretch += restText;
   }
+  // The integrator, and the preconditioner where it is not the default.
+  const std::string method = r.integrator + (r.preconditioner == "two-level" ? " (two-level)" : "");
   std::snprintf(buffer, sizeof buffer,
                 "weft: %s | %s | %s %s | %zu particles, %zu springs | %d frames x %d substeps | %.4f ms/step%s | "
                 "KE %.4g J%s%s%s",
-                r.scene.c_str(), r.device.c_str(), r.backend.c_str(), r.integrator.c_str(), r.particles, r.springs,
+                r.scene.c_str(), r.device.c_str(), r.backend.c_str(), method.c_str(), r.particles, r.springs,
                 r.frames, r.substeps, median(r.wallMsPerStep), gpu.c_str(), r.final.kineticEnergy, stretch.c_str(),
                 r.nonFinite ? " | NON-FINITE" : (r.explosionStep >= 0 ? " | EXPLODED" : ""),
                 r.failure.empty() ? "" : " | STEP FAILED");
@@ -170,6 +172,7 @@ void writeStatsJson(const RunReport& r, const std::string& path) {
   j["substeps"] = r.substeps;
   j["steps"] = r.steps;
   j["iterations"] = r.iterations;
+  j["preconditioner"] = r.preconditioner.empty() ? nullptr : nlohmann::ordered_json(r.preconditioner);
   j["frameDt"] = r.frameDt;
   j["dt"] = r.stepDt;
   j["stableStep"] = std::isfinite(r.stableStep) ? nlohmann::ordered_json(r.stableStep) : nullptr;

@@ -52,6 +52,7 @@ struct RestReport {
 
 struct RunReport {
   std::string scene, device, backend, integrator;
+  std::string preconditioner;  // implicit-cg, imex: their CG solves' (scene.h); empty for the others
   std::vector<std::pair<std::string, StateSummary>> cloths;  // each cloth's final state, when several
   size_t particles = 0, springs = 0, triangles = 0;
   uint32_t gridWidth = 0, gridHeight = 0;  // particles per row and rows of a grid cloth; 0 for a mesh

@@ -77,6 +77,10 @@ struct StepSettings {
   int iterations = 10;        // verlet: constraint relaxation iterations per step; xpbd: Gauss-Seidel sweeps
   float tolerance = 1e-3f;    // implicit solves: relative residual to reach
   int maxIterations = 200;    // implicit solves: cap per step
+  // implicit-cg, imex: their CG solves' preconditioner, "block-jacobi" or "two-level" (a coarse
+  // correction over aggregates of particles: fewer iterations from about 64^2 particles up; a
+  // CpuCloth's alone, a GpuCloth refuses it).
+  std::string preconditioner = "block-jacobi";
   glm::vec3 gravity{0.f, -9.81f, 0.f};  // m/s^2
   glm::vec3 wind{0.f};                  // m/s
   float airDrag = 0.f;                  // kg/s per particle: f = -airDrag (v - wind)

@@ -11,6 +11,7 @@
 #include "solver/integrators/common/cpu_forces.h"
 #include "solver/integrators/common/cpu_elements.h"
 #include "solver/integrators/common/solve_kit.h"
+#include "solver/integrators/implicit_cg/cg_coarse.h"
 #include "solver/integrators/implicit_cg/cg_product_lanes.h"
 #include "solver/integrators/implicit_cg/cg_setup_lanes.h"
 #include "solver/thread_pool.h"
@@ -325,7 +326,7 @@ struct CgPasses {
 }  // namespace
 
 CgSettings cgSettings(const SolverParams& params, bool warmStart) {
-  return {params.tolerance, params.maxIterations, 8, warmStart && params.cgWarmStart};
+  return {params.tolerance, params.maxIterations, 8, warmStart && params.cgWarmStart, params.cgPreconditioner == Preconditioner::TwoLevel};
 }
 
 UnitMemory cgMemory(const StateSize& size) {
@@ -337,6 +338,7 @@ UnitMemory cgMemory(const StateSize& size) {
   for (int k = 0; k < 6; ++k) m.cpu.add(size.particles * sizeof(glm::vec4));  // cgVectors
   m.cpu.add(size.particles * sizeof(glm::mat3));
   m.cpu.add(size.springEntries * sizeof(glm::vec4));
+  m.cpuTwoLevel = cgCoarseMemory(size);
   return m;
 }
 
@@ -350,16 +352,39 @@ SolveStats cgSolveCpu(CpuState& s, const gpu::StepParams& p, const CgSystem& sys
   auto decide = [&](uint32_t mode, double total) {
     return gpu::cgScalarStep(scalars, mode, static_cast<float>(total), settings.tolerance, cap);
   };
-  bool stop = decide(WEFT_SOLVE_BEGIN, pool.parallelSum(n, [&](size_t begin, size_t end) {
+  double setupSum = pool.parallelSum(n, [&](size_t begin, size_t end) {
     return cgSetupRange(begin, end, s, w, p, system, settings.warmStart);
-  }));
+  });
+  // The two-level preconditioner's coarse correction (cg_coarse.h): added to each preconditioned
+  // residual, its part of r.c summed on the coarse level.
+  CgCoarse* coarse = nullptr;
+  if (settings.twoLevel) {
+    coarse = &cgCoarse(s);
+    coarse->prepare(s.springs, s.elements);
+    const float a = system.forceTime;
+    if (!coarse->assemble(s, w.constraint, a * p.wind.w, a * system.stiffnessTime, a, pool)) coarse = nullptr;
+  }
+  if (coarse) {
+    setupSum += coarse->solve(w.r, pool);
+    pool.parallelFor(n, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i)
+        w.c[i] = glm::vec4(gpu::applyFilter(w.constraint[i], xyz(w.c[i]) + coarse->correction(static_cast<uint32_t>(i))), 0.f);
+    });
+  }
+  bool stop = decide(WEFT_SOLVE_BEGIN, setupSum);
   if (settings.warmStart) {
-    if (!stop)
-      stop = decide(WEFT_SOLVE_WARM,
-                    sumOver(pool, n, [&](uint32_t i) { return cgWarmResidualParticle(i, s, w, p, system); }));
+    if (!stop) {
+      double warmSum = sumOver(pool, n, [&](uint32_t i) { return cgWarmResidualParticle(i, s, w, p, system); });
+      if (coarse) warmSum += coarse->solve(w.q, pool);
+      stop = decide(WEFT_SOLVE_WARM, warmSum);
+    }
     const bool kept = gpu::cgWarmKept(scalars);
     pool.parallelFor(n, [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i) cgWarmChooseParticle(static_cast<uint32_t>(i), s, w, kept);
+      for (size_t i = begin; i < end; ++i) {
+        cgWarmChooseParticle(static_cast<uint32_t>(i), s, w, kept);
+        if (coarse && kept)
+          w.c[i] = glm::vec4(gpu::applyFilter(w.constraint[i], xyz(w.c[i]) + coarse->correction(static_cast<uint32_t>(i))), 0.f);
+      }
     });
   }
   while (!stop) {
@@ -367,12 +392,21 @@ SolveStats cgSolveCpu(CpuState& s, const gpu::StepParams& p, const CgSystem& sys
                pool.parallelSum(n, [&](size_t begin, size_t end) { return cgProductRange(begin, end, s, w, p, system); })))
       break;
     const float alpha = scalars.alpha;
-    stop = decide(WEFT_SOLVE_BETA, sumOver(pool, n, [&](uint32_t i) { return cgUpdateParticle(i, s, w, alpha); }));
+    double updateSum = sumOver(pool, n, [&](uint32_t i) { return cgUpdateParticle(i, s, w, alpha); });
+    if (coarse) updateSum += coarse->solve(w.r, pool);
+    stop = decide(WEFT_SOLVE_BETA, updateSum);
     if (stop) break;
     const float beta = scalars.beta;
     pool.parallelFor(n, [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i)
-        w.c[i] = glm::vec4(gpu::applyFilter(w.constraint[i], xyz(w.q[i]) + beta * xyz(w.c[i])), 0.f);
+      if (coarse) {
+        for (size_t i = begin; i < end; ++i)
+          w.c[i] = glm::vec4(gpu::applyFilter(w.constraint[i], xyz(w.q[i]) + coarse->correction(static_cast<uint32_t>(i)) +
+                                                                   beta * xyz(w.c[i])),
+                             0.f);
+      } else {
+        for (size_t i = begin; i < end; ++i)
+          w.c[i] = glm::vec4(gpu::applyFilter(w.constraint[i], xyz(w.q[i]) + beta * xyz(w.c[i])), 0.f);
+      }
     });
   }
   pool.parallelFor(n, [&](size_t begin, size_t end) {

@@ -26,6 +26,7 @@ struct CgSettings {
   int maxIterations;
   int iterationsPerCheck;  // submitCgSolves: iterations between the host's convergence checks
   bool warmStart;          // start from the last solve's answer where it is the better start
+  bool twoLevel;           // the two-level preconditioner (cg_coarse.h); CPU backend only
 };
 // The solver's tolerance and cap, a convergence check every 8 iterations, and a warm start where
 // the unit asks for one and SolverParams::cgWarmStart allows it.
