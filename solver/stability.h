@@ -5,8 +5,8 @@
 // M^-1/2 C M^-1/2 (block rows: a spring's 3x3 stiffness block has norm k at rest and below k
 // stretched, its damping block c). Each integrator's stability region then gives the longest step
 // for which every mode within those bounds stays bounded (IntegratorUnit::stableStep). The bounds
-// are upper bounds, so the step is a sufficient one: hanging.json held at steps 1.1 to 1.3 times
-// longer (imex, whose limit leaves its implicit damping out, 2.7 times: docs/integrators.md).
+// are upper bounds, so the step is a sufficient one: hanging.json held at steps 1.06 to 1.3 times
+// longer (docs/integrators.md).
 // Elements (membranes, bending, tethers) add stiffness that the bounds leave out; `elements` says
 // how many there are.
 #include <cstddef>

@@ -17,12 +17,22 @@ constexpr float kMass = 0.01f, kStiffness = 100.f, kDamping = 0.01f, kSpacing = 
 // modes have omega^2 = (4 k / m) sin^2(pi j / 2n), j < n, the fastest (j = n - 1) alternating
 // from particle to particle. The damping is proportional (c / k the same on every spring), so
 // each mode's damping rate is (c / k) omega^2.
-ClothModel chain() {
+ClothModel chain(float damping = kDamping) {
   std::vector<glm::vec3> x;
   for (int i = 0; i < kLinks; ++i) x.emplace_back(kSpacing * float(i), 0.f, 0.f);
   ClothModel m = freeParticles(x, kMass);
-  for (uint32_t i = 0; i + 1 < kLinks; ++i) m.springs.push_back({i, i + 1, kSpacing, kStiffness, kDamping, SpringKind::Structural});
+  for (uint32_t i = 0; i + 1 < kLinks; ++i) m.springs.push_back({i, i + 1, kSpacing, kStiffness, damping, SpringKind::Structural});
   return m;
+}
+// Damping 100 times the chain's: the fastest mode's omega c / k is 2, where imex's implicit
+// damping lets its step run 2.15 times past 2 / omega.
+constexpr float kHeavyDamping = 100 * kDamping;
+
+// imex's stability polynomial at a mode (omega, gamma = q omega) and step h: s a (1 + a) over
+// 2 (1 + a^2), which is below 1 exactly while the step holds the mode (imex.cpp).
+double imexMargin(double h, double omega, double q) {
+  const double x = h * omega, a = 1.0 / (1.0 + 0.5 * q * x), s = 0.5 * x * x;
+  return s * a * (1.0 + a) / (2.0 * (1.0 + a * a));
 }
 
 double fastestOmega2() {
@@ -52,7 +62,14 @@ TEST(StableStep, EachIntegratorsLimitIsItsStabilityRegionsAtTheChainsFastestMode
   EXPECT_NEAR(hs * hs * w * w + 2 * hs * g, 4.0, 1e-9);
   EXPECT_NEAR(step(Integrator::ExplicitEuler), std::min(double(kDamping) / kStiffness, 2.0 / std::max(w, g)), 1e-15);
   EXPECT_NEAR(step(Integrator::Rk4), 2.6156 / std::max(w, g), 1e-12);
-  EXPECT_NEAR(step(Integrator::Imex), 2.0 / w, 1e-12);
+  // imex: on its polynomial's boundary at the fastest mode's least damping; 2 / omega and more.
+  const double q = w * double(kDamping) / kStiffness;
+  EXPECT_NEAR(imexMargin(step(Integrator::Imex), w, q), 1.0, 1e-9);
+  EXPECT_GT(step(Integrator::Imex), 2.0 / w);
+  const ModeBounds heavy = springModeBounds(chain(kHeavyDamping), 0.f);
+  const double hHeavy = integrators::integratorUnit(Integrator::Imex).stableStep(heavy);
+  EXPECT_NEAR(imexMargin(hHeavy, heavy.omega, heavy.omega * heavy.dampingPerStiffness), 1.0, 1e-9);
+  EXPECT_NEAR(hHeavy * heavy.omega, 4.2958, 1e-3) << "x at q = 2";
   for (Integrator implicit : {Integrator::Verlet, Integrator::Xpbd, Integrator::ImplicitCg, Integrator::NonlinearCg,
                               Integrator::NewtonChebyshev})
     EXPECT_TRUE(std::isinf(step(implicit))) << integratorName(implicit);
@@ -62,14 +79,15 @@ TEST(StableStep, EachIntegratorsLimitIsItsStabilityRegionsAtTheChainsFastestMode
   const ModeBounds u = springModeBounds(undamped, 0.f);
   EXPECT_EQ(integrators::integratorUnit(Integrator::ExplicitEuler).stableStep(u), 0.0);
   EXPECT_NEAR(integrators::integratorUnit(Integrator::SymplecticEuler).stableStep(u), 2.0 / u.omega, 1e-12);
+  EXPECT_NEAR(integrators::integratorUnit(Integrator::Imex).stableStep(u), 2.0 / u.omega, 1e-12);
 }
 
 class StableStepRun : public ValidatedTest, public ::testing::WithParamInterface<Backend> {};
 
 // The chain started in its fastest mode (alternate particles 1 mm apart along x), run 300 steps:
 // the largest displacement from rest over the run, relative to the start's.
-double growth(Integrator integrator, double h, Backend backend) {
-  ClothModel model = chain();
+double growth(Integrator integrator, double h, Backend backend, float damping = kDamping) {
+  ClothModel model = chain(damping);
   for (int i = 0; i < kLinks; ++i) model.positions[i].x += (i % 2 == 0 ? 1e-3f : -1e-3f);
   SolverParams params;
   params.integrator = integrator;
@@ -102,6 +120,16 @@ TEST_P(StableStepRun, Rk4AndImexHoldTheChainWithinTheirs) {
   for (Integrator integrator : {Integrator::Rk4, Integrator::Imex})
     EXPECT_LT(growth(integrator, 0.97 * integrators::integratorUnit(integrator).stableStep(b), GetParam()), 5.0)
         << integratorName(integrator);
+}
+
+// The heavily damped chain: imex holds it at 0.97 of its limit, 2.15 times 2 / omega, and not at
+// 1.03, where the fastest mode's root is about -1.07. The run's growth stops near 2,000 times the
+// start's (particles metres apart, where the springs' forces no longer grow with it): 1,784 at
+// 1.01 of the limit, 2,684 at 1.03, 0.78 at the limit itself.
+TEST_P(StableStepRun, ImexHoldsAHeavilyDampedChainJustWithinItsStableStepAndNotJustPast) {
+  const double h = integrators::integratorUnit(Integrator::Imex).stableStep(springModeBounds(chain(kHeavyDamping), 0.f));
+  EXPECT_LT(growth(Integrator::Imex, 0.97 * h, GetParam(), kHeavyDamping), 5.0);
+  EXPECT_GT(growth(Integrator::Imex, 1.03 * h, GetParam(), kHeavyDamping), 100.0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StableStepRun, ::testing::ValuesIn(allBackends()), backendParamName);
