@@ -119,6 +119,51 @@ TEST_P(LiveSimulationTest, ChangingTheIntegratorCarriesTheStateOverBitForBit) {
   EXPECT_FALSE(sim.solver().lastSolveStats().empty());  // implicit-cg logs its solves: it is the one running
 }
 
+// The panel's stable-step line follows the edits: an explicit integrator past its limit on the
+// springs gets the substeps that hold, which it then takes; stiffer springs and more drag move the
+// limit as the bounds on the rebuilt cloth say; an implicit integrator has none.
+TEST_P(LiveSimulationTest, TheStableStepLineFollowsTheIntegratorTheSubstepsTheSpringsAndTheDrag) {
+  LiveSimulation sim = make(smallScene(Integrator::Verlet));
+  EXPECT_TRUE(std::isinf(sim.stepLimit().stableStep));
+  EXPECT_EQ(stepLimitNote(sim.stepLimit()), "");
+  sim.setIntegrator(Integrator::SymplecticEuler);
+  const StepLimit& limit = sim.stepLimit();
+  auto fresh = [&] {
+    return stepLimitFor(sim.scene().cloth, sim.scene().solver.integrator, sim.scene().environment.airDrag,
+                        sim.scene().solver.dt, sim.scene().solver.substeps);
+  };
+  EXPECT_EQ(limit.stableStep, fresh().stableStep);
+  const int needed = substepsWithin(sim.scene().solver.dt, limit.stableStep);
+  ASSERT_GT(needed, 4) << "the small cloth's 4 substeps are past symplectic Euler's limit";
+  const std::string note = stepLimitNote(limit);
+  EXPECT_EQ(note.rfind("symplectic-euler is stable on these springs only at steps up to ", 0), 0u) << note;
+  const std::string tail = ": " + std::to_string(needed) + " substeps or more (now 4)";
+  EXPECT_EQ(note.substr(note.size() - std::min(note.size(), tail.size())), tail) << note;
+  SolverSettings settings = sim.scene().solver;
+  settings.substeps = needed;
+  sim.setSettings(settings, sim.scene().environment);
+  EXPECT_EQ(stepLimitNote(sim.stepLimit()), "") << "within the limit";
+  advance(sim, 20);
+  auto [x, v] = state(sim);
+  for (const glm::vec4& p : x) ASSERT_TRUE(std::isfinite(p.y) && std::abs(p.y) < 10.f) << "it holds at those substeps";
+  const double soft = sim.stepLimit().stableStep;
+  SpringMaterial stiffer = sim.material();
+  stiffer.structural *= 4.f;
+  stiffer.shear *= 4.f;
+  stiffer.bend *= 4.f;
+  sim.setMaterial(stiffer);
+  EXPECT_LT(sim.stepLimit().stableStep, soft);
+  EXPECT_EQ(sim.stepLimit().stableStep, fresh().stableStep);
+  Environment env = sim.scene().environment;
+  env.airDrag = 0.05f;
+  sim.setSettings(sim.scene().solver, env);
+  EXPECT_EQ(sim.stepLimit().stableStep, fresh().stableStep) << "the drag damps every mode: new bounds";
+  // The air adds c_air / m_i to particle i's damping rate: the fastest is at least c_air / mean mass.
+  EXPECT_GT(sim.stepLimit().modes.gamma, 0.05 * 64 / 0.1 * 0.99);
+  sim.setIntegrator(Integrator::ImplicitCg);
+  EXPECT_TRUE(std::isinf(sim.stepLimit().stableStep));
+}
+
 // The panel's self-collision box: turning contact on rebuilds the solver with its tables and carries
 // the state (and the scene's clock) over bit for bit; the contact pass then runs (its stats measure a nearest distance, which
 // a solver without contact leaves at zero); turning it off drops it again.

@@ -23,10 +23,22 @@ bool LiveSimulation::recordsIntoFrame() const {
 
 void LiveSimulation::setSettings(const SolverSettings& settings, const Environment& environment) {
   const Integrator integrator = scene_.solver.integrator;  // changes through setIntegrator only
+  const bool sameDrag = environment.airDrag == scene_.environment.airDrag;
   scene_.solver = settings;
   scene_.solver.integrator = integrator;
   scene_.environment = environment;
   solver_->setParams(solverParams(scene_));
+  if (sameDrag) {  // the springs' bounds stand: only the step changed
+    stepLimit_.frameDt = scene_.solver.dt;
+    stepLimit_.substeps = scene_.solver.substeps;
+  } else {
+    updateStepLimit();
+  }
+}
+
+void LiveSimulation::updateStepLimit() {
+  stepLimit_ = stepLimitFor(scene_.cloth, scene_.solver.integrator, scene_.environment.airDrag, scene_.solver.dt,
+                            scene_.solver.substeps);
 }
 
 void LiveSimulation::setIntegrator(Integrator integrator) {
@@ -91,6 +103,7 @@ void LiveSimulation::rebuild(bool keepState) {
   solver_.reset();  // the old solver's buffers go before the new one allocates its own
   solver_ = makeSolver(scene_.cloth, solverParams(scene_), backend_, context_, shaders_);
   gpuSolver_ = dynamic_cast<GpuSolver*>(solver_.get());
+  updateStepLimit();
   if (!keepState) return;
   solver_->setTime(time);  // moving colliders and handles go on from where they were
   // The carried state takes the new model's inverse masses: a newly pinned particle stays where

@@ -10,6 +10,7 @@
 
 #include <glm/glm.hpp>
 
+#include "demos/common/step_limit_text.h"
 #include "solver/scene.h"
 #include "solver/solver.h"
 
@@ -64,12 +65,17 @@ class LiveSimulation {
   // Back to the scene's initial state with the current settings, material and pins.
   void reset();
 
+  // The integrator's stable step on the cloth's springs at the current substeps and dt
+  // (step_limit_text.h), kept up to date by the edits: the panel warns from it.
+  const StepLimit& stepLimit() const { return stepLimit_; }
+
   SpringMaterial material() const;
   PinChoice pins() const { return pins_; }
   bool canChoosePins() const { return scene_.cloth.gridWidth > 0; }  // presets need grid corners
 
  private:
   void rebuild(bool keepState);
+  void updateStepLimit();  // after an edit of the integrator, the springs, the pins, dt, substeps or drag
 
   Scene scene_;           // current: edits land here
   Backend backend_;
@@ -77,6 +83,7 @@ class LiveSimulation {
   const engine::ShaderLibrary* shaders_;
   std::vector<uint8_t> scenePins_;  // the scene file's pins, for PinChoice::Scene
   PinChoice pins_ = PinChoice::Scene;
+  StepLimit stepLimit_;
   std::unique_ptr<Solver> solver_;
   GpuSolver* gpuSolver_ = nullptr;
 };

@@ -156,6 +156,13 @@ void Viewer::drawParameters() {
     for (size_t p = 0; p < panes_.size(); ++p) {
       const char* label = panes_.size() == 1 ? "substeps" : (p == 0 ? "left substeps" : "right substeps");
       changed |= ImGui::SliderInt(label, &substeps[p], 1, 256, "%d", ImGuiSliderFlags_Logarithmic);
+      // An explicit integrator past its stable step on these springs will explode: say so where
+      // the substeps are chosen. The slider drags to 256; ctrl+click types any count.
+      if (const std::string note = stepLimitNote(panes_[p].sim->stepLimit()); !note.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.f, 0.75f, 0.2f, 1.f));
+        ImGui::TextWrapped("%s; ctrl+click the slider to type a count", note.c_str());
+        ImGui::PopStyleColor();
+      }
     }
     changed |= ImGui::SliderInt("iterations", &s.iterations, 1, 100);
     changed |= ImGui::SliderFloat("tolerance", &s.tolerance, 1e-6f, 1e-1f, "%.1e", ImGuiSliderFlags_Logarithmic);
@@ -169,7 +176,7 @@ void Viewer::drawParameters() {
       s.iterations = std::max(s.iterations, 1);
       s.maxIterations = std::max(s.maxIterations, 1);
       for (size_t p = 0; p < panes_.size(); ++p) {
-        s.substeps = std::max(substeps[p], 1);
+        s.substeps = std::clamp(substeps[p], 1, kMaxSubsteps);  // ctrl+click may type any count
         panes_[p].sim->setSettings(s, env);
       }
     }

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <limits>
 #include <memory>
 
 #include "demos/common/demo_scene.h"
@@ -16,12 +15,11 @@
 #include "demos/weft/obj_writer.h"
 #include "demos/weft/output_paths.h"
 #include "demos/weft/run_report.h"
-#include "demos/weft/step_limit_text.h"
+#include "demos/common/step_limit_text.h"
 #include "engine/context.h"
 #include "engine/error.h"
 #include "engine/shader_library.h"
 #include "solver/gpu_solver.h"
-#include "solver/integrators/integrator_unit.h"
 #include "solver/grid_resize.h"
 #include "solver/recording.h"
 #include "solver/shown_text.h"
@@ -183,13 +181,8 @@ int runCommand(const RunOptions& options) {
   report.rest.window = std::max<size_t>(1, static_cast<size_t>(std::lround(1.0 / double(settings.dt))));
   // An explicit integrator's stable step on this cloth's springs, said before a run that exceeds it
   // (the bounds take 120 passes over the springs: only where a step limit can follow from them).
-  const integrators::IntegratorUnit& unit = integrators::integratorUnit(settings.integrator);
-  StepLimit stepLimit{report.integrator, {}, std::numeric_limits<double>::infinity(), double(settings.dt),
-                      settings.substeps};
-  if (unit.explicitForces()) {
-    stepLimit.modes = springModeBounds(scene.cloth, params.environment.airDrag);
-    stepLimit.stableStep = unit.stableStep(stepLimit.modes);
-  }
+  StepLimit stepLimit = stepLimitFor(scene.cloth, settings.integrator, params.environment.airDrag, double(settings.dt),
+                                     settings.substeps);
   report.stableStep = stepLimit.stableStep;
   if (const std::string warning = stepLimitWarning(stepLimit); !warning.empty())
     std::fprintf(stderr, "%s\n", warning.c_str());

@@ -1,7 +1,10 @@
-#include "demos/weft/step_limit_text.h"
+#include "demos/common/step_limit_text.h"
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
+
+#include "solver/integrators/integrator_unit.h"
 
 namespace weft {
 
@@ -28,6 +31,16 @@ std::string elementsLeftOut(const StepLimit& l) {
 
 }  // namespace
 
+StepLimit stepLimitFor(const ClothModel& cloth, Integrator integrator, float airDrag, double frameDt, int substeps) {
+  StepLimit limit{integratorName(integrator), {}, std::numeric_limits<double>::infinity(), frameDt, substeps};
+  const integrators::IntegratorUnit& unit = integrators::integratorUnit(integrator);
+  if (unit.explicitForces()) {
+    limit.modes = springModeBounds(cloth, airDrag);
+    limit.stableStep = unit.stableStep(limit.modes);
+  }
+  return limit;
+}
+
 std::string stepLimitWarning(const StepLimit& l) {
   if (!exceeded(l)) return "";
   char text[512];
@@ -53,6 +66,14 @@ std::string stepLimitHint(const StepLimit& l) {
   if (!(l.stableStep > 0.0)) return "; " + l.integrator + " has no stable step while the springs are undamped";
   return "; --substeps " + std::to_string(substepsWithin(l.frameDt, l.stableStep)) + " keeps each step within " +
          l.integrator + "'s stable step for these springs (" + duration(l.stableStep) + ")";
+}
+
+std::string stepLimitNote(const StepLimit& l) {
+  if (!exceeded(l)) return "";
+  if (!(l.stableStep > 0.0)) return l.integrator + " gains energy in the undamped springs' modes at any step";
+  return l.integrator + " is stable on these springs only at steps up to " + duration(l.stableStep) + ": " +
+         std::to_string(substepsWithin(l.frameDt, l.stableStep)) + " substeps or more (now " +
+         std::to_string(l.substeps) + ")";
 }
 
 }  // namespace weft
