@@ -1033,6 +1033,30 @@ TEST(Cli, BenchJsonRecordsWhatRanAndWhere) {
   EXPECT_TRUE(nlohmann::json::parse(std::ifstream(json))["device"].is_null());
 }
 
+// --preconditioner two-level: the CPU rows solve in fewer iterations than with block-jacobi, the GPU
+// rows are not run with the backend's sentence, and the settings record it.
+TEST(Cli, BenchTakesThePreconditionerAndLeavesItsGpuRowsNotRun) {
+  auto rowsOf = [&](const std::string& preconditioner) {
+    const fs::path json = tempDir() / ("bench_" + preconditioner + ".json");
+    Result r = weft("bench --grids 48 --integrators implicit-cg --backends cpu,gpu --frames 3 --substeps 2 --quiet"
+                    " --preconditioner " + preconditioner + " --json " + json.string());
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    const nlohmann::json j = nlohmann::json::parse(std::ifstream(json));
+    EXPECT_EQ(j["settings"]["preconditioner"], preconditioner);
+    return j["rows"];
+  };
+  const nlohmann::json jacobi = rowsOf("block-jacobi"), twoLevel = rowsOf("two-level");
+  ASSERT_EQ(jacobi.size(), 2u);
+  ASSERT_EQ(twoLevel.size(), 2u);
+  EXPECT_EQ(twoLevel[0]["backend"], "cpu");
+  EXPECT_LT(twoLevel[0]["medianSolveIterations"].get<double>(), 0.7 * jacobi[0]["medianSolveIterations"].get<double>());
+  EXPECT_FALSE(jacobi[1].contains("notRun")) << jacobi[1].dump();
+  EXPECT_THAT(twoLevel[1]["notRun"].get<std::string>(), HasSubstr("runs on the CPU backend only"));
+  Result unknown = weft("bench --grids 8 --preconditioner amg --quiet");
+  EXPECT_EQ(unknown.exitCode, 1) << unknown.output;
+  EXPECT_THAT(unknown.output, HasSubstr("--preconditioner: unknown preconditioner 'amg'"));
+}
+
 // The CSV: a header, then one line per row with as many fields, the settings on every line.
 TEST(Cli, BenchCsvHasAHeaderAndOneLinePerRowWithTheSettings) {
   const fs::path csv = tempDir() / "bench.csv";

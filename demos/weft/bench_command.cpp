@@ -60,6 +60,12 @@ int benchCommand(const BenchOptions& options) {
                                         ? Acceleration::Chebyshev
                                         : throw InputError("unknown acceleration '" + options.acceleration +
                                                            "' (known: chebyshev, nesterov, none)");
+  Preconditioner preconditioner = Preconditioner::BlockJacobi;
+  try {
+    preconditioner = parsePreconditionerName(options.preconditioner);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--preconditioner: ") + e.what());
+  }
   if (options.rowSeconds) throw InputError("--row-seconds bounds the targets and contact suites' rows; the sweep times every row whole");
   // Outputs are tried before the first case: a bad path costs one sentence, not the bench's time.
   if (!options.jsonPath.empty()) checkOutputFile(options.jsonPath, "JSON");
@@ -76,9 +82,10 @@ int benchCommand(const BenchOptions& options) {
     std::printf("weft bench: Vulkan device %s (%s)\n", context->deviceName().c_str(), context->deviceType().c_str());
   }
   const BenchEnvironment environment = benchEnvironment(context.get());
-  std::printf("weft bench: %d constraint iterations (verlet), tolerance %g (implicit), %d substeps per frame, "
+  std::printf("weft bench: %d constraint iterations (verlet), tolerance %g (implicit, %s), %d substeps per frame, "
               "median of %d frames, %s acceleration\n\n",
-              options.iterations, options.tolerance, options.substeps, options.frames, options.acceleration.c_str());
+              options.iterations, options.tolerance, preconditionerName(preconditioner), options.substeps, options.frames,
+              options.acceleration.c_str());
   std::printf("| grid | particles | integrator | backend | ms/step (wall) | ms/step (GPU) | M particle-steps/s | "
               "solve iterations | max residual | stretch %% mean / max | copy GB/s |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -101,6 +108,7 @@ int benchCommand(const BenchOptions& options) {
     if (options.chebyshevRho >= 0.f) params.chebyshevRho = options.chebyshevRho;
     params.relaxationRho = options.relaxationRho;
     params.acceleration = acceleration;
+    params.cgPreconditioner = preconditioner;
     params.momentum = options.momentum < 0.f ? kMomentumSchedule : options.momentum;
     ColliderDesc ground;
     params.colliders = {ground};

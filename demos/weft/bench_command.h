@@ -21,6 +21,7 @@ struct BenchOptions {
   float relaxationRho = 0.f;    // verlet's Chebyshev estimate; 0: plain Jacobi
   std::string acceleration = "chebyshev";  // of both Jacobi solves: chebyshev, nesterov or none
   float momentum = -1.f;        // Nesterov's fixed momentum; < 0: the (k - 1) / (k + 2) schedule
+  std::string preconditioner = "block-jacobi";  // implicit-cg, imex: block-jacobi or two-level (CPU backend)
   int substeps = 4;
   int frames = 15;        // measured frames per case (after warm-up); the median is reported
   std::vector<std::string> backends{"gpu", "cpu"};

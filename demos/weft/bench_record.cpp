@@ -68,6 +68,7 @@ Json settingsJson(const BenchOptions& o) {
           {"chebyshevRho", setting(o.chebyshevRho)},
           {"relaxationRho", setting(o.relaxationRho)},
           {"acceleration", o.acceleration},
+          {"preconditioner", o.preconditioner},
           {"momentum", setting(o.momentum)},
           {"substeps", o.substeps},
           {"frames", o.frames},
@@ -179,7 +180,7 @@ std::string benchCsv(const BenchOptions& o, const BenchEnvironment& env, const s
   std::ostringstream out;
   out << "weft,commit,date,cpu,cpuThreads,gpuDevice,"
          "grids,integrators,iterations,tolerance,maxIterations,chebyshevRho,relaxationRho,acceleration,momentum,"
-         "substeps,frames,backends,deviceFilter,shaderDir,springTable,"
+         "preconditioner,substeps,frames,backends,deviceFilter,shaderDir,springTable,"
          "grid,particles,integrator,backend,device,notRun,wallMsPerStep,gpuMsPerStep,particleStepsPerSecond,copyGBps,"
          "medianSolveIterations,maxResidual,stretchMean,stretchMax,dispatchesPerStep,barriersPerStep,boundBytesPerStep,boundBufferBytes,"
          "passes(name:msPerStep:dispatchesPerStep:bytesPerStep:GBps:ofCopy;...)\n";
@@ -189,7 +190,7 @@ std::string benchCsv(const BenchOptions& o, const BenchEnvironment& env, const s
                            csvField(joined(o.integrators)) + "," + std::to_string(o.iterations) + "," +
                            number(setting(o.tolerance)) + "," + std::to_string(o.maxIterations) + "," +
                            number(setting(o.chebyshevRho)) + "," + number(setting(o.relaxationRho)) + "," + csvField(o.acceleration) +
-                           "," + number(setting(o.momentum)) + "," + std::to_string(o.substeps) + "," +
+                           "," + number(setting(o.momentum)) + "," + csvField(o.preconditioner) + "," + std::to_string(o.substeps) + "," +
                            std::to_string(o.frames) + "," + csvField(joined(o.backends)) + "," + csvField(o.device) +
                            "," + csvField(o.shaderDir) + "," + (o.springTable ? "true" : "false");
   for (const BenchRow& r : rows) {

@@ -63,6 +63,8 @@ int main(int argc, char** argv) {
   benchCmd->add_option("--chebyshev-rho", bench.chebyshevRho, "newton-chebyshev: spectral radius estimate (0: plain Jacobi)");
   benchCmd->add_option("--relaxation-rho", bench.relaxationRho, "verlet: Chebyshev spectral radius estimate (0: off)");
   benchCmd->add_option("--acceleration", bench.acceleration, "of the Jacobi solves: chebyshev, nesterov or none");
+  benchCmd->add_option("--preconditioner", bench.preconditioner,
+                       "implicit-cg, imex: block-jacobi (default) or two-level (the CPU backend's; its GPU rows are not run)");
   benchCmd->add_option("--momentum", bench.momentum, "nesterov: fixed momentum in [0, 1) (default: the (k-1)/(k+2) schedule)");
   benchCmd->add_option("--iterations", bench.iterations, "constraint iterations per step (verlet: Jacobi, xpbd: Gauss-Seidel sweeps)");
   benchCmd->add_option("--substeps", bench.substeps, "steps per measured frame");
