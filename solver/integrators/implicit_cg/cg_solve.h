@@ -4,7 +4,9 @@
 // Which system it solves is chosen by three times (gpu::SolveParams, shaders/shared.h):
 //   (M - a df/dv - a l df/dx) dv = a (f0 + l df/dx v0),   v' = v0 + dv,   x' = x0 + d v'
 // Pins and resting contacts enter as Baraff & Witkin's filter, the preconditioner is the inverse
-// of each particle's 3x3 diagonal block, and the colliders run after the finish's position update.
+// of each particle's 3x3 diagonal block (block-Jacobi; on the CPU backend, where the parameters ask
+// for it, plus the two-level coarse correction of cg_coarse.h), and the colliders run after the
+// finish's position update.
 // A warm start begins from the last solve's answer, filtered, where its residual is smaller than
 // b's (cg_warm.comp); the stopping test stays relative to b's, so it asks for the same accuracy.
 // The CPU loop and the GPU passes (cg_*.comp, decisions in cg.h) have the same shape, pass for pass.
