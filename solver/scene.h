@@ -130,6 +130,10 @@ enum class Preconditioner : uint8_t { BlockJacobi, TwoLevel };
 // "block-jacobi" or "two-level"; anything else: InputError naming both.
 Preconditioner parsePreconditionerName(const std::string& name);
 const char* preconditionerName(Preconditioner preconditioner);
+// The integrators whose steps solve with implicit CG (cg_solve.h), which the preconditioner is for.
+inline bool solvesWithCg(Integrator integrator) {
+  return integrator == Integrator::ImplicitCg || integrator == Integrator::Imex;
+}
 // SolverSettings::momentum for the (k - 1) / (k + 2) schedule rather than a fixed momentum.
 constexpr float kMomentumSchedule = -1.f;
 

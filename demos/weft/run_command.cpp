@@ -166,7 +166,7 @@ int runCommand(const RunOptions& options) {
   report.device = solver->deviceName();
   report.backend = backendName(backend);
   report.integrator = integratorName(settings.integrator);
-  if (settings.integrator == Integrator::ImplicitCg || settings.integrator == Integrator::Imex)
+  if (solvesWithCg(settings.integrator))
     report.preconditioner = preconditionerName(settings.preconditioner);
   report.contact.on = scene.contact.enabled;
   report.particles = scene.cloth.particleCount();

@@ -364,11 +364,14 @@ SolveStats cgSolveCpu(CpuState& s, const gpu::StepParams& p, const CgSystem& sys
     const float a = system.forceTime;
     if (!coarse->assemble(s, w.constraint, a * p.wind.w, a * system.stiffnessTime, a, pool)) coarse = nullptr;
   }
+  // c_i += S_i z of its aggregate: the last coarse solve's correction, filtered.
+  auto addCorrection = [&](size_t i) {
+    w.c[i] = glm::vec4(gpu::applyFilter(w.constraint[i], xyz(w.c[i]) + coarse->correction(static_cast<uint32_t>(i))), 0.f);
+  };
   if (coarse) {
     setupSum += coarse->solve(w.r, pool);
     pool.parallelFor(n, [&](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i)
-        w.c[i] = glm::vec4(gpu::applyFilter(w.constraint[i], xyz(w.c[i]) + coarse->correction(static_cast<uint32_t>(i))), 0.f);
+      for (size_t i = begin; i < end; ++i) addCorrection(i);
     });
   }
   bool stop = decide(WEFT_SOLVE_BEGIN, setupSum);
@@ -382,8 +385,7 @@ SolveStats cgSolveCpu(CpuState& s, const gpu::StepParams& p, const CgSystem& sys
     pool.parallelFor(n, [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; ++i) {
         cgWarmChooseParticle(static_cast<uint32_t>(i), s, w, kept);
-        if (coarse && kept)
-          w.c[i] = glm::vec4(gpu::applyFilter(w.constraint[i], xyz(w.c[i]) + coarse->correction(static_cast<uint32_t>(i))), 0.f);
+        if (coarse && kept) addCorrection(i);
       }
     });
   }
