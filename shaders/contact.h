@@ -154,6 +154,11 @@ WEFT_FN bool boxesBeyond(vec3 lo0, vec3 hi0, vec3 lo1, vec3 hi1, float reach) {
   vec3 gap = max(max(lo1 - hi0, lo0 - hi1), vec3(0.0f));
   return dot(gap, gap) >= reach * reach;
 }
+// The distance between two boxes (0 when they meet).
+WEFT_FN float boxesGap(vec3 lo0, vec3 hi0, vec3 lo1, vec3 hi1) {
+  vec3 gap = max(max(lo1 - hi0, lo0 - hi1), vec3(0.0f));
+  return sqrt(dot(gap, gap));
+}
 // The resolve's cull of a listed pair, at the step's start: vertex p against triangle abc, edge e0 e1
 // against edge f0 f1, `reach` or more apart by their boxes. A list kept from an earlier step (its
 // reach past the radius by the skin) holds pairs that lie beyond the radius now: their exact tests
@@ -288,43 +293,62 @@ WEFT_FN vec4 contactShare(float d, vec3 n, float along, vec3 slip, float g, floa
   return vec4(d, push.x, push.y, push.z);
 }
 
+// A pair's geometry at the step's start and its targets, which each corner's share takes
+// (contactCornerShare): the distance d and unit direction n between the nearest points, `along` (n .
+// the gap at the targets), the slip, the corners' weights g and inverse masses w, and denom = sum g^2 w.
+struct ContactPairState {
+  vec4 g;
+  vec4 w;
+  vec3 n;
+  float d;
+  vec3 slip;
+  float along;
+  float denom;
+};
+
 // Vertex p against triangle abc (xyz position, w inverse mass) at the step's start, and the same
-// corners' targets (pt, at, bt, ct): the distance at the start and the push of `corner`, 0 for p
-// and 1..3 for a, b, c.
-WEFT_FN vec4 contactVertexTriangle(vec4 p, vec4 a, vec4 b, vec4 c, vec3 pt, vec3 at, vec3 bt, vec3 ct, uint corner,
-                                   vec2 reach, vec2 friction, WEFT_INOUT(float) weight, WEFT_INOUT(ContactGrip) grip) {
+// corners' targets (pt, at, bt, ct); corners 0 for p and 1..3 for a, b, c.
+WEFT_FN ContactPairState vertexTriangleState(vec4 p, vec4 a, vec4 b, vec4 c, vec3 pt, vec3 at, vec3 bt, vec3 ct) {
   vec3 l = closestTriangleWeights(xyz(p), xyz(a), xyz(b), xyz(c));
   vec3 delta = xyz(p) - (l.x * xyz(a) + l.y * xyz(b) + l.z * xyz(c));
-  float d = length(delta);
-  vec3 n = d > 0.0f ? delta / d : vec3(0.0f);
+  ContactPairState s;
+  s.d = length(delta);
+  s.n = s.d > 0.0f ? delta / s.d : vec3(0.0f);
   vec3 gapTarget = pt - (l.x * at + l.y * bt + l.z * ct);
-  float along = dot(n, gapTarget);
-  float denom = p.w + l.x * l.x * a.w + l.y * l.y * b.w + l.z * l.z * c.w;
-  float g = corner == 0u ? 1.0f : -(corner == 1u ? l.x : (corner == 2u ? l.y : l.z));
-  float w = corner == 0u ? p.w : (corner == 1u ? a.w : (corner == 2u ? b.w : c.w));
-  return contactShare(d, n, along, gapTarget - delta, g, w, denom, reach, friction, weight, grip);
+  s.along = dot(s.n, gapTarget);
+  s.denom = p.w + l.x * l.x * a.w + l.y * l.y * b.w + l.z * l.z * c.w;
+  s.g = vec4(1.0f, -l.x, -l.y, -l.z);
+  s.w = vec4(p.w, a.w, b.w, c.w);
+  s.slip = gapTarget - delta;
+  return s;
 }
 
-// Edge e0 e1 against edge f0 f1 at the step's start, and their targets: the distance at the start
-// and the push of `corner`, 0..3 for e0, e1, f0, f1.
-WEFT_FN vec4 contactEdgeEdge(vec4 e0, vec4 e1, vec4 f0, vec4 f1, vec3 e0t, vec3 e1t, vec3 f0t, vec3 f1t, uint corner,
-                             vec2 reach, vec2 friction, WEFT_INOUT(float) weight, WEFT_INOUT(ContactGrip) grip) {
+// Edge e0 e1 against edge f0 f1 at the step's start, and their targets; corners 0..3 for e0, e1, f0, f1.
+WEFT_FN ContactPairState edgeEdgeState(vec4 e0, vec4 e1, vec4 f0, vec4 f1, vec3 e0t, vec3 e1t, vec3 f0t, vec3 f1t) {
   vec2 st = closestSegmentParameters(xyz(e0), xyz(e1), xyz(f0), xyz(f1));
   float s = st.x;
   float t = st.y;
   vec3 delta = (xyz(e0) + s * (xyz(e1) - xyz(e0))) - (xyz(f0) + t * (xyz(f1) - xyz(f0)));
-  float d = length(delta);
-  vec3 n = d > 0.0f ? delta / d : vec3(0.0f);
+  ContactPairState r;
+  r.d = length(delta);
+  r.n = r.d > 0.0f ? delta / r.d : vec3(0.0f);
   vec3 gapTarget = (e0t + s * (e1t - e0t)) - (f0t + t * (f1t - f0t));
-  float along = dot(n, gapTarget);
-  float denom = (1.0f - s) * (1.0f - s) * e0.w + s * s * e1.w + (1.0f - t) * (1.0f - t) * f0.w + t * t * f1.w;
-  float g = corner == 0u ? 1.0f - s : (corner == 1u ? s : (corner == 2u ? t - 1.0f : -t));
-  float w = corner == 0u ? e0.w : (corner == 1u ? e1.w : (corner == 2u ? f0.w : f1.w));
-  return contactShare(d, n, along, gapTarget - delta, g, w, denom, reach, friction, weight, grip);
+  r.along = dot(r.n, gapTarget);
+  r.denom = (1.0f - s) * (1.0f - s) * e0.w + s * s * e1.w + (1.0f - t) * (1.0f - t) * f0.w + t * t * f1.w;
+  r.g = vec4(1.0f - s, s, t - 1.0f, -t);
+  r.w = vec4(e0.w, e1.w, f0.w, f1.w);
+  r.slip = gapTarget - delta;
+  return r;
+}
+
+// The distance at the start and the push of `corner` (contactShare), from the pair's state.
+WEFT_FN vec4 contactCornerShare(ContactPairState s, uint corner, vec2 reach, vec2 friction, WEFT_INOUT(float) weight,
+                                WEFT_INOUT(ContactGrip) grip) {
+  return contactShare(s.d, s.n, s.along, s.slip, s.g[corner], s.w[corner], s.denom, reach, friction, weight, grip);
 }
 
 // The weights g of a pair's corners in its gap A - B = sum_m g_m x_m, at the step's start: vertex p
-// over triangle abc, and edge e0 e1 over edge f0 f1 (as contactVertexTriangle and contactEdgeEdge).
+// over triangle abc, and edge e0 e1 over edge f0 f1 (as vertexTriangleState and edgeEdgeState).
 WEFT_FN vec4 vertexTriangleWeights(vec3 p, vec3 a, vec3 b, vec3 c) {
   vec3 l = closestTriangleWeights(p, a, b, c);
   return vec4(1.0f, -l.x, -l.y, -l.z);

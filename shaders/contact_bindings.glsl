@@ -1,4 +1,5 @@
-// Buffer declarations shared by the contact kernels (contact_hash, contact_scan, contact_search, contact_resolve).
+// Buffer declarations shared by the contact kernels (contact_hash, contact_scan, contact_search,
+// contact_incidence, contact_resolve).
 // A kernel uses what it needs; bindings it never touches are dropped by the compiler.
 #ifndef WEFT_CONTACT_BINDINGS_GLSL
 #define WEFT_CONTACT_BINDINGS_GLSL
@@ -23,6 +24,9 @@ layout(std430, binding = WEFT_BIND_CONTACT_PAIRS) writeonly buffer ContactPairs 
 layout(std430, binding = WEFT_BIND_CONTACT_PAIR_COUNTS) writeonly buffer ContactPairCounts { uint contactPairCounts[]; };
 layout(std430, binding = WEFT_BIND_CONTACT_CANDIDATES) buffer Candidates { uvec2 candidates[]; };
 layout(std430, binding = WEFT_BIND_CONTACT_CANDIDATE_COUNTS) buffer CandidateCounts { uvec4 candidateCounts[]; };
+layout(std430, binding = WEFT_BIND_CONTACT_INCIDENCE_ROWS) buffer IncidenceRows { uint incidenceRows[]; };
+layout(std430, binding = WEFT_BIND_CONTACT_INCIDENCES) buffer Incidences { uint incidences[]; };
+layout(std430, binding = WEFT_BIND_CONTACT_PAIR_LIVE) buffer PairLive { uint pairLive[]; };
 
 float contactLongestEdge() { return uintBitsToFloat(scalars.maxEdgeBits); }
 // The step's drift since the candidates were listed (contact_hash's WEFT_CONTACT_DRIFT pass).
@@ -39,5 +43,11 @@ uvec3 contactTriangle(uint t) {
   return uvec3(topology[at], topology[at + 1u], topology[at + 2u]);
 }
 uvec2 contactEdge(uint e) { return uvec2(topology[contact.edgesAt + 2u * e], topology[contact.edgesAt + 2u * e + 1u]); }
+// The corners of listed pair `id` (contact_search's slot): a vertex and a triangle's, or two edges' ends.
+uvec4 contactPairCorners(uint id, bool edges) {
+  uvec2 pair = candidates[id];
+  if (!edges) return uvec4(pair.x, contactTriangle(pair.y));
+  return uvec4(contactEdge(pair.x), contactEdge(pair.y));
+}
 
 #endif

@@ -6,7 +6,8 @@
 //    (contactListHolds), the other modes, the scan and the search stand aside for the step;
 //  WEFT_CONTACT_MEASURE: the bounding spheres of the triangles and edges each vertex owns (is the
 //    smallest corner of), and each vertex's longest edge, folded into the step's longest (atomicMax
-//    on the bits of a non-negative float), which sizes the cells (contactCellSize);
+//    on the bits of a non-negative float), which sizes the cells (contactCellSize); and each
+//    vertex's incidence count and dropped bound made ready for the search;
 //  WEFT_CONTACT_COUNT: each vertex counts itself into its cell's bucket;
 //  WEFT_CONTACT_SCATTER: after contact_scan turned the counts into starts, each vertex takes the
 //    next slot of its bucket, which leaves every bucket's entry holding its run's end;
@@ -49,6 +50,8 @@ void main() {
   if (i >= contact.particleCount) return;
   vec3 x = start[i].xyz;
   if (contact.mode == WEFT_CONTACT_MEASURE) {
+    incidenceRows[i] = 0u;
+    candidateCounts[i].z = floatBitsToUint(contactListReach(contact.radius));
     for (uint t = topology[contact.ownedTriangleRowsAt + i]; t < topology[contact.ownedTriangleRowsAt + i + 1u]; ++t) {
       uvec3 c = contactTriangle(t);
       spheres[t] = triangleSphere(start[c.x].xyz, start[c.y].xyz, start[c.z].xyz);

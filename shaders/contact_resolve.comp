@@ -1,7 +1,8 @@
 #version 450
-// Contact after a step: each vertex evaluates the candidate pairs its search listed (contact_search,
-// in this step or in an earlier one whose list still holds: contactListHolds), vertex–triangle pairs
-// first, then edge–edge, each in the order the search met them. The nearest
+// Contact after a step: each vertex evaluates the listed pairs it is a corner of (contact_search, in
+// this step or in an earlier one whose list still holds: contactListHolds), in its incidence run's
+// order (contact_incidence: vertex–triangle pairs, then edge–edge, each by increasing id), but for
+// those its owner's cull put beyond the radius this step (WEFT_CONTACT_PAIR_CULL). The nearest
 // limits how far the vertex may move (contactBound, with the lower bound of any pairs the search had
 // no slot for); those nearer than the thickness push it (the Jacobi average of its shares, weighted
 // by its part in each pair). The vertex then moves from its start towards its pushed target, cut to
@@ -69,30 +70,34 @@ void main() {
   float weight = 0.0;
   ContactGrip grip = noGrip();
   uvec4 listed = candidateCounts[i];
-  uint at = i * contact.candidateSlots;
-  for (uint k = 0u; k < listed.x; ++k) {  // vertex u against triangle t; u is i, or i a corner of t
-    uvec2 pair = candidates[at + k];
-    uint u = pair.x;
-    uvec3 c = contactTriangle(pair.y);
-    if (vertexTriangleBeyond(start[u].xyz, start[c.x].xyz, start[c.y].xyz, start[c.z].xyz, contact.radius)) continue;
-    uint corner = u == i ? 0u : (c.x == i ? 1u : (c.y == i ? 2u : 3u));
-    vec4 r = contactVertexTriangle(start[u], start[c.x], start[c.y], start[c.z], positions[u].xyz, positions[c.x].xyz,
-                                   positions[c.y].xyz, positions[c.z].xyz, corner, reach,
-                                   pairFriction(ownFriction, corner == 0u ? c.x : u), weight, grip);
-    keepPair(i, r.x, uvec4(u, c), false, corner);
+  uint m = i > 0u ? incidenceRows[i - 1u] : 0u;
+  uint end = incidenceRows[i];
+  // Its vertex–triangle pairs (the run's entries before WEFT_CONTACT_INCIDENCE_EDGES), then its
+  // edge–edge pairs, each passed over when its owner's cull found it beyond the radius.
+  for (; m < end && incidences[m] < WEFT_CONTACT_INCIDENCE_EDGES; ++m) {  // vertex v.x against triangle v.yzw
+    uint id = incidences[m];
+    if ((pairLive[id / 32u] & (1u << (id % 32u))) == 0u) continue;
+    uvec4 v = contactPairCorners(id, false);
+    uint corner = v.x == i ? 0u : (v.y == i ? 1u : (v.z == i ? 2u : 3u));
+    ContactPairState pair = vertexTriangleState(start[v.x], start[v.y], start[v.z], start[v.w], positions[v.x].xyz,
+                                                positions[v.y].xyz, positions[v.z].xyz, positions[v.w].xyz);
+    vec4 r = contactCornerShare(pair, corner, reach, pairFriction(ownFriction, corner == 0u ? v.y : v.x), weight, grip);
+    keepPair(i, r.x, v, false, corner);
     nearest = min(nearest, r.x);
     push += r.yzw;
     weights += weight;
   }
-  for (uint k = 0u; k < listed.y; ++k) {  // an edge p around i against a foreign edge q
-    uvec2 pair = candidates[at + contact.candidateSlots - 1u - k];
-    uvec2 p = contactEdge(pair.x);
-    uvec2 q = contactEdge(pair.y);
-    if (edgeEdgeBeyond(start[p.x].xyz, start[p.y].xyz, start[q.x].xyz, start[q.y].xyz, contact.radius)) continue;
-    uint corner = p.x == i ? 0u : 1u;
-    vec4 r = contactEdgeEdge(start[p.x], start[p.y], start[q.x], start[q.y], positions[p.x].xyz, positions[p.y].xyz,
-                             positions[q.x].xyz, positions[q.y].xyz, corner, reach, pairFriction(ownFriction, q.x), weight, grip);
-    keepPair(i, r.x, uvec4(p, q), true, corner);
+  for (; m < end; ++m) {  // edge v.xy against edge v.zw; i an end of either
+    uint id = incidences[m] & ~WEFT_CONTACT_INCIDENCE_EDGES;
+    if ((pairLive[id / 32u] & (1u << (id % 32u))) == 0u) continue;
+    uvec4 v = contactPairCorners(id, true);
+    uint corner = v.x == i ? 0u : (v.y == i ? 1u : (v.z == i ? 2u : 3u));
+    ContactPairState pair = edgeEdgeState(start[v.x], start[v.y], start[v.z], start[v.w], positions[v.x].xyz, positions[v.y].xyz,
+                                          positions[v.z].xyz, positions[v.w].xyz);
+    vec4 r = contactCornerShare(pair, corner, reach, pairFriction(ownFriction, corner < 2u ? v.z : v.x), weight, grip);
+    // Kept as the keeper's edge against the other (the rank's hash and the element take that order).
+    if (corner < 2u) keepPair(i, r.x, v, true, corner);
+    else keepPair(i, r.x, uvec4(v.z, v.w, v.x, v.y), true, corner - 2u);
     nearest = min(nearest, r.x);
     push += r.yzw;
     weights += weight;

@@ -1,8 +1,9 @@
 #version 450
-// The bucket counts of contact_hash into starts (an exclusive prefix sum), in one workgroup: each
-// thread sums a run of buckets, the workgroup scans the 256 sums, each thread writes its run's
-// starts. The table has about one bucket per vertex, so one pass of N / 256 reads per thread.
-// Mirrors the scan in solver/contact.cpp.
+// An exclusive prefix sum in one workgroup, of the hash's bucket counts (contact_hash) or, in
+// WEFT_CONTACT_INCIDENCE_SCAN, of the search's incidence counts: each thread sums a run of entries,
+// the workgroup scans the 256 sums, each thread writes its run's starts. The table has about one
+// bucket per vertex, so one pass of N / 256 reads per thread.
+// Mirrors the scans in solver/contact.cpp.
 #include "shared.h"
 #include "physics.h"
 #include "contact_bindings.glsl"
@@ -11,14 +12,22 @@ layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
 
 shared uint sums[WEFT_WORKGROUP_SIZE];
 
+bool incidence() { return contact.mode == WEFT_CONTACT_INCIDENCE_SCAN; }
+uint countAt(uint h) { return incidence() ? incidenceRows[h] : cells[h]; }
+void setAt(uint h, uint v) {
+  if (incidence()) incidenceRows[h] = v;
+  else cells[h] = v;
+}
+
 void main() {
   if (contactListKept()) return;  // one workgroup: all of it or none
+  uint size = incidence() ? contact.particleCount : contact.tableSize;
   uint t = gl_LocalInvocationID.x;
-  uint chunk = (contact.tableSize + WEFT_WORKGROUP_SIZE - 1u) / WEFT_WORKGROUP_SIZE;
-  uint begin = min(t * chunk, contact.tableSize);
-  uint end = min(begin + chunk, contact.tableSize);
+  uint chunk = (size + WEFT_WORKGROUP_SIZE - 1u) / WEFT_WORKGROUP_SIZE;
+  uint begin = min(t * chunk, size);
+  uint end = min(begin + chunk, size);
   uint total = 0u;
-  for (uint h = begin; h < end; ++h) total += cells[h];
+  for (uint h = begin; h < end; ++h) total += countAt(h);
   sums[t] = total;
   barrier();
   for (uint offset = 1u; offset < WEFT_WORKGROUP_SIZE; offset <<= 1u) {  // Hillis-Steele, inclusive
@@ -29,8 +38,8 @@ void main() {
   }
   uint running = sums[t] - total;
   for (uint h = begin; h < end; ++h) {
-    uint count = cells[h];
-    cells[h] = running;
+    uint count = countAt(h);
+    setAt(h, running);
     running += count;
   }
 }

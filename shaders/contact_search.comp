@@ -1,17 +1,20 @@
 #version 450
 // Contact's search, after the hash grid of the step's start positions is built: each vertex lists
-// every pair of primitives sharing no corner that it is a corner of and that the cheap bounds cannot
-// rule out of the radius:
-//  1. itself against the triangles whose smallest corner is a neighbour u;
-//  2. a neighbour u against the triangles around itself;
-//  3. the edges around itself against the edges whose smaller end is u.
-// Each such pair is met exactly once per corner, in one order on both backends. contact_resolve then
-// evaluates the list. The two are apart because a device that runs its lanes in lock step (lavapipe
-// always, any GPU within a warp) pays for the exact tests of every candidate a neighbour lane visits:
-// in one kernel the pile's contact took 47 ms a step on lavapipe before any pair came near, almost all
-// of it exact tests of pairs the bounds had already ruled out.
-// Pairs past the vertex's slots (contact.candidateSlots) are not listed; the smallest lower bound on
-// their distances (sphereGap) is, and limits the vertex's move as their distances would.
+// the pairs of primitives sharing no corner that it owns and that the cheap bounds cannot rule out
+// of the radius, each pair in the whole cloth exactly once:
+//  1. itself against the triangles whose smallest corner is a neighbour u (the vertex of a
+//     vertex–triangle pair owns it);
+//  2. the edges it owns (is the smaller end of) against the edges owned by a neighbour u after it
+//     (the owner of an edge–edge pair's lower edge owns it).
+// Each listed pair counts itself into its four corners' incidence rows, which contact_incidence
+// turns into each vertex's run of the pairs it is a corner of; contact_resolve then evaluates them.
+// The search and the evaluation are apart because a device that runs its lanes in lock step
+// (lavapipe always, any GPU within a warp) pays for the exact tests of every candidate a neighbour
+// lane visits: in one kernel the pile's contact took 47 ms a step on lavapipe before any pair came
+// near, almost all of it exact tests of pairs the bounds had already ruled out.
+// Pairs past the owner's slots (contact.candidateSlots) are not listed; the smallest lower bound on
+// their distances (sphereGap) is, at each of their corners (candidateCounts' z, by atomicMin), and
+// limits those corners' moves as their distances would.
 // The list reaches past the radius by the skin (contactListReach) and serves the steps after this
 // one while it holds (contactListHolds): in those steps this pass returns at once.
 // Mirrors contactSearchVertex() in solver/contact.cpp, line for line.
@@ -21,6 +24,24 @@
 #include "contact_bindings.glsl"
 
 layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
+
+// A pair past the slots: the lower bound on its distance, at each of its corners.
+bool crowded = false;
+void dropPair(uvec4 corners, float gap, float radius) {
+  crowded = crowded || gap < radius;
+  uint bits = floatBitsToUint(gap);
+  atomicMin(candidateCounts[corners.x].z, bits);
+  atomicMin(candidateCounts[corners.y].z, bits);
+  atomicMin(candidateCounts[corners.z].z, bits);
+  atomicMin(candidateCounts[corners.w].z, bits);
+}
+// A listed pair counts itself into its corners' incidence rows.
+void countPair(uvec4 corners) {
+  atomicAdd(incidenceRows[corners.x], 1u);
+  atomicAdd(incidenceRows[corners.y], 1u);
+  atomicAdd(incidenceRows[corners.z], 1u);
+  atomicAdd(incidenceRows[corners.w], 1u);
+}
 
 void main() {
   uint i = globalIndex();
@@ -34,19 +55,15 @@ void main() {
   uint at = i * contact.candidateSlots;
   uint triangles = 0u;  // vertex–triangle pairs listed, from slot 0 up
   uint edges = 0u;      // edge–edge pairs listed, from the last slot down
-  float dropped = radius;
   ivec3 home = contactCell(si.xyz, cellSize);
-  uint trisBegin = topology[contact.triangleRowsAt + i];
-  uint trisEnd = topology[contact.triangleRowsAt + i + 1u];
-  uint edgesBegin = topology[contact.edgeRowsAt + i];
-  uint edgesEnd = topology[contact.edgeRowsAt + i + 1u];
+  uint ownedBegin = topology[contact.ownedEdgeRowsAt + i];
+  uint ownedEnd = topology[contact.ownedEdgeRowsAt + i + 1u];
   uint edgeSpheresAt = contact.triangleCount;
-  // Its longest edge: a tighter cull than the step's.
+  // The longest edge it owns: every such edge lies within it of the vertex.
   float ownLongest = 0.0;
-  for (uint k3 = edgesBegin; k3 < edgesEnd; ++k3) ownLongest = max(ownLongest, 2.0 * spheres[edgeSpheresAt + topology[contact.edgeListAt + k3]].w);
+  for (uint e = ownedBegin; e < ownedEnd; ++e) ownLongest = max(ownLongest, 2.0 * spheres[edgeSpheresAt + e].w);
   float reach2 = cellSize * cellSize;
   float nearReach2 = (radius + longest) * (radius + longest);
-  float ownReach2 = (radius + ownLongest) * (radius + ownLongest);
   uint seen[27];
   uint seenCount = 0u;
   for (int dz = -1; dz <= 1; ++dz)
@@ -69,29 +86,23 @@ void main() {
           if (sphereBeyond(si.xyz, spheres[t], radius)) continue;
           uvec3 c = contactTriangle(t);
           if (c.x == i || c.y == i || c.z == i) continue;
-          if (triangles + edges < contact.candidateSlots) candidates[at + triangles++] = uvec2(i, t);
-          else dropped = min(dropped, sphereGap(si.xyz, spheres[t]));
+          if (triangles + edges < contact.candidateSlots) {
+            candidates[at + triangles++] = uvec2(i, t);
+            countPair(uvec4(i, c));
+          } else {
+            dropPair(uvec4(i, c), sphereGap(si.xyz, spheres[t]), radius);
+          }
         }
       }
-      if (apart2 < ownReach2) {  // u within the radius of a triangle around this vertex
-        for (uint k2 = trisBegin; k2 < trisEnd; ++k2) {
-          uint t = topology[contact.triangleListAt + k2];
-          if (sphereBeyond(su.xyz, spheres[t], radius)) continue;
-          uvec3 c = contactTriangle(t);
-          if (c.x == u || c.y == u || c.z == u) continue;
-          if (triangles + edges < contact.candidateSlots) candidates[at + triangles++] = uvec2(u, t);
-          else dropped = min(dropped, sphereGap(su.xyz, spheres[t]));
-        }
-      }
+      if (u < i) continue;  // its edges are before this vertex's: their owner lists the pairs
       for (uint f = topology[contact.ownedEdgeRowsAt + u]; f < topology[contact.ownedEdgeRowsAt + u + 1u]; ++f) {
         vec4 fSphere = spheres[edgeSpheresAt + f];
-        if (sphereBeyond(si.xyz, fSphere, radius + ownLongest)) continue;  // every edge around i is within ownLongest of it
+        if (sphereBeyond(si.xyz, fSphere, radius + ownLongest)) continue;  // every edge it owns is within ownLongest of it
         uvec2 q = contactEdge(f);
         vec4 q0 = start[q.x], q1 = start[q.y];
         vec3 fAlong = q1.xyz - q0.xyz;
         float fInvLength2 = fSphere.w > 0.0 ? 0.25 / (fSphere.w * fSphere.w) : 0.0;
-        for (uint k3 = edgesBegin; k3 < edgesEnd; ++k3) {
-          uint e = topology[contact.edgeListAt + k3];
+        for (uint e = ownedBegin; e < ownedEnd; ++e) {
           vec4 eSphere = spheres[edgeSpheresAt + e];
           float eReach = radius + eSphere.w;  // e lies within its half length of its middle
           float middleGap2 = pointSegmentDistance2(eSphere.xyz, q0.xyz, fAlong, fInvLength2);
@@ -102,12 +113,17 @@ void main() {
           float eInvLength2 = eSphere.w > 0.0 ? 0.25 / (eSphere.w * eSphere.w) : 0.0;
           float fReach = radius + fSphere.w;
           if (pointSegmentDistance2(fSphere.xyz, p0.xyz, p1.xyz - p0.xyz, eInvLength2) >= fReach * fReach) continue;
-          if (triangles + edges < contact.candidateSlots) candidates[at + contact.candidateSlots - 1u - edges++] = uvec2(e, f);
-          else dropped = min(dropped, max(sqrt(middleGap2) - eSphere.w, 0.0));
+          if (triangles + edges < contact.candidateSlots) {
+            candidates[at + contact.candidateSlots - 1u - edges++] = uvec2(e, f);
+            countPair(uvec4(p, q));
+          } else {
+            dropPair(uvec4(p, q), max(sqrt(middleGap2) - eSphere.w, 0.0), radius);
+          }
         }
       }
     }
   }
-  if (triangles + edges == contact.candidateSlots && dropped < radius) atomicAdd(scalars.crowdedVertices, 1u);
-  candidateCounts[i] = uvec4(triangles, edges, floatBitsToUint(dropped), 0u);
+  if (crowded) atomicAdd(scalars.crowdedVertices, 1u);
+  candidateCounts[i].x = triangles;  // z is the corners' atomicMin of dropped pairs
+  candidateCounts[i].y = edges;
 }

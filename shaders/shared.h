@@ -69,12 +69,25 @@ using uvec4 = glm::uvec4;
 #define WEFT_BIND_CONTACT_SCALARS 60   // ContactScalars
 #define WEFT_BIND_CONTACT_SPHERES 63   // vec4[T + E]: the step's bounding spheres of the triangles, then the edges
 #define WEFT_BIND_CONTACT_MARKS 64     // uint[N]: what contact did to each vertex this frame, WEFT_CONTACT_MARK_* bits
-// The search's candidate pairs (contact_search), which contact_resolve evaluates: each vertex's own
-// ContactParams::candidateSlots, vertex–triangle pairs from the first slot up (vertex, triangle),
-// edge–edge pairs from the last slot down (its own edge, the foreign one).
+// The search's candidate pairs (contact_search), each listed once, by its owner: each vertex's own
+// ContactParams::candidateSlots, vertex–triangle pairs from the first slot up (the vertex itself, a
+// triangle), edge–edge pairs from the last slot down (an edge it owns, a later vertex's edge). A pair's
+// id is its slot in the buffer, owner * candidateSlots + slot.
 #define WEFT_BIND_CONTACT_CANDIDATES 70       // uvec2[N * ContactParams::candidateSlots]
-#define WEFT_BIND_CONTACT_CANDIDATE_COUNTS 71 // uvec4[N]: vertex–triangle pairs, edge–edge pairs, the
-                                              // dropped pairs' lower bound (float bits; the radius when none), 0
+#define WEFT_BIND_CONTACT_CANDIDATE_COUNTS 71 // uvec4[N]: vertex–triangle pairs, edge–edge pairs it owns, the
+                                              // lower bound of the dropped pairs it is a corner of (float bits;
+                                              // the list's reach when none), 0
+// The incidence table (contact_incidence), which hands each listed pair to its four corners for
+// contact_resolve: per vertex a count, then after the scan its run's start, then after the scatter its
+// end; and the runs, each vertex's entries (a pair's id, or-ed with WEFT_CONTACT_INCIDENCE_EDGES for
+// an edge–edge pair) in increasing order: its vertex–triangle pairs, then its edge–edge pairs. Every
+// pair has four corners and an owner has at most candidateSlots pairs, so the runs fit in
+// 4 * N * candidateSlots. And a bit a slot: whether its pair lies within the radius this step by its
+// boxes (contact_incidence's WEFT_CONTACT_PAIR_CULL), so that each corner need not test it again.
+#define WEFT_BIND_CONTACT_INCIDENCE_ROWS 75   // uint[N]
+#define WEFT_BIND_CONTACT_INCIDENCES 76       // uint[4 * N * ContactParams::candidateSlots]
+#define WEFT_BIND_CONTACT_PAIR_LIVE 77        // uint[N * ContactParams::candidateSlots / 32]
+#define WEFT_CONTACT_INCIDENCE_EDGES 0x80000000u
 // The pairs an implicit solve holds as contact elements (WEFT_ELEMENT_CONTACT), bound with the
 // element tables for every gather: each vertex's own WEFT_CONTACT_PAIR_SLOTS, and how many it uses.
 #define WEFT_BIND_CONTACT_PAIRS 67        // Element[N * WEFT_CONTACT_PAIR_SLOTS], the vertex as node 0
@@ -209,15 +222,20 @@ using uvec4 = glm::uvec4;
 #define WEFT_CONTACT_SCATTER 2        // contact_hash: each particle into its bucket's run
 #define WEFT_CONTACT_SORT 3           // contact_hash: each bucket's run into particle order
 #define WEFT_CONTACT_DRIFT 4          // contact_hash: each particle's move since the candidates were listed
+#define WEFT_CONTACT_INCIDENCE_SCAN 5     // contact_scan: the incidence counts into starts
+#define WEFT_CONTACT_INCIDENCE_SCATTER 6  // contact_incidence: each listed pair into its corners' runs
+#define WEFT_CONTACT_INCIDENCE_SORT 7     // contact_incidence: each vertex's run into increasing entries
+#define WEFT_CONTACT_PAIR_CULL 8          // contact_incidence, every step: each listed pair's box cull, once
 #define WEFT_CONTACT_PAIR_SLOTS 8u    // contact elements a vertex keeps for the next implicit solve: its nearest pairs
-// Candidate pairs a vertex's search keeps for evaluation (both kinds together), at most; fewer where a
+// Candidate pairs a vertex's search lists as their owner (both kinds together), at most; fewer where a
 // device's largest storage buffer cannot hold them for every vertex (contactCandidateSlots), never
 // fewer than the second. Beyond them a pair is not evaluated: it pushes nothing, and only a lower
-// bound on its distance limits the vertex's move, which keeps the guarantee. The shipped scenes'
-// densest steps meet about 550 at one vertex (twist; with 512 slots, 4 % of its vertex-steps were
-// crowded: docs/contact.md).
-#define WEFT_CONTACT_CANDIDATE_SLOTS 1024u
-#define WEFT_CONTACT_MIN_CANDIDATE_SLOTS 64u
+// bound on its distance limits its corners' moves, which keeps the guarantee. A vertex owns about a
+// quarter of the pairs it is a corner of on average, but the owner of an edge–edge pair is its lower
+// edge's: a vertex numbered before the layers piled on it owns most of their pairs with its edges
+// (the pile at rest: 440 pairs a vertex as a corner, 110 owned, 433 owned at the most).
+#define WEFT_CONTACT_CANDIDATE_SLOTS 512u
+#define WEFT_CONTACT_MIN_CANDIDATE_SLOTS 32u  // and a power of two: an owner's live bits are whole words
 // What contact did to a vertex in any step of the frame (ContactMarks, drawn by the viewer's contact
 // overlay): bits, or-ed over the frame's steps and cleared at its start.
 #define WEFT_CONTACT_MARK_NEAR 1u     // a primitive it is a corner of came within the radius of a foreign one
@@ -577,7 +595,7 @@ struct ContactScalars {
   uint contactVertices;   // the frame's sum over steps of the vertices pushed apart
   uint limitedVertices;   // the frame's sum over steps of the vertices whose move was cut short
   uint nearVertices;      // the frame's sum over steps of the vertices with a pair within the radius (contacts found)
-  uint crowdedVertices;   // the frame's sum over steps of the vertices with more candidate pairs than their
+  uint crowdedVertices;   // the frame's sum over steps of the vertices owning more candidate pairs than their
                           // slots (ContactParams::candidateSlots): those past them pushed nothing
   uint searchSteps;       // the frame's steps that searched; the others evaluated an earlier step's list
                           // (contactListHolds)

@@ -111,6 +111,26 @@ gpu::ContactParams stepParams(const ContactCommon& k, float dt, uint32_t particl
   return p;
 }
 
+// A listed pair as the CPU's incidence table holds it for each of its corners: the corners (a
+// vertex and a triangle's, or two edges' ends), whether it is an edge–edge pair, and the gap of its
+// corners' boxes when listed, which lets the evaluation pass over it without reading its corners
+// while the list's drift cannot have brought it within the radius.
+struct ListedPair {
+  glm::uvec4 nodes;
+  float listedGap;
+  uint32_t edges;
+  glm::uvec4 at;  // its place in each corner's incidence run (buildContactIncidence)
+};
+
+// What a listed pair does to one of its corners this step (evaluateListedPairs), in that corner's
+// incidence run: contactCornerShare's distance and push, the corner's weight, and what it adds to
+// the corner's grip.
+struct CornerShare {
+  glm::vec4 r;
+  gpu::ContactGrip grip;
+  float weight;
+};
+
 struct CpuContact : ContactCommon {
   std::vector<glm::vec4> start;
   std::vector<glm::vec4> listed;   // the start positions the candidates were listed at
@@ -120,21 +140,32 @@ struct CpuContact : ContactCommon {
   std::vector<uint32_t> marks;    // the frame's WEFT_CONTACT_MARK_* bits per vertex
   // Each vertex's listed pairs, vertex–triangle then edge–edge (the GPU's slots, packed), and
   // (vertex–triangle pairs, edge–edge pairs, the dropped pairs' lower bound as float bits, 0).
-  std::vector<std::vector<glm::uvec2>> candidates;
+  std::vector<std::vector<ListedPair>> candidates;
   std::vector<glm::uvec4> candidateCounts;
+  // Each vertex's listed pairs (buildContactIncidence): rows, then the pairs; and the step's share of
+  // each, where `live` is 1 (evaluateListedPairs).
+  std::vector<uint32_t> incidenceRows;
+  std::vector<uint32_t> incidenceCounts;  // buildContactIncidence's, per run of owners
+  std::vector<const ListedPair*> incidences;  // into `candidates`, which only a search remakes
+  std::vector<CornerShare> shares;
+  std::vector<uint8_t> live;
   gpu::ContactScalars scalars = frameStartScalars();
   uint64_t hostBytes() const override {
     uint64_t pairs = 0;
-    for (const std::vector<glm::uvec2>& list : candidates) pairs += list.capacity();
-    return (topology.data.size() + cells.size() + entries.size() + buckets.size() + marks.size()) * sizeof(uint32_t) +
+    for (const std::vector<ListedPair>& list : candidates) pairs += list.capacity();
+    return (topology.data.size() + cells.size() + entries.size() + buckets.size() + marks.size() + incidenceRows.size() +
+            incidenceCounts.size()) *
+               sizeof(uint32_t) +
            (start.size() + listed.size() + spheres.size() + candidateCounts.size()) * sizeof(glm::vec4) +
-           candidates.size() * sizeof(candidates[0]) + pairs * sizeof(glm::uvec2);
+           incidences.capacity() * (sizeof(const ListedPair*) + sizeof(CornerShare) + 1) +
+           candidates.size() * sizeof(candidates[0]) + pairs * sizeof(ListedPair);
   }
 };
 
 struct GpuContact : ContactCommon {
   engine::Buffer start, listed, topologyBuffer, spheres, cells, entries, scalars, marks, candidates, candidateCounts;
-  std::unique_ptr<engine::ComputeProgram> hash, scan, search, resolve;
+  engine::Buffer incidenceRows, incidences, pairLive;
+  std::unique_ptr<engine::ComputeProgram> hash, scan, search, incidence, resolve;
 };
 
 CpuContact& cpuContact(CpuState& s) { return static_cast<CpuContact&>(*s.contact); }
@@ -172,38 +203,57 @@ float contactMeasure(uint32_t i, CpuContact& k, const gpu::ContactParams& c) {
   return longest;
 }
 
-// A vertex's candidate pairs, as contact_search lists them in its slots of the candidate buffer.
+// A vertex's candidate pairs, as contact_search lists them in its slots of the candidate buffer:
+// the pairs it is the canonical corner of (contactSearchVertex), each listed once in the whole cloth.
 struct CandidateList {
   uint32_t triangles = 0u, edges = 0u;  // vertex–triangle pairs from slot 0 up, edge–edge from the last down
-  float dropped = 0.f;                  // the lower bound of the pairs past the slots (the radius when none)
   bool crowded = false;                 // some pair had no slot
-  glm::uvec2 slots[WEFT_CONTACT_CANDIDATE_SLOTS];
+  ListedPair slots[WEFT_CONTACT_CANDIDATE_SLOTS];  // the GPU's (vertex, triangle) and (edge, edge), as corners
 };
 
-// contact_search.comp for vertex i.
-void contactSearchVertex(uint32_t i, const CpuContact& k, const gpu::ContactParams& contact, float longest, CandidateList& list) {
+ListedPair vertexTrianglePair(const std::vector<glm::vec4>& start, uint32_t p, glm::uvec3 c) {
+  const glm::vec3 x = xyz(start[p]), a = xyz(start[c.x]), b = xyz(start[c.y]), d = xyz(start[c.z]);
+  return {glm::uvec4(p, c), gpu::boxesGap(x, x, glm::min(a, glm::min(b, d)), glm::max(a, glm::max(b, d))), 0u, glm::uvec4(0u)};
+}
+ListedPair edgeEdgePair(const std::vector<glm::vec4>& start, glm::uvec2 p, glm::uvec2 q) {
+  const glm::vec3 a = xyz(start[p.x]), b = xyz(start[p.y]), c = xyz(start[q.x]), d = xyz(start[q.y]);
+  return {glm::uvec4(p, q), gpu::boxesGap(glm::min(a, b), glm::max(a, b), glm::min(c, d), glm::max(c, d)), 1u, glm::uvec4(0u)};
+}
+
+// atomicMin of contact_search on a vertex's dropped bound (candidateCounts' z: the bits of a
+// non-negative float, whose order as unsigned integers is the floats' order).
+void lowerDropped(std::vector<glm::uvec4>& counts, uint32_t v, float gap) {
+  std::atomic_ref<uint32_t> bits(counts[v].z);
+  const uint32_t g = floatBits(gap);
+  uint32_t seen = bits.load(std::memory_order_relaxed);
+  while (g < seen && !bits.compare_exchange_weak(seen, g, std::memory_order_relaxed)) {}
+}
+
+// contact_search.comp for vertex i. It lists each pair it is the canonical corner of: itself against
+// every foreign triangle (a vertex–triangle pair's vertex lists it), and each edge it owns (is the
+// smaller end of) against the foreign edges owned by a vertex after it (an edge–edge pair's lower
+// edge's owner lists it). Every pair within reach is thus listed exactly once; the incidence table
+// (buildContactIncidence) hands it to each of its four corners. A pair that finds no slot lowers the
+// dropped bound of all four.
+void contactSearchVertex(uint32_t i, CpuContact& k, const gpu::ContactParams& contact, float longest, CandidateList& list) {
   const std::vector<uint32_t>& topology = k.topology.data;
   const std::vector<glm::vec4>& start = k.start;
   const glm::vec4 si = start[i];
   const float radius = gpu::contactListReach(contact.radius);  // the list's reach: the radius and the skin
   const float cellSize = gpu::contactCellSize(radius, longest);
   uint32_t triangles = 0u, edges = 0u;
-  float dropped = radius;
+  bool crowded = false;
   const glm::ivec3 home = gpu::contactCell(xyz(si), cellSize);
-  const uint32_t trisBegin = topology[contact.triangleRowsAt + i];
-  const uint32_t trisEnd = topology[contact.triangleRowsAt + i + 1u];
-  const uint32_t edgesBegin = topology[contact.edgeRowsAt + i];
-  const uint32_t edgesEnd = topology[contact.edgeRowsAt + i + 1u];
+  const uint32_t ownedBegin = topology[contact.ownedEdgeRowsAt + i];
+  const uint32_t ownedEnd = topology[contact.ownedEdgeRowsAt + i + 1u];
   const std::vector<glm::vec4>& spheres = k.spheres;
   const uint32_t edgeSpheresAt = contact.triangleCount;
   const uint32_t slots = contact.candidateSlots;
-  // Its longest edge: a tighter cull than the step's.
+  // The longest edge it owns: every such edge lies within it of the vertex.
   float ownLongest = 0.f;
-  for (uint32_t k3 = edgesBegin; k3 < edgesEnd; ++k3)
-    ownLongest = std::max(ownLongest, 2.f * spheres[edgeSpheresAt + topology[contact.edgeListAt + k3]].w);
+  for (uint32_t e = ownedBegin; e < ownedEnd; ++e) ownLongest = std::max(ownLongest, 2.f * spheres[edgeSpheresAt + e].w);
   const float reach2 = cellSize * cellSize;
   const float nearReach2 = (radius + longest) * (radius + longest);
-  const float ownReach2 = (radius + ownLongest) * (radius + ownLongest);
   uint32_t seen[27];
   uint32_t seenCount = 0u;
   for (int dz = -1; dz <= 1; ++dz)
@@ -215,40 +265,35 @@ void contactSearchVertex(uint32_t i, const CpuContact& k, const gpu::ContactPara
         if (again) continue;
         seen[seenCount++] = h;
         const uint32_t first = h > 0u ? k.cells[h - 1u] : 0u;
-        for (uint32_t e = first; e < k.cells[h]; ++e) {
-          const uint32_t u = k.entries[e];
+        for (uint32_t en = first; en < k.cells[h]; ++en) {
+          const uint32_t u = k.entries[en];
           const glm::vec4 su = start[u];
           const glm::vec3 gap = xyz(su) - xyz(si);
           const float apart2 = glm::dot(gap, gap);
           if (u == i || apart2 >= reach2) continue;
-          if (apart2 < nearReach2) {  // a vertex within the radius of a triangle of u's
+          if (apart2 < nearReach2) {  // this vertex within the radius of a triangle of u's
             for (uint32_t t = topology[contact.ownedTriangleRowsAt + u]; t < topology[contact.ownedTriangleRowsAt + u + 1u]; ++t) {
               if (gpu::sphereBeyond(xyz(si), spheres[t], radius)) continue;
               const glm::uvec3 c = contactTriangle(topology, contact, t);
               if (c.x == i || c.y == i || c.z == i) continue;
-              if (triangles + edges < slots) list.slots[triangles++] = glm::uvec2(i, t);
-              else dropped = std::min(dropped, gpu::sphereGap(xyz(si), spheres[t]));
+              if (triangles + edges < slots) {
+                list.slots[triangles++] = vertexTrianglePair(start, i, c);
+              } else {
+                const float g = gpu::sphereGap(xyz(si), spheres[t]);
+                crowded = crowded || g < radius;
+                for (uint32_t v : {i, c.x, c.y, c.z}) lowerDropped(k.candidateCounts, v, g);
+              }
             }
           }
-          if (apart2 < ownReach2) {  // u within the radius of a triangle around this vertex
-            for (uint32_t k2 = trisBegin; k2 < trisEnd; ++k2) {
-              const uint32_t t = topology[contact.triangleListAt + k2];
-              if (gpu::sphereBeyond(xyz(su), spheres[t], radius)) continue;
-              const glm::uvec3 c = contactTriangle(topology, contact, t);
-              if (c.x == u || c.y == u || c.z == u) continue;
-              if (triangles + edges < slots) list.slots[triangles++] = glm::uvec2(u, t);
-              else dropped = std::min(dropped, gpu::sphereGap(xyz(su), spheres[t]));
-            }
-          }
+          if (u < i) continue;  // its edges are before this vertex's: their owner lists the pairs
           for (uint32_t f = topology[contact.ownedEdgeRowsAt + u]; f < topology[contact.ownedEdgeRowsAt + u + 1u]; ++f) {
             const glm::vec4 fSphere = spheres[edgeSpheresAt + f];
-            if (gpu::sphereBeyond(xyz(si), fSphere, radius + ownLongest)) continue;  // every edge around i is within ownLongest of it
+            if (gpu::sphereBeyond(xyz(si), fSphere, radius + ownLongest)) continue;  // every edge it owns is within ownLongest of it
             const glm::uvec2 q = contactEdge(topology, contact, f);
             const glm::vec4 q0 = start[q.x], q1 = start[q.y];
             const glm::vec3 fAlong = xyz(q1) - xyz(q0);
             const float fInvLength2 = fSphere.w > 0.f ? 0.25f / (fSphere.w * fSphere.w) : 0.f;
-            for (uint32_t k3 = edgesBegin; k3 < edgesEnd; ++k3) {
-              const uint32_t ee = topology[contact.edgeListAt + k3];
+            for (uint32_t ee = ownedBegin; ee < ownedEnd; ++ee) {
               const glm::vec4 eSphere = spheres[edgeSpheresAt + ee];
               const float eReach = radius + eSphere.w;  // e lies within its half length of its middle
               const float middleGap2 = gpu::pointSegmentDistance2(xyz(eSphere), xyz(q0), fAlong, fInvLength2);
@@ -259,16 +304,20 @@ void contactSearchVertex(uint32_t i, const CpuContact& k, const gpu::ContactPara
               const float eInvLength2 = eSphere.w > 0.f ? 0.25f / (eSphere.w * eSphere.w) : 0.f;
               const float fReach = radius + fSphere.w;
               if (gpu::pointSegmentDistance2(xyz(fSphere), xyz(p0), xyz(p1) - xyz(p0), eInvLength2) >= fReach * fReach) continue;
-              if (triangles + edges < slots) list.slots[slots - 1u - edges++] = glm::uvec2(ee, f);
-              else dropped = std::min(dropped, std::max(std::sqrt(middleGap2) - eSphere.w, 0.f));
+              if (triangles + edges < slots) {
+                list.slots[slots - 1u - edges++] = edgeEdgePair(start, p, q);
+              } else {
+                const float g = std::max(std::sqrt(middleGap2) - eSphere.w, 0.f);
+                crowded = crowded || g < radius;
+                for (uint32_t v : {p.x, p.y, q.x, q.y}) lowerDropped(k.candidateCounts, v, g);
+              }
             }
           }
         }
       }
-  list.crowded = triangles + edges == slots && dropped < radius;
+  list.crowded = crowded;
   list.triangles = triangles;
   list.edges = edges;
-  list.dropped = dropped;
 }
 
 struct VertexOutcome {
@@ -276,16 +325,28 @@ struct VertexOutcome {
   uint32_t marks;  // WEFT_CONTACT_MARK_*
 };
 
-// contact_resolve.comp for vertex i, on the candidates contactSearchVertex listed (k.candidates[i]),
-// `drift` after they were listed (contactListDrift).
-VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k, const gpu::ContactParams& contact, float drift) {
-  const std::vector<glm::uvec2>& pairs = k.candidates[i];
-  const glm::uvec4 listed = k.candidateCounts[i];
+// The runs of owners the incidence table is built in side by side (at most; one a worker), each
+// with a count per vertex.
+constexpr uint32_t kIncidenceRuns = 4;
+
+// Rounding room in passing over a listed pair by its listed gap (ListedPair): the gaps are
+// differences of float coordinates.
+constexpr float kListedGapSlack = 1e-6f;
+
+// The corner of `nodes` that contact_resolve evaluates at vertex v: its first place there (a face
+// naming a vertex twice has it in two places, and both incidences take the first).
+uint32_t cornerOf(glm::uvec4 nodes, uint32_t v) { return nodes.x == v ? 0u : (nodes.y == v ? 1u : (nodes.z == v ? 2u : 3u)); }
+
+// contact_resolve.comp's evaluation of every pair listed by `owner`, once a pair rather than once a
+// corner: the pair's geometry (vertexTriangleState, edgeEdgeState) and each corner's share
+// (contactCornerShare, with the corner's own friction and a grip of its own), written to the
+// corner's place in its incidence run, where contactResolveVertex sums them in the run's order:
+// the same arithmetic in the same order as the kernel, which evaluates the pair at each corner.
+// `drift`: since the list was made (contactListDrift).
+void evaluateListedPairs(uint32_t owner, CpuContact& k, const CpuState& s, const gpu::ContactParams& contact, float drift) {
   const std::vector<uint32_t>& topology = k.topology.data;
   const std::vector<glm::vec4>& start = k.start;
-  const glm::vec4 si = start[i];
-  const glm::vec4 xi = s.positions[i];
-  const glm::vec4 vi = s.velocities[i];
+  const std::vector<glm::vec4>& positions = s.positions;
   const float thickness = contact.thickness;
   const glm::vec2 reach(thickness, contact.collectPairs != 0u ? gpu::contactForceReach(thickness, contact.radius) : 0.f);
   const glm::vec2 sceneFriction(contact.staticFriction, contact.kineticFriction);
@@ -295,15 +356,49 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
     const glm::vec2 f(bitsFloat(topology[contact.frictionAt + 2u * v]), bitsFloat(topology[contact.frictionAt + 2u * v + 1u]));
     return f.x < 0.f ? sceneFriction : f;
   };
-  const glm::vec2 ownFriction = frictionOf(i);
-  // A pair's, between a corner of ours and particle v (a corner of the other primitive: one cloth).
-  auto pairFriction = [&](uint32_t v) {
-    return contact.frictionAt == 0u ? sceneFriction : gpu::contactPairFriction(ownFriction, frictionOf(v));
+  // A pair's, between corner v and particle w (a corner of the other primitive: one cloth).
+  auto pairFriction = [&](uint32_t v, uint32_t w) {
+    return contact.frictionAt == 0u ? sceneFriction : gpu::contactPairFriction(frictionOf(v), frictionOf(w));
   };
+  // A pair listed farther than this cannot have come within the radius since (its boxes' gap
+  // changes by at most twice the drift), so its box cull below would pass over it too.
+  const float passOver = contact.radius + 2.f * drift + kListedGapSlack;
+  for (const ListedPair& pair : k.candidates[owner]) {
+    const glm::uvec4 v = pair.nodes;
+    const bool edges = pair.edges != 0u;
+    const bool beyond =
+        pair.listedGap >= passOver ||
+        (edges ? gpu::edgeEdgeBeyond(xyz(start[v.x]), xyz(start[v.y]), xyz(start[v.z]), xyz(start[v.w]), contact.radius)
+               : gpu::vertexTriangleBeyond(xyz(start[v.x]), xyz(start[v.y]), xyz(start[v.z]), xyz(start[v.w]), contact.radius));
+    for (int m = 0; m < 4; ++m) k.live[pair.at[m]] = beyond ? 0u : 1u;
+    if (beyond) continue;
+    const gpu::ContactPairState state =
+        edges ? gpu::edgeEdgeState(start[v.x], start[v.y], start[v.z], start[v.w], xyz(positions[v.x]), xyz(positions[v.y]),
+                                   xyz(positions[v.z]), xyz(positions[v.w]))
+              : gpu::vertexTriangleState(start[v.x], start[v.y], start[v.z], start[v.w], xyz(positions[v.x]), xyz(positions[v.y]),
+                                         xyz(positions[v.z]), xyz(positions[v.w]));
+    for (int m = 0; m < 4; ++m) {
+      const uint32_t corner = cornerOf(v, v[m]);
+      const uint32_t other = edges ? (corner < 2u ? v.z : v.x) : (corner == 0u ? v.y : v.x);
+      CornerShare& share = k.shares[pair.at[m]];
+      share.grip = gpu::noGrip();
+      share.r = gpu::contactCornerShare(state, corner, reach, pairFriction(v[m], other), share.weight, share.grip);
+    }
+  }
+}
+
+// contact_resolve.comp for vertex i: the shares of the pairs it is a corner of, in its incidence
+// run's order (evaluateListedPairs wrote them), `drift` after they were listed (contactListDrift).
+VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k, const gpu::ContactParams& contact, float drift) {
+  const glm::uvec4 listed = k.candidateCounts[i];
+  const std::vector<glm::vec4>& start = k.start;
+  const glm::vec4 si = start[i];
+  const glm::vec4 xi = s.positions[i];
+  const glm::vec4 vi = s.velocities[i];
+  const float thickness = contact.thickness;
   float nearest = contact.radius;
   glm::vec3 push(0.f);
   float weights = 0.f;
-  float weight = 0.f;
   gpu::ContactGrip grip = gpu::noGrip();
   // keepPair() of contact_resolve.comp: the pairs of lowest rank, kept for the next implicit solve.
   float keptRank[WEFT_CONTACT_PAIR_SLOTS];
@@ -327,33 +422,23 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
     s.elements.contactPairs[size_t(i) * WEFT_CONTACT_PAIR_SLOTS + slot] =
         gpu::contactPairElement(nodes, g, x0, x1, x2, x3, corner, contact.thickness, contact.radius, contact.dt);
   };
-  auto gather = [&](glm::vec4 r) {
-    nearest = std::min(nearest, r.x);
-    push += glm::vec3(r.y, r.z, r.w);
-    weights += weight;
-  };
-  const std::vector<glm::vec4>& positions = s.positions;
-  for (uint32_t j = 0u; j < listed.x; ++j) {  // vertex u against triangle t; u is i, or i a corner of t
-    const uint32_t u = pairs[j].x;
-    const glm::uvec3 c = contactTriangle(topology, contact, pairs[j].y);
-    if (gpu::vertexTriangleBeyond(xyz(start[u]), xyz(start[c.x]), xyz(start[c.y]), xyz(start[c.z]), contact.radius)) continue;
-    const uint32_t corner = u == i ? 0u : (c.x == i ? 1u : (c.y == i ? 2u : 3u));
-    const glm::vec4 r = gpu::contactVertexTriangle(start[u], start[c.x], start[c.y], start[c.z], xyz(positions[u]), xyz(positions[c.x]),
-                                                   xyz(positions[c.y]), xyz(positions[c.z]), corner, reach,
-                                                   pairFriction(corner == 0u ? c.x : u), weight, grip);
-    keepPair(r.x, glm::uvec4(u, c), false, corner);
-    gather(r);
-  }
-  for (uint32_t j = 0u; j < listed.y; ++j) {  // an edge p around i against a foreign edge q
-    const glm::uvec2 pair = pairs[listed.x + j];
-    const glm::uvec2 p = contactEdge(topology, contact, pair.x);
-    const glm::uvec2 q = contactEdge(topology, contact, pair.y);
-    if (gpu::edgeEdgeBeyond(xyz(start[p.x]), xyz(start[p.y]), xyz(start[q.x]), xyz(start[q.y]), contact.radius)) continue;
-    const uint32_t corner = p.x == i ? 0u : 1u;
-    const glm::vec4 r = gpu::contactEdgeEdge(start[p.x], start[p.y], start[q.x], start[q.y], xyz(positions[p.x]), xyz(positions[p.y]),
-                                             xyz(positions[q.x]), xyz(positions[q.y]), corner, reach, pairFriction(q.x), weight, grip);
-    keepPair(r.x, glm::uvec4(p, q), true, corner);
-    gather(r);
+  for (uint32_t m = k.incidenceRows[i]; m < k.incidenceRows[i + 1u]; ++m) {
+    if (k.live[m] == 0u) continue;
+    const CornerShare& share = k.shares[m];
+    if (contact.collectPairs != 0u) {
+      const ListedPair& pair = *k.incidences[m];
+      const uint32_t corner = cornerOf(pair.nodes, i);
+      const glm::uvec4 v = pair.nodes;
+      // An edge–edge pair is kept as the keeper's edge against the other (the rank's hash and the
+      // element take that order).
+      if (pair.edges == 0u || corner < 2u) keepPair(share.r.x, v, pair.edges != 0u, corner);
+      else keepPair(share.r.x, glm::uvec4(v.z, v.w, v.x, v.y), true, corner - 2u);
+    }
+    nearest = std::min(nearest, share.r.x);
+    push += glm::vec3(share.r.y, share.r.z, share.r.w);
+    weights += share.weight;
+    grip.undo += share.grip.undo;
+    grip.press += share.grip.press;
   }
   const glm::vec3 pushed = xyz(xi) + push / std::max(1.f, weights) + gpu::contactGripMove(grip);
   const glm::vec3 target = xyz(xi) + integrators::colliderGripAll(xyz(xi), pushed - xyz(xi), s.colliders, s.colliderGrid);
@@ -519,13 +604,66 @@ void startContactStepCpu(CpuState& state) { cpuContact(state).start = state.posi
 
 namespace {
 
-// The list of vertex i's candidates from the search's (the GPU's slots, packed).
+// The list of vertex i's candidates from the search's (the GPU's slots, packed: vertex–triangle
+// pairs, then edge–edge in the order they were listed).
 void keepCandidates(uint32_t i, CpuContact& k, const CandidateList& list) {
-  std::vector<glm::uvec2>& pairs = k.candidates[i];
+  std::vector<ListedPair>& pairs = k.candidates[i];
   pairs.assign(list.slots, list.slots + list.triangles);
   for (uint32_t j = 0u; j < list.edges; ++j) pairs.push_back(list.slots[k.candidateSlots - 1u - j]);
-  k.candidateCounts[i] = glm::uvec4(list.triangles, list.edges, floatBits(list.dropped), 0u);
+  k.candidateCounts[i].x = list.triangles;  // z, the dropped bound, is the search's atomics'
+  k.candidateCounts[i].y = list.edges;
   k.listed[i] = k.start[i];
+}
+
+// The incidence table of the listed pairs: for each vertex, every pair it is a corner of, with the
+// pair's place in each corner's run recorded in the pair (ListedPair::at). Filled in the order of the
+// GPU's sort (contact_incidence's WEFT_CONTACT_INCIDENCE_SORT, by WEFT_CONTACT_INCIDENCE_EDGES | id):
+// the vertex–triangle pairs first, then the edge–edge pairs, each kind by owner, and within an
+// owner by slot (its vertex–triangle pairs from the first listed, its edge–edge pairs from the last).
+// The owners are cut into a few runs, one a worker: each run counts its pairs' corners on its own,
+// so that the runs can scatter side by side, each from where the runs before it end in every
+// vertex's row, and the table comes out in that order without a sort.
+void buildContactIncidence(CpuContact& k, uint32_t n, ThreadPool& pool) {
+  const uint32_t runs = std::max(1u, std::min(pool.size(), kIncidenceRuns));
+  const uint32_t perRun = (n + runs - 1u) / runs;
+  // [kind][run][vertex]: each run's count of each kind, then its place in each vertex's row.
+  std::vector<uint32_t>& counts = k.incidenceCounts;
+  counts.assign(2 * size_t(runs) * n, 0u);
+  auto countsOf = [&](uint32_t edges, size_t run) { return counts.data() + (size_t(edges) * runs + run) * n; };
+  pool.parallelFor(runs, [&](size_t begin, size_t end) {
+    for (size_t run = begin; run < end; ++run)
+      for (uint32_t owner = uint32_t(run) * perRun; owner < std::min(n, uint32_t(run + 1) * perRun); ++owner)
+        for (const ListedPair& pair : k.candidates[owner]) {
+          uint32_t* mine = countsOf(pair.edges, run);
+          for (int m = 0; m < 4; ++m) ++mine[pair.nodes[m]];
+        }
+  }, 1);
+  std::vector<uint32_t>& rows = k.incidenceRows;
+  rows.assign(size_t(n) + 1u, 0u);
+  for (uint32_t v = 0; v < n; ++v) {
+    uint32_t at = rows[v];
+    for (uint32_t edges = 0; edges < 2; ++edges)
+      for (uint32_t run = 0; run < runs; ++run) at += std::exchange(countsOf(edges, run)[v], at);
+    rows[v + 1u] = at;
+  }
+  k.incidences.resize(rows[n]);
+  k.shares.resize(rows[n]);
+  k.live.resize(rows[n]);
+  pool.parallelFor(runs, [&](size_t begin, size_t end) {
+    for (size_t run = begin; run < end; ++run) {
+      auto scatter = [&](ListedPair& pair) {
+        uint32_t* fill = countsOf(pair.edges, run);
+        for (int m = 0; m < 4; ++m) pair.at[m] = fill[pair.nodes[m]]++;
+        for (int m = 0; m < 4; ++m) k.incidences[pair.at[m]] = &pair;
+      };
+      for (uint32_t owner = uint32_t(run) * perRun; owner < std::min(n, uint32_t(run + 1) * perRun); ++owner) {
+        std::vector<ListedPair>& pairs = k.candidates[owner];
+        const uint32_t triangles = k.candidateCounts[owner].x;
+        for (uint32_t j = 0; j < triangles; ++j) scatter(pairs[j]);
+        for (size_t j = pairs.size(); j-- > triangles;) scatter(pairs[j]);
+      }
+    }
+  }, 1);
 }
 
 }  // namespace
@@ -567,17 +705,28 @@ void resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool&
   }
   std::atomic<uint32_t> minBits{k.scalars.minDistanceBits};
   std::atomic<uint32_t> pushed{0}, limited{0}, near{0}, crowded{0};
-  pool.parallelFor(n, [&](size_t begin, size_t end) {
-    float nearest = FLT_MAX;
-    uint32_t p = 0, l = 0, q = 0, m = 0;
-    std::unique_ptr<CandidateList> list;  // 8 KiB: off the worker's stack
-    if (search) list = std::make_unique<CandidateList>();
-    for (size_t i = begin; i < end; ++i) {
-      if (search) {
+  if (search) {  // the lists, each pair at its owner, then the table that hands them to their corners
+    const float listReach = gpu::contactListReach(c.radius);
+    for (glm::uvec4& counts : k.candidateCounts) counts.z = floatBits(listReach);
+    pool.parallelFor(n, [&](size_t begin, size_t end) {
+      uint32_t m = 0;
+      auto list = std::make_unique<CandidateList>();  // 8 KiB: off the worker's stack
+      for (size_t i = begin; i < end; ++i) {
         contactSearchVertex(static_cast<uint32_t>(i), k, c, longest, *list);
         m += list->crowded;
         keepCandidates(static_cast<uint32_t>(i), k, *list);
       }
+      crowded += m;
+    }, 64);
+    buildContactIncidence(k, n, pool);
+  }
+  pool.parallelFor(n, [&](size_t begin, size_t end) {
+    for (size_t owner = begin; owner < end; ++owner) evaluateListedPairs(static_cast<uint32_t>(owner), k, state, c, listDrift);
+  }, 64);
+  pool.parallelFor(n, [&](size_t begin, size_t end) {
+    float nearest = FLT_MAX;
+    uint32_t p = 0, l = 0, q = 0;
+    for (size_t i = begin; i < end; ++i) {
       const VertexOutcome o = contactResolveVertex(static_cast<uint32_t>(i), state, k, c, listDrift);
       if (o.nearest < c.radius) nearest = std::min(nearest, o.nearest);
       p += (o.marks & WEFT_CONTACT_MARK_PUSHED) != 0;
@@ -590,7 +739,6 @@ void resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool&
     pushed += p;
     limited += l;
     near += q;
-    crowded += m;
   }, 64);  // hundreds of pair tests per vertex: worth the workers from a few dozen vertices
   k.scalars.minDistanceBits = minBits.load();
   k.scalars.contactVertices += pushed.load();
@@ -637,12 +785,15 @@ engine::Buffer deviceBuffer(const engine::Context& context, size_t bytes, const 
 }
 }  // namespace
 
-// Candidate pairs in a vertex's list where the cloth lies near itself: the CPU's memory estimate.
+// Candidate pairs a vertex owns where the cloth lies near itself: the CPU's memory estimate.
 constexpr uint64_t kTypicalCandidates = WEFT_CONTACT_MIN_CANDIDATE_SLOTS;
+
+// The GPU's largest contact buffer per candidate slot: the incidence runs, four ids a pair.
+constexpr uint64_t kIncidenceBytesPerSlot = 4 * sizeof(uint32_t);
 
 uint32_t contactCandidateSlots(size_t particles, uint64_t maxBufferBytes) {
   uint32_t slots = WEFT_CONTACT_CANDIDATE_SLOTS;
-  while (slots > WEFT_CONTACT_MIN_CANDIDATE_SLOTS && uint64_t(particles) * slots * sizeof(glm::uvec2) > maxBufferBytes) slots /= 2;
+  while (slots > WEFT_CONTACT_MIN_CANDIDATE_SLOTS && uint64_t(particles) * slots * kIncidenceBytesPerSlot > maxBufferBytes) slots /= 2;
   return slots;
 }
 
@@ -658,11 +809,15 @@ MemoryNeed contactMemoryNeed(size_t particles, size_t triangles, uint32_t candid
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));  // the CPU's buckets (the GPU's scalars are smaller)
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));  // marks
   if (candidateSlots > 0) {
-    need.add(std::max<uint64_t>(n * candidateSlots * sizeof(glm::uvec2), 16));  // the GPU's candidate pairs
+    need.add(std::max<uint64_t>(n * candidateSlots * sizeof(glm::uvec2), 16));       // the GPU's candidate pairs
+    need.add(std::max<uint64_t>(n * candidateSlots * kIncidenceBytesPerSlot, 16));   // and their incidence runs
+    need.add(std::max<uint64_t>(n * candidateSlots / 8, 16));                        // and a live bit each
   } else {  // the CPU's lists grow to what each vertex meets: count a typical list's worth
-    need.add(std::max<uint64_t>(n * (sizeof(std::vector<glm::uvec2>) + kTypicalCandidates * sizeof(glm::uvec2)), 16));
+    need.add(std::max<uint64_t>(n * (sizeof(std::vector<ListedPair>) + kTypicalCandidates * sizeof(ListedPair)), 16));
+    need.add(std::max<uint64_t>(n * 4 * kTypicalCandidates * sizeof(ListedPair), 16));  // and their incidence runs
   }
   need.add(std::max<uint64_t>(n * sizeof(glm::uvec4), 16));  // and their counts
+  need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));    // the incidence rows
   need.add(std::max<uint64_t>(n * WEFT_CONTACT_PAIR_SLOTS * sizeof(gpu::Element), 16));  // the pairs kept for implicit solves
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));                                // and their counts
   return need;
@@ -691,11 +846,15 @@ void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSp
   k->candidateSlots = candidateSlots;
   k->candidates = deviceBuffer(context, n * candidateSlots * sizeof(glm::uvec2), "weft.contactCandidates");
   k->candidateCounts = deviceBuffer(context, n * sizeof(glm::uvec4), "weft.contactCandidateCounts");
+  k->incidenceRows = deviceBuffer(context, n * sizeof(uint32_t), "weft.contactIncidenceRows");
+  k->incidences = deviceBuffer(context, 4 * n * candidateSlots * sizeof(uint32_t), "weft.contactIncidences");
+  k->pairLive = deviceBuffer(context, n * candidateSlots / 32 * sizeof(uint32_t), "weft.contactPairLive");
   const gpu::ContactScalars initial = frameStartScalars();
   engine::uploadBuffer(context, k->scalars, &initial, sizeof initial);
   k->hash = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_hash.comp");
   k->scan = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_scan.comp");
   k->search = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_search.comp");
+  k->incidence = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_incidence.comp");
   state.contact = std::move(k);  // contact_resolve is built when first recorded, for the colliders' kinds
 }
 
@@ -739,7 +898,9 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
                                                           {WEFT_BIND_CONTACT_SPHERES, &k.spheres},
                                                           {WEFT_BIND_CONTACT_CELLS, &k.cells},
                                                           {WEFT_BIND_CONTACT_ENTRIES, &k.entries},
-                                                          {WEFT_BIND_CONTACT_SCALARS, &k.scalars}};
+                                                          {WEFT_BIND_CONTACT_SCALARS, &k.scalars},
+                                                          {WEFT_BIND_CONTACT_CANDIDATE_COUNTS, &k.candidateCounts},
+                                                          {WEFT_BIND_CONTACT_INCIDENCE_ROWS, &k.incidenceRows}};
     // The drift first: the hash and the search that follow stand aside while the list holds.
     c.mode = WEFT_CONTACT_DRIFT;
     k.hash->dispatch(r.cmd, n, hashBindings, c);
@@ -760,8 +921,25 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
     engine::barrier::computeToCompute(r.vk(), r.cmd);
     std::vector<engine::BufferBinding> searchBindings = hashBindings;  // the grid, and the lists it fills
     searchBindings.push_back({WEFT_BIND_CONTACT_CANDIDATES, &k.candidates});
-    searchBindings.push_back({WEFT_BIND_CONTACT_CANDIDATE_COUNTS, &k.candidateCounts});
     k.search->dispatch(r.cmd, n, searchBindings, c);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    // The incidence table: the search's counts into starts, each pair into its corners' runs, each
+    // run into order.
+    c.mode = WEFT_CONTACT_INCIDENCE_SCAN;
+    k.scan->dispatch(r.cmd, WEFT_WORKGROUP_SIZE, hashBindings, c);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    std::vector<engine::BufferBinding> incidenceBindings = searchBindings;
+    incidenceBindings.push_back({WEFT_BIND_CONTACT_INCIDENCES, &k.incidences});
+    incidenceBindings.push_back({WEFT_BIND_CONTACT_PAIR_LIVE, &k.pairLive});
+    c.mode = WEFT_CONTACT_INCIDENCE_SCATTER;
+    k.incidence->dispatch(r.cmd, n, incidenceBindings, c);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    c.mode = WEFT_CONTACT_INCIDENCE_SORT;
+    k.incidence->dispatch(r.cmd, n, incidenceBindings, c);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    // In every step: each listed pair's box cull, once, for its four corners.
+    c.mode = WEFT_CONTACT_PAIR_CULL;
+    k.incidence->dispatch(r.cmd, n, incidenceBindings, c);
     engine::barrier::computeToCompute(r.vk(), r.cmd);
     const std::vector<engine::BufferBinding> resolveBindings{{WEFT_BIND_POSITIONS, &s.positionsIn()},
                                                              {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
@@ -773,6 +951,9 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
                                                              {WEFT_BIND_CONTACT_MARKS, &k.marks},
                                                              {WEFT_BIND_CONTACT_CANDIDATES, &k.candidates},
                                                              {WEFT_BIND_CONTACT_CANDIDATE_COUNTS, &k.candidateCounts},
+                                                             {WEFT_BIND_CONTACT_INCIDENCE_ROWS, &k.incidenceRows},
+                                                             {WEFT_BIND_CONTACT_INCIDENCES, &k.incidences},
+                                                             {WEFT_BIND_CONTACT_PAIR_LIVE, &k.pairLive},
                                                              {WEFT_BIND_CONTACT_PAIRS, &s.contactPairs},
                                                              {WEFT_BIND_CONTACT_PAIR_COUNTS, &s.contactPairCounts},
                                                              {WEFT_BIND_COLLIDERS, &s.colliders},

@@ -81,8 +81,9 @@ std::vector<uint32_t> readContactMarksGpu(const GpuState& state);
 // The buffer of those marks, uint[N]; null without contact.
 const engine::Buffer* contactMarkBuffer(const GpuState& state);
 
-// Each vertex's slots for candidate pairs on a device whose storage buffers hold at most
-// `maxBufferBytes`: WEFT_CONTACT_CANDIDATE_SLOTS, halved until the table fits, down to
+// Each vertex's slots for the candidate pairs it owns on a device whose storage buffers hold at most
+// `maxBufferBytes`: WEFT_CONTACT_CANDIDATE_SLOTS, halved until the largest table (the incidence runs,
+// four ids a slot) fits, down to
 // WEFT_CONTACT_MIN_CANDIDATE_SLOTS (then the memory check refuses the cloth). The CPU keeps a list
 // per worker, not per vertex: it has WEFT_CONTACT_CANDIDATE_SLOTS.
 uint32_t contactCandidateSlots(size_t particles, uint64_t maxBufferBytes);

@@ -31,13 +31,11 @@ TEST(ContactGeometry, DistancesMatchTheIndependentDoublePrecisionMeasure) {
   std::uniform_real_distribution<float> coord(-0.05f, 0.05f);
   auto point = [&] { return glm::vec4(coord(rng), coord(rng), coord(rng), 1.f); };
   double worstVt = 0.0, worstEe = 0.0;
-  float weight = 0.f;
-  gpu::ContactGrip grip = gpu::noGrip();
   for (int k = 0; k < 20000; ++k) {
     const glm::vec4 p = point(), a = point(), b = point(), c = point();
-    const float vt = gpu::contactVertexTriangle(p, a, b, c, gpu::xyz(p), gpu::xyz(a), gpu::xyz(b), gpu::xyz(c), 0u, glm::vec2(0.f), glm::vec2(0.f), weight, grip).x;
+    const float vt = gpu::vertexTriangleState(p, a, b, c, gpu::xyz(p), gpu::xyz(a), gpu::xyz(b), gpu::xyz(c)).d;
     worstVt = std::max(worstVt, std::abs(vt - pointTriangleDistance(d3(p), d3(a), d3(b), d3(c))));
-    const float ee = gpu::contactEdgeEdge(p, a, b, c, gpu::xyz(p), gpu::xyz(a), gpu::xyz(b), gpu::xyz(c), 0u, glm::vec2(0.f), glm::vec2(0.f), weight, grip).x;
+    const float ee = gpu::edgeEdgeState(p, a, b, c, gpu::xyz(p), gpu::xyz(a), gpu::xyz(b), gpu::xyz(c)).d;
     worstEe = std::max(worstEe, std::abs(ee - segmentSegmentDistance(d3(p), d3(a), d3(b), d3(c))));
   }
   // Float geometry on a 10 cm box: a few ulps of its coordinates.
@@ -57,8 +55,9 @@ TEST(ContactGeometry, APairsPushesBringItsTargetsBackToTheThicknessAndKeepMoment
   glm::vec3 momentum(0.f);
   float weight = 0.f;
   gpu::ContactGrip grip = gpu::noGrip();
+  const gpu::ContactPairState state = gpu::vertexTriangleState(p, a, b, c, target, gpu::xyz(a), gpu::xyz(b), gpu::xyz(c));
   for (uint32_t corner = 0; corner < 4; ++corner) {
-    const glm::vec4 r = gpu::contactVertexTriangle(p, a, b, c, target, gpu::xyz(a), gpu::xyz(b), gpu::xyz(c), corner, glm::vec2(thickness, 0.f), glm::vec2(0.f), weight, grip);
+    const glm::vec4 r = gpu::contactCornerShare(state, corner, glm::vec2(thickness, 0.f), glm::vec2(0.f), weight, grip);
     EXPECT_NEAR(r.x, 0.001f, 1e-7f);
     moved[corner] += glm::vec4(r.y, r.z, r.w, 0.f);
     momentum += glm::vec3(r.y, r.z, r.w) / moved[corner].w;
@@ -69,15 +68,15 @@ TEST(ContactGeometry, APairsPushesBringItsTargetsBackToTheThicknessAndKeepMoment
 }
 
 // Each vertex's candidate slots on a device: as many as WEFT_CONTACT_CANDIDATE_SLOTS while the
-// table of them fits the device's largest storage buffer, halved until it does (lavapipe's 128 MiB
-// holds 256 a vertex for a 256² cloth), never below WEFT_CONTACT_MIN_CANDIDATE_SLOTS (the memory
-// check then refuses the cloth in one sentence).
+// largest table of them (the incidence runs, 16 bytes a slot) fits the device's largest storage
+// buffer, halved until it does (lavapipe's 128 MiB holds 128 a vertex for a 256² cloth), never below
+// WEFT_CONTACT_MIN_CANDIDATE_SLOTS (the memory check then refuses the cloth in one sentence).
 TEST(ContactSettings, EachVertexsCandidateSlotsFitTheDevicesLargestBuffer) {
   const uint64_t lavapipe = 128ull << 20;
   EXPECT_EQ(contactCandidateSlots(1000, lavapipe), WEFT_CONTACT_CANDIDATE_SLOTS);
-  EXPECT_EQ(contactCandidateSlots(128 * 128, lavapipe), 1024u);
-  EXPECT_EQ(contactCandidateSlots(128 * 128 + 1, lavapipe), 512u);
-  EXPECT_EQ(contactCandidateSlots(256 * 256, lavapipe), 256u);
+  EXPECT_EQ(contactCandidateSlots(128 * 128, lavapipe), 512u);
+  EXPECT_EQ(contactCandidateSlots(128 * 128 + 1, lavapipe), 256u);
+  EXPECT_EQ(contactCandidateSlots(256 * 256, lavapipe), 128u);
   EXPECT_EQ(contactCandidateSlots(size_t(1) << 24, lavapipe), WEFT_CONTACT_MIN_CANDIDATE_SLOTS);
   for (size_t n : {size_t(1000), size_t(256 * 256), size_t(1) << 20}) {
     const uint32_t slots = contactCandidateSlots(n, lavapipe);
