@@ -14,6 +14,8 @@
 #define WEFT_CONTACT_H
 
 #ifdef __cplusplus
+using glm::uvec2;
+using std::abs;
 using glm::clamp;
 using glm::floatBitsToUint;
 using glm::ivec3;
@@ -248,6 +250,72 @@ WEFT_FN vec3 contactGripMove(ContactGrip grip) {
   float keep = held * grip.press.y / len;
   return undo * (keep < 1.0f ? keep : 1.0f);
 }
+
+// A vertex's sums over its pairs' shares (contact_resolve), in fixed point: 64-bit two's complement
+// counts of 2^-40 (of a metre, for the pushes), in two words (x low, y high). Their sums are exact,
+// so they come out the same in whatever order the pairs are met: the device hands each vertex its
+// pairs in the order its atomics happened to take (contact_incidence), and sorting every vertex's
+// pairs into one order cost more than the rest of contact together (a heap sort a vertex: 31 of 46 ms
+// a step on the pile's first second on lavapipe). 2^-40 m is far below a float position's rounding
+// at a metre (2^-23 m); the range is +-2^23 m.
+WEFT_FN uvec2 fixedOf(float x) {
+  // The magnitude's whole units of 2^-8 and its part below one (exact: whole <= a < whole + 1),
+  // then the two's complement for a negative x.
+  float a = clamp(abs(x) * 256.0f, 0.0f, 1073741824.0f);
+  float whole = floor(a);
+  uvec2 s = uvec2(uint((a - whole) * 4294967296.0f), uint(whole));
+  if (x < 0.0f) s = uvec2(~s.x + 1u, ~s.y + (s.x == 0u ? 1u : 0u));
+  return s;
+}
+WEFT_FN uvec2 fixedAdd(uvec2 a, uvec2 b) {
+  uint low = a.x + b.x;
+  return uvec2(low, a.y + b.y + (low < a.x ? 1u : 0u));
+}
+WEFT_FN float fixedValue(uvec2 s) {
+  bool negative = (s.y & 0x80000000u) != 0u;
+  if (negative) s = uvec2(~s.x + 1u, ~s.y + (s.x == 0u ? 1u : 0u));  // the magnitude
+  float a = float(s.y) * (1.0f / 256.0f) + float(s.x) * (1.0f / 1099511627776.0f);
+  return negative ? -a : a;
+}
+
+struct ContactSums {
+  uvec2 push[3];
+  uvec2 weights;
+  uvec2 undo[4];   // ContactGrip's
+  uvec2 press[3];
+};
+WEFT_FN ContactSums noSums() {
+  ContactSums s;
+  for (int k = 0; k < 3; ++k) {
+    s.push[k] = uvec2(0u);
+    s.press[k] = uvec2(0u);
+  }
+  for (int k = 0; k < 4; ++k) s.undo[k] = uvec2(0u);
+  s.weights = uvec2(0u);
+  return s;
+}
+// One corner's share of a pair (contactCornerShare's push r.yzw, its weight, and the grip it made
+// from noGrip()) into the vertex's sums.
+WEFT_FN void addShare(WEFT_INOUT(ContactSums) s, vec4 r, float weight, ContactGrip grip) {
+  s.push[0] = fixedAdd(s.push[0], fixedOf(r.y));
+  s.push[1] = fixedAdd(s.push[1], fixedOf(r.z));
+  s.push[2] = fixedAdd(s.push[2], fixedOf(r.w));
+  s.weights = fixedAdd(s.weights, fixedOf(weight));
+  for (int k = 0; k < 4; ++k) s.undo[k] = fixedAdd(s.undo[k], fixedOf(grip.undo[k]));
+  for (int k = 0; k < 3; ++k) s.press[k] = fixedAdd(s.press[k], fixedOf(grip.press[k]));
+}
+WEFT_FN vec3 sumsPush(ContactSums s) { return vec3(fixedValue(s.push[0]), fixedValue(s.push[1]), fixedValue(s.push[2])); }
+WEFT_FN ContactGrip sumsGrip(ContactSums s) {
+  ContactGrip grip;
+  grip.undo = vec4(fixedValue(s.undo[0]), fixedValue(s.undo[1]), fixedValue(s.undo[2]), fixedValue(s.undo[3]));
+  grip.press = vec3(fixedValue(s.press[0]), fixedValue(s.press[1]), fixedValue(s.press[2]));
+  return grip;
+}
+
+// The order in which a vertex keeps its pairs within the radius for the next implicit solve (the
+// WEFT_CONTACT_PAIR_SLOTS least, contact_resolve's keepPair): by contactKeepRank, then by the pair's
+// id, a total order, so the same pairs in the same slots in whatever order they are met.
+WEFT_FN bool keptBefore(float rankA, uint idA, float rankB, uint idB) { return rankA < rankB || (rankA == rankB && idA < idB); }
 
 // One corner's share of a pair: x the pair's distance at the step's start, yzw the push that
 // corner takes. The pair is a distance condition along n, the unit direction from side B's nearest

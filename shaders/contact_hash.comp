@@ -50,7 +50,8 @@ void main() {
   if (i >= contact.particleCount) return;
   vec3 x = start[i].xyz;
   if (contact.mode == WEFT_CONTACT_MEASURE) {
-    incidenceRows[i] = 0u;
+    incidenceRows[i] = 0u;  // its vertex–triangle and edge–edge counts
+    incidenceRows[contact.particleCount + i] = 0u;
     candidateCounts[i].z = floatBitsToUint(contactListReach(contact.radius));
     for (uint t = topology[contact.ownedTriangleRowsAt + i]; t < topology[contact.ownedTriangleRowsAt + i + 1u]; ++t) {
       uvec3 c = contactTriangle(t);

@@ -2,16 +2,13 @@
 // The incidence table: each pair contact_search listed, handed to its four corners, so that
 // contact_resolve can evaluate at each vertex every pair it is a corner of (contact.mode):
 //  WEFT_CONTACT_INCIDENCE_SCATTER: after contact_scan turned the search's counts into starts, each
-//    owner puts the entry of each of its pairs (its slot in the candidate buffer, or-ed with
-//    WEFT_CONTACT_INCIDENCE_EDGES for an edge–edge pair) in the next place of each corner's run,
-//    which leaves every row holding its run's end;
-//  WEFT_CONTACT_INCIDENCE_SORT: each vertex puts its run in increasing entries (a heap sort in place:
-//    a run holds a few hundred pairs where the cloth is piled), undoing the order the atomics
-//    happened to take, so the vertex sums its pairs' pushes in the CPU's order every time, and meets
-//    its vertex–triangle pairs before its edge–edge ones (lanes in lock step then take one branch);
+//    owner puts the id of each of its pairs (its slot in the candidate buffer) in the next place of
+//    each corner's run of the pair's kind, which leaves every row holding its run's end. The runs
+//    come in the order the atomics happened to take: the vertex sums its shares exactly
+//    (ContactSums) and keeps its pairs by a total order (KeptPairs), so no sort is needed;
 //  WEFT_CONTACT_PAIR_CULL, in every step: each owner tests each of its pairs' boxes against the
 //    radius once (vertexTriangleBeyond, edgeEdgeBeyond), for its corners to read as a bit.
-// The first two stand aside while an earlier search's list holds (contactListHolds).
+// The scatter stands aside while an earlier search's list holds (contactListHolds).
 // Mirrors buildContactIncidence() and evaluateListedPairs() in solver/contact.cpp.
 #include "shared.h"
 #include "physics.h"
@@ -20,28 +17,7 @@
 
 layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
 
-void place(uint corner, uint id) { incidences[atomicAdd(incidenceRows[corner], 1u)] = id; }
-
-// Sift the entry at `root` down the max-heap held in incidences[begin, begin + size).
-void siftDown(uint begin, uint root, uint size) {
-  uint v = incidences[begin + root];
-  for (;;) {
-    uint child = 2u * root + 1u;
-    if (child >= size) break;
-    uint c = incidences[begin + child];
-    if (child + 1u < size) {
-      uint right = incidences[begin + child + 1u];
-      if (right > c) {
-        child += 1u;
-        c = right;
-      }
-    }
-    if (c <= v) break;
-    incidences[begin + root] = c;
-    root = child;
-  }
-  incidences[begin + root] = v;
-}
+void place(uint row, uint id) { incidences[atomicAdd(incidenceRows[row], 1u)] = id; }
 
 // Whether listed pair `id` lies beyond the radius by its boxes at the step's start.
 bool pairBeyond(uint id, bool edges) {
@@ -72,27 +48,14 @@ void main() {
     return;
   }
   if (contactListKept()) return;
-  if (contact.mode == WEFT_CONTACT_INCIDENCE_SCATTER) {
-    for (uint k = 0u; k < counts.x + counts.y; ++k) {
-      bool edges = k >= counts.x;
-      uint id = at + (edges ? contact.candidateSlots - 1u - (k - counts.x) : k);
-      uvec4 corners = contactPairCorners(id, edges);
-      uint entry = edges ? id | WEFT_CONTACT_INCIDENCE_EDGES : id;
-      place(corners.x, entry);
-      place(corners.y, entry);
-      place(corners.z, entry);
-      place(corners.w, entry);
-    }
-    return;
-  }
-  uint begin = i > 0u ? incidenceRows[i - 1u] : 0u;
-  uint size = incidenceRows[i] - begin;
-  if (size < 2u) return;
-  for (uint root = size / 2u; root-- > 0u;) siftDown(begin, root, size);
-  for (uint last = size - 1u; last > 0u; --last) {
-    uint top = incidences[begin];
-    incidences[begin] = incidences[begin + last];
-    incidences[begin + last] = top;
-    siftDown(begin, 0u, last);
+  for (uint k = 0u; k < counts.x + counts.y; ++k) {  // WEFT_CONTACT_INCIDENCE_SCATTER
+    bool edges = k >= counts.x;
+    uint id = at + (edges ? contact.candidateSlots - 1u - (k - counts.x) : k);
+    uvec4 corners = contactPairCorners(id, edges);
+    uint rows = edges ? contact.particleCount : 0u;
+    place(rows + corners.x, id);
+    place(rows + corners.y, id);
+    place(rows + corners.z, id);
+    place(rows + corners.w, id);
   }
 }

@@ -31,28 +31,44 @@ vec2 frictionOf(uint v) {
 // primitive (whose corners are of one cloth).
 vec2 pairFriction(vec2 own, uint v) { return contact.frictionAt == 0u ? own : contactPairFriction(own, frictionOf(v)); }
 
-// The pairs within the radius this vertex keeps for the next implicit solve: those of lowest
-// contactKeepRank (contact.h), in the order the search meets them (a higher rank gives up its slot
-// to a lower one).
+// The pairs within the radius this vertex keeps for the next implicit solve: the least by
+// keptBefore (contact.h), whose elements go straight to the vertex's slots, which are put in that
+// order at the end (sortKept).
 float keptRank[WEFT_CONTACT_PAIR_SLOTS];
+uint keptId[WEFT_CONTACT_PAIR_SLOTS];
 uint keptCount = 0u;
-void keepPair(uint i, float d, uvec4 nodes, bool edges, uint corner) {
+void keepPair(uint i, float d, uvec4 nodes, bool edges, uint corner, uint id) {
   if (contact.collectPairs == 0u || d >= contact.radius || !(d > 0.0)) return;
   float rank = contactKeepRank(d, edges, nodes, contact.thickness);
   uint slot = keptCount;
   if (keptCount == WEFT_CONTACT_PAIR_SLOTS) {
     slot = 0u;
     for (uint s = 1u; s < WEFT_CONTACT_PAIR_SLOTS; ++s)
-      if (keptRank[s] > keptRank[slot]) slot = s;
-    if (rank >= keptRank[slot]) return;
+      if (keptBefore(keptRank[slot], keptId[slot], keptRank[s], keptId[s])) slot = s;
+    if (!keptBefore(rank, id, keptRank[slot], keptId[slot])) return;
   } else {
     ++keptCount;
   }
   keptRank[slot] = rank;
+  keptId[slot] = id;
   vec4 x0 = start[nodes.x], x1 = start[nodes.y], x2 = start[nodes.z], x3 = start[nodes.w];
   vec4 g = edges ? edgeEdgeWeights(x0.xyz, x1.xyz, x2.xyz, x3.xyz) : vertexTriangleWeights(x0.xyz, x1.xyz, x2.xyz, x3.xyz);
   contactPairs[i * WEFT_CONTACT_PAIR_SLOTS + slot] =
       contactPairElement(nodes, g, x0, x1, x2, x3, corner, contact.thickness, contact.radius, contact.dt);
+}
+void sortKept(uint i) {
+  for (uint a = 1u; a < keptCount; ++a)
+    for (uint b = a; b > 0u && keptBefore(keptRank[b], keptId[b], keptRank[b - 1u], keptId[b - 1u]); --b) {
+      float r = keptRank[b];
+      keptRank[b] = keptRank[b - 1u];
+      keptRank[b - 1u] = r;
+      uint k = keptId[b];
+      keptId[b] = keptId[b - 1u];
+      keptId[b - 1u] = k;
+      Element e = contactPairs[i * WEFT_CONTACT_PAIR_SLOTS + b];
+      contactPairs[i * WEFT_CONTACT_PAIR_SLOTS + b] = contactPairs[i * WEFT_CONTACT_PAIR_SLOTS + b - 1u];
+      contactPairs[i * WEFT_CONTACT_PAIR_SLOTS + b - 1u] = e;
+    }
 }
 
 void main() {
@@ -65,43 +81,45 @@ void main() {
   vec2 reach = vec2(thickness, contact.collectPairs != 0u ? contactForceReach(thickness, contact.radius) : 0.0);
   vec2 ownFriction = frictionOf(i);
   float nearest = contact.radius;
-  vec3 push = vec3(0.0);
-  float weights = 0.0;
   float weight = 0.0;
-  ContactGrip grip = noGrip();
+  ContactSums sums = noSums();
   uvec4 listed = candidateCounts[i];
-  uint m = i > 0u ? incidenceRows[i - 1u] : 0u;
-  uint end = incidenceRows[i];
-  // Its vertex–triangle pairs (the run's entries before WEFT_CONTACT_INCIDENCE_EDGES), then its
-  // edge–edge pairs, each passed over when its owner's cull found it beyond the radius.
-  for (; m < end && incidences[m] < WEFT_CONTACT_INCIDENCE_EDGES; ++m) {  // vertex v.x against triangle v.yzw
+  uint n = contact.particleCount;
+  // Its vertex–triangle pairs, then its edge–edge pairs (contact_incidence's two runs), each passed
+  // over when its owner's cull found it beyond the radius; the shares summed exactly (ContactSums),
+  // since the runs come in the order the device's atomics took.
+  for (uint m = i > 0u ? incidenceRows[i - 1u] : 0u; m < incidenceRows[i]; ++m) {  // vertex v.x against triangle v.yzw
     uint id = incidences[m];
     if ((pairLive[id / 32u] & (1u << (id % 32u))) == 0u) continue;
     uvec4 v = contactPairCorners(id, false);
     uint corner = v.x == i ? 0u : (v.y == i ? 1u : (v.z == i ? 2u : 3u));
     ContactPairState pair = vertexTriangleState(start[v.x], start[v.y], start[v.z], start[v.w], positions[v.x].xyz,
                                                 positions[v.y].xyz, positions[v.z].xyz, positions[v.w].xyz);
+    ContactGrip grip = noGrip();
     vec4 r = contactCornerShare(pair, corner, reach, pairFriction(ownFriction, corner == 0u ? v.y : v.x), weight, grip);
-    keepPair(i, r.x, v, false, corner);
+    keepPair(i, r.x, v, false, corner, id);
     nearest = min(nearest, r.x);
-    push += r.yzw;
-    weights += weight;
+    addShare(sums, r, weight, grip);
   }
-  for (; m < end; ++m) {  // edge v.xy against edge v.zw; i an end of either
-    uint id = incidences[m] & ~WEFT_CONTACT_INCIDENCE_EDGES;
+  for (uint m = incidenceRows[n + i - 1u]; m < incidenceRows[n + i]; ++m) {  // edge v.xy against edge v.zw; i an end of either
+    uint id = incidences[m];
     if ((pairLive[id / 32u] & (1u << (id % 32u))) == 0u) continue;
     uvec4 v = contactPairCorners(id, true);
     uint corner = v.x == i ? 0u : (v.y == i ? 1u : (v.z == i ? 2u : 3u));
     ContactPairState pair = edgeEdgeState(start[v.x], start[v.y], start[v.z], start[v.w], positions[v.x].xyz, positions[v.y].xyz,
                                           positions[v.z].xyz, positions[v.w].xyz);
+    ContactGrip grip = noGrip();
     vec4 r = contactCornerShare(pair, corner, reach, pairFriction(ownFriction, corner < 2u ? v.z : v.x), weight, grip);
     // Kept as the keeper's edge against the other (the rank's hash and the element take that order).
-    if (corner < 2u) keepPair(i, r.x, v, true, corner);
-    else keepPair(i, r.x, uvec4(v.z, v.w, v.x, v.y), true, corner - 2u);
+    if (corner < 2u) keepPair(i, r.x, v, true, corner, id);
+    else keepPair(i, r.x, uvec4(v.z, v.w, v.x, v.y), true, corner - 2u, id);
     nearest = min(nearest, r.x);
-    push += r.yzw;
-    weights += weight;
+    addShare(sums, r, weight, grip);
   }
+  if (contact.collectPairs != 0u) sortKept(i);
+  vec3 push = sumsPush(sums);
+  float weights = fixedValue(sums.weights);
+  ContactGrip grip = sumsGrip(sums);
   vec3 pushed = xi.xyz + push / max(1.0, weights) + contactGripMove(grip);
   vec3 target = xi.xyz + colliderGripAll(xi.xyz, pushed - xi.xyz, contact.colliderCount);
   // Pairs past the list lay farther than its reach when listed, the dropped ones farther than their

@@ -21,7 +21,7 @@ void setAt(uint h, uint v) {
 
 void main() {
   if (contactListKept()) return;  // one workgroup: all of it or none
-  uint size = incidence() ? contact.particleCount : contact.tableSize;
+  uint size = incidence() ? 2u * contact.particleCount : contact.tableSize;
   uint t = gl_LocalInvocationID.x;
   uint chunk = (size + WEFT_WORKGROUP_SIZE - 1u) / WEFT_WORKGROUP_SIZE;
   uint begin = min(t * chunk, size);

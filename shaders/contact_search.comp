@@ -7,7 +7,7 @@
 //  2. the edges it owns (is the smaller end of) against the edges owned by a neighbour u after it
 //     (the owner of an edge–edge pair's lower edge owns it).
 // Each listed pair counts itself into its four corners' incidence rows, which contact_incidence
-// turns into each vertex's run of the pairs it is a corner of; contact_resolve then evaluates them.
+// turns into each vertex's runs of the pairs it is a corner of; contact_resolve then evaluates them.
 // The search and the evaluation are apart because a device that runs its lanes in lock step
 // (lavapipe always, any GPU within a warp) pays for the exact tests of every candidate a neighbour
 // lane visits: in one kernel the pile's contact took 47 ms a step on lavapipe before any pair came
@@ -35,12 +35,14 @@ void dropPair(uvec4 corners, float gap, float radius) {
   atomicMin(candidateCounts[corners.z].z, bits);
   atomicMin(candidateCounts[corners.w].z, bits);
 }
-// A listed pair counts itself into its corners' incidence rows.
-void countPair(uvec4 corners) {
-  atomicAdd(incidenceRows[corners.x], 1u);
-  atomicAdd(incidenceRows[corners.y], 1u);
-  atomicAdd(incidenceRows[corners.z], 1u);
-  atomicAdd(incidenceRows[corners.w], 1u);
+// A listed pair counts itself into its corners' incidence rows of its kind (vertex–triangle rows
+// first, then edge–edge).
+void countPair(uvec4 corners, bool edges) {
+  uint rows = edges ? contact.particleCount : 0u;
+  atomicAdd(incidenceRows[rows + corners.x], 1u);
+  atomicAdd(incidenceRows[rows + corners.y], 1u);
+  atomicAdd(incidenceRows[rows + corners.z], 1u);
+  atomicAdd(incidenceRows[rows + corners.w], 1u);
 }
 
 void main() {
@@ -88,7 +90,7 @@ void main() {
           if (c.x == i || c.y == i || c.z == i) continue;
           if (triangles + edges < contact.candidateSlots) {
             candidates[at + triangles++] = uvec2(i, t);
-            countPair(uvec4(i, c));
+            countPair(uvec4(i, c), false);
           } else {
             dropPair(uvec4(i, c), sphereGap(si.xyz, spheres[t]), radius);
           }
@@ -115,7 +117,7 @@ void main() {
           if (pointSegmentDistance2(fSphere.xyz, p0.xyz, p1.xyz - p0.xyz, eInvLength2) >= fReach * fReach) continue;
           if (triangles + edges < contact.candidateSlots) {
             candidates[at + contact.candidateSlots - 1u - edges++] = uvec2(e, f);
-            countPair(uvec4(p, q));
+            countPair(uvec4(p, q), true);
           } else {
             dropPair(uvec4(p, q), max(sqrt(middleGap2) - eSphere.w, 0.0), radius);
           }

@@ -78,16 +78,15 @@ using uvec4 = glm::uvec4;
                                               // lower bound of the dropped pairs it is a corner of (float bits;
                                               // the list's reach when none), 0
 // The incidence table (contact_incidence), which hands each listed pair to its four corners for
-// contact_resolve: per vertex a count, then after the scan its run's start, then after the scatter its
-// end; and the runs, each vertex's entries (a pair's id, or-ed with WEFT_CONTACT_INCIDENCE_EDGES for
-// an edge–edge pair) in increasing order: its vertex–triangle pairs, then its edge–edge pairs. Every
-// pair has four corners and an owner has at most candidateSlots pairs, so the runs fit in
-// 4 * N * candidateSlots. And a bit a slot: whether its pair lies within the radius this step by its
-// boxes (contact_incidence's WEFT_CONTACT_PAIR_CULL), so that each corner need not test it again.
-#define WEFT_BIND_CONTACT_INCIDENCE_ROWS 75   // uint[N]
+// contact_resolve: two rows a vertex, one for its vertex–triangle pairs (the first N) and one for its
+// edge–edge pairs (the next N), each a count, then after the scan its run's start, then after the
+// scatter its end; and the runs of pair ids. Every pair has four corners and an owner has at most
+// candidateSlots pairs, so the runs fit in 4 * N * candidateSlots. And a bit a slot: whether its pair
+// lies within the radius this step by its boxes (contact_incidence's WEFT_CONTACT_PAIR_CULL), so
+// that each corner need not test it again.
+#define WEFT_BIND_CONTACT_INCIDENCE_ROWS 75   // uint[2 * N]
 #define WEFT_BIND_CONTACT_INCIDENCES 76       // uint[4 * N * ContactParams::candidateSlots]
 #define WEFT_BIND_CONTACT_PAIR_LIVE 77        // uint[N * ContactParams::candidateSlots / 32]
-#define WEFT_CONTACT_INCIDENCE_EDGES 0x80000000u
 // The pairs an implicit solve holds as contact elements (WEFT_ELEMENT_CONTACT), bound with the
 // element tables for every gather: each vertex's own WEFT_CONTACT_PAIR_SLOTS, and how many it uses.
 #define WEFT_BIND_CONTACT_PAIRS 67        // Element[N * WEFT_CONTACT_PAIR_SLOTS], the vertex as node 0
@@ -224,8 +223,7 @@ using uvec4 = glm::uvec4;
 #define WEFT_CONTACT_DRIFT 4          // contact_hash: each particle's move since the candidates were listed
 #define WEFT_CONTACT_INCIDENCE_SCAN 5     // contact_scan: the incidence counts into starts
 #define WEFT_CONTACT_INCIDENCE_SCATTER 6  // contact_incidence: each listed pair into its corners' runs
-#define WEFT_CONTACT_INCIDENCE_SORT 7     // contact_incidence: each vertex's run into increasing entries
-#define WEFT_CONTACT_PAIR_CULL 8          // contact_incidence, every step: each listed pair's box cull, once
+#define WEFT_CONTACT_PAIR_CULL 7          // contact_incidence, every step: each listed pair's box cull, once
 #define WEFT_CONTACT_PAIR_SLOTS 8u    // contact elements a vertex keeps for the next implicit solve: its nearest pairs
 // Candidate pairs a vertex's search lists as their owner (both kinds together), at most; fewer where a
 // device's largest storage buffer cannot hold them for every vertex (contactCandidateSlots), never

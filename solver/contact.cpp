@@ -119,6 +119,7 @@ struct ListedPair {
   glm::uvec4 nodes;
   float listedGap;
   uint32_t edges;
+  uint32_t id;    // the GPU's: owner * slots + slot, which orders pairs the vertex keeps (KeptPairs)
   glm::uvec4 at;  // its place in each corner's incidence run (buildContactIncidence)
 };
 
@@ -211,13 +212,13 @@ struct CandidateList {
   ListedPair slots[WEFT_CONTACT_CANDIDATE_SLOTS];  // the GPU's (vertex, triangle) and (edge, edge), as corners
 };
 
-ListedPair vertexTrianglePair(const std::vector<glm::vec4>& start, uint32_t p, glm::uvec3 c) {
+ListedPair vertexTrianglePair(const std::vector<glm::vec4>& start, uint32_t p, glm::uvec3 c, uint32_t id) {
   const glm::vec3 x = xyz(start[p]), a = xyz(start[c.x]), b = xyz(start[c.y]), d = xyz(start[c.z]);
-  return {glm::uvec4(p, c), gpu::boxesGap(x, x, glm::min(a, glm::min(b, d)), glm::max(a, glm::max(b, d))), 0u, glm::uvec4(0u)};
+  return {glm::uvec4(p, c), gpu::boxesGap(x, x, glm::min(a, glm::min(b, d)), glm::max(a, glm::max(b, d))), 0u, id, glm::uvec4(0u)};
 }
-ListedPair edgeEdgePair(const std::vector<glm::vec4>& start, glm::uvec2 p, glm::uvec2 q) {
+ListedPair edgeEdgePair(const std::vector<glm::vec4>& start, glm::uvec2 p, glm::uvec2 q, uint32_t id) {
   const glm::vec3 a = xyz(start[p.x]), b = xyz(start[p.y]), c = xyz(start[q.x]), d = xyz(start[q.y]);
-  return {glm::uvec4(p, q), gpu::boxesGap(glm::min(a, b), glm::max(a, b), glm::min(c, d), glm::max(c, d)), 1u, glm::uvec4(0u)};
+  return {glm::uvec4(p, q), gpu::boxesGap(glm::min(a, b), glm::max(a, b), glm::min(c, d), glm::max(c, d)), 1u, id, glm::uvec4(0u)};
 }
 
 // atomicMin of contact_search on a vertex's dropped bound (candidateCounts' z: the bits of a
@@ -277,7 +278,8 @@ void contactSearchVertex(uint32_t i, CpuContact& k, const gpu::ContactParams& co
               const glm::uvec3 c = contactTriangle(topology, contact, t);
               if (c.x == i || c.y == i || c.z == i) continue;
               if (triangles + edges < slots) {
-                list.slots[triangles++] = vertexTrianglePair(start, i, c);
+                list.slots[triangles] = vertexTrianglePair(start, i, c, i * slots + triangles);
+                ++triangles;
               } else {
                 const float g = gpu::sphereGap(xyz(si), spheres[t]);
                 crowded = crowded || g < radius;
@@ -305,7 +307,8 @@ void contactSearchVertex(uint32_t i, CpuContact& k, const gpu::ContactParams& co
               const float fReach = radius + fSphere.w;
               if (gpu::pointSegmentDistance2(xyz(fSphere), xyz(p0), xyz(p1) - xyz(p0), eInvLength2) >= fReach * fReach) continue;
               if (triangles + edges < slots) {
-                list.slots[slots - 1u - edges++] = edgeEdgePair(start, p, q);
+                list.slots[slots - 1u - edges] = edgeEdgePair(start, p, q, i * slots + slots - 1u - edges);
+                ++edges;
               } else {
                 const float g = std::max(std::sqrt(middleGap2) - eSphere.w, 0.f);
                 crowded = crowded || g < radius;
@@ -387,8 +390,9 @@ void evaluateListedPairs(uint32_t owner, CpuContact& k, const CpuState& s, const
   }
 }
 
-// contact_resolve.comp for vertex i: the shares of the pairs it is a corner of, in its incidence
-// run's order (evaluateListedPairs wrote them), `drift` after they were listed (contactListDrift).
+// contact_resolve.comp for vertex i: the shares of the pairs it is a corner of (evaluateListedPairs
+// wrote them), summed exactly (ContactSums) as the kernel sums them in whatever order its atomics
+// made, `drift` after they were listed (contactListDrift).
 VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k, const gpu::ContactParams& contact, float drift) {
   const glm::uvec4 listed = k.candidateCounts[i];
   const std::vector<glm::vec4>& start = k.start;
@@ -397,30 +401,30 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
   const glm::vec4 vi = s.velocities[i];
   const float thickness = contact.thickness;
   float nearest = contact.radius;
-  glm::vec3 push(0.f);
-  float weights = 0.f;
-  gpu::ContactGrip grip = gpu::noGrip();
-  // keepPair() of contact_resolve.comp: the pairs of lowest rank, kept for the next implicit solve.
+  gpu::ContactSums sums = gpu::noSums();
+  // keepPair() and sortKept() of contact_resolve.comp: the pairs kept for the next implicit solve.
   float keptRank[WEFT_CONTACT_PAIR_SLOTS];
+  uint32_t keptId[WEFT_CONTACT_PAIR_SLOTS];
   uint32_t keptCount = 0u;
-  auto keepPair = [&](float d, glm::uvec4 nodes, bool edges, uint32_t corner) {
+  gpu::Element* keptPairs = s.elements.contactPairs.data() + size_t(i) * WEFT_CONTACT_PAIR_SLOTS;
+  auto keepPair = [&](float d, glm::uvec4 nodes, bool edges, uint32_t corner, uint32_t id) {
     if (contact.collectPairs == 0u || d >= contact.radius || !(d > 0.f)) return;
     const float rank = gpu::contactKeepRank(d, edges, nodes, contact.thickness);
     uint32_t slot = keptCount;
     if (keptCount == WEFT_CONTACT_PAIR_SLOTS) {
       slot = 0u;
       for (uint32_t j = 1u; j < WEFT_CONTACT_PAIR_SLOTS; ++j)
-        if (keptRank[j] > keptRank[slot]) slot = j;
-      if (rank >= keptRank[slot]) return;
+        if (gpu::keptBefore(keptRank[slot], keptId[slot], keptRank[j], keptId[j])) slot = j;
+      if (!gpu::keptBefore(rank, id, keptRank[slot], keptId[slot])) return;
     } else {
       ++keptCount;
     }
     keptRank[slot] = rank;
+    keptId[slot] = id;
     const glm::vec4 x0 = start[nodes.x], x1 = start[nodes.y], x2 = start[nodes.z], x3 = start[nodes.w];
     const glm::vec4 g = edges ? gpu::edgeEdgeWeights(xyz(x0), xyz(x1), xyz(x2), xyz(x3))
                               : gpu::vertexTriangleWeights(xyz(x0), xyz(x1), xyz(x2), xyz(x3));
-    s.elements.contactPairs[size_t(i) * WEFT_CONTACT_PAIR_SLOTS + slot] =
-        gpu::contactPairElement(nodes, g, x0, x1, x2, x3, corner, contact.thickness, contact.radius, contact.dt);
+    keptPairs[slot] = gpu::contactPairElement(nodes, g, x0, x1, x2, x3, corner, contact.thickness, contact.radius, contact.dt);
   };
   for (uint32_t m = k.incidenceRows[i]; m < k.incidenceRows[i + 1u]; ++m) {
     if (k.live[m] == 0u) continue;
@@ -431,15 +435,21 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
       const glm::uvec4 v = pair.nodes;
       // An edge–edge pair is kept as the keeper's edge against the other (the rank's hash and the
       // element take that order).
-      if (pair.edges == 0u || corner < 2u) keepPair(share.r.x, v, pair.edges != 0u, corner);
-      else keepPair(share.r.x, glm::uvec4(v.z, v.w, v.x, v.y), true, corner - 2u);
+      if (pair.edges == 0u || corner < 2u) keepPair(share.r.x, v, pair.edges != 0u, corner, pair.id);
+      else keepPair(share.r.x, glm::uvec4(v.z, v.w, v.x, v.y), true, corner - 2u, pair.id);
     }
     nearest = std::min(nearest, share.r.x);
-    push += glm::vec3(share.r.y, share.r.z, share.r.w);
-    weights += share.weight;
-    grip.undo += share.grip.undo;
-    grip.press += share.grip.press;
+    gpu::addShare(sums, share.r, share.weight, share.grip);
   }
+  for (uint32_t a = 1u; a < keptCount; ++a)
+    for (uint32_t b = a; b > 0u && gpu::keptBefore(keptRank[b], keptId[b], keptRank[b - 1u], keptId[b - 1u]); --b) {
+      std::swap(keptRank[b], keptRank[b - 1u]);
+      std::swap(keptId[b], keptId[b - 1u]);
+      std::swap(keptPairs[b], keptPairs[b - 1u]);
+    }
+  const glm::vec3 push = gpu::sumsPush(sums);
+  const float weights = gpu::fixedValue(sums.weights);
+  const gpu::ContactGrip grip = gpu::sumsGrip(sums);
   const glm::vec3 pushed = xyz(xi) + push / std::max(1.f, weights) + gpu::contactGripMove(grip);
   const glm::vec3 target = xyz(xi) + integrators::colliderGripAll(xyz(xi), pushed - xyz(xi), s.colliders, s.colliderGrid);
   // Pairs past the list lay farther than its reach when listed, the dropped ones farther than their
@@ -616,13 +626,12 @@ void keepCandidates(uint32_t i, CpuContact& k, const CandidateList& list) {
 }
 
 // The incidence table of the listed pairs: for each vertex, every pair it is a corner of, with the
-// pair's place in each corner's run recorded in the pair (ListedPair::at). Filled in the order of the
-// GPU's sort (contact_incidence's WEFT_CONTACT_INCIDENCE_SORT, by WEFT_CONTACT_INCIDENCE_EDGES | id):
-// the vertex–triangle pairs first, then the edge–edge pairs, each kind by owner, and within an
-// owner by slot (its vertex–triangle pairs from the first listed, its edge–edge pairs from the last).
-// The owners are cut into a few runs, one a worker: each run counts its pairs' corners on its own,
-// so that the runs can scatter side by side, each from where the runs before it end in every
-// vertex's row, and the table comes out in that order without a sort.
+// pair's place in each corner's run recorded in the pair (ListedPair::at): the vertex–triangle pairs
+// first, then the edge–edge pairs (the kernel's two rows a vertex), each kind by owner. The order
+// changes no sum (ContactSums) and no kept pair (KeptPairs); it is fixed only so that a run repeats
+// itself. The owners are cut into a few runs, one a worker: each run counts its pairs' corners on
+// its own, so that the runs can scatter side by side, each from where the runs before it end in
+// every vertex's row.
 void buildContactIncidence(CpuContact& k, uint32_t n, ThreadPool& pool) {
   const uint32_t runs = std::max(1u, std::min(pool.size(), kIncidenceRuns));
   const uint32_t perRun = (n + runs - 1u) / runs;
@@ -817,7 +826,7 @@ MemoryNeed contactMemoryNeed(size_t particles, size_t triangles, uint32_t candid
     need.add(std::max<uint64_t>(n * 4 * kTypicalCandidates * sizeof(ListedPair), 16));  // and their incidence runs
   }
   need.add(std::max<uint64_t>(n * sizeof(glm::uvec4), 16));  // and their counts
-  need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));    // the incidence rows
+  need.add(std::max<uint64_t>(2 * n * sizeof(uint32_t), 16));  // the incidence rows
   need.add(std::max<uint64_t>(n * WEFT_CONTACT_PAIR_SLOTS * sizeof(gpu::Element), 16));  // the pairs kept for implicit solves
   need.add(std::max<uint64_t>(n * sizeof(uint32_t), 16));                                // and their counts
   return need;
@@ -846,7 +855,7 @@ void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSp
   k->candidateSlots = candidateSlots;
   k->candidates = deviceBuffer(context, n * candidateSlots * sizeof(glm::uvec2), "weft.contactCandidates");
   k->candidateCounts = deviceBuffer(context, n * sizeof(glm::uvec4), "weft.contactCandidateCounts");
-  k->incidenceRows = deviceBuffer(context, n * sizeof(uint32_t), "weft.contactIncidenceRows");
+  k->incidenceRows = deviceBuffer(context, 2 * n * sizeof(uint32_t), "weft.contactIncidenceRows");
   k->incidences = deviceBuffer(context, 4 * n * candidateSlots * sizeof(uint32_t), "weft.contactIncidences");
   k->pairLive = deviceBuffer(context, n * candidateSlots / 32 * sizeof(uint32_t), "weft.contactPairLive");
   const gpu::ContactScalars initial = frameStartScalars();
@@ -923,8 +932,7 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
     searchBindings.push_back({WEFT_BIND_CONTACT_CANDIDATES, &k.candidates});
     k.search->dispatch(r.cmd, n, searchBindings, c);
     engine::barrier::computeToCompute(r.vk(), r.cmd);
-    // The incidence table: the search's counts into starts, each pair into its corners' runs, each
-    // run into order.
+    // The incidence table: the search's counts into starts, each pair into its corners' runs.
     c.mode = WEFT_CONTACT_INCIDENCE_SCAN;
     k.scan->dispatch(r.cmd, WEFT_WORKGROUP_SIZE, hashBindings, c);
     engine::barrier::computeToCompute(r.vk(), r.cmd);
@@ -932,9 +940,6 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
     incidenceBindings.push_back({WEFT_BIND_CONTACT_INCIDENCES, &k.incidences});
     incidenceBindings.push_back({WEFT_BIND_CONTACT_PAIR_LIVE, &k.pairLive});
     c.mode = WEFT_CONTACT_INCIDENCE_SCATTER;
-    k.incidence->dispatch(r.cmd, n, incidenceBindings, c);
-    engine::barrier::computeToCompute(r.vk(), r.cmd);
-    c.mode = WEFT_CONTACT_INCIDENCE_SORT;
     k.incidence->dispatch(r.cmd, n, incidenceBindings, c);
     engine::barrier::computeToCompute(r.vk(), r.cmd);
     // In every step: each listed pair's box cull, once, for its four corners.
