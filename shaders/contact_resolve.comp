@@ -11,7 +11,8 @@
 // did. When the integrator holds contact forces (collectPairs), the vertex also keeps its
 // WEFT_CONTACT_PAIR_SLOTS nearest pairs as elements for the next step's solve (contactPairElement).
 // Only the vertex's own entries are written.
-// Mirrors contactResolveVertex() in solver/contact.cpp, line for line.
+// Mirrors evaluateListedPairs() and contactResolveVertex() in solver/contact.cpp, which evaluate each
+// pair once, for all four corners, and then sum each vertex's shares: the same arithmetic.
 #include "shared.h"
 #include "physics.h"
 #include "common.glsl"

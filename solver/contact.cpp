@@ -174,7 +174,7 @@ const CpuContact& cpuContact(const CpuState& s) { return static_cast<const CpuCo
 GpuContact& gpuContact(GpuState& s) { return static_cast<GpuContact&>(*s.contact); }
 const GpuContact& gpuContact(const GpuState& s) { return static_cast<const GpuContact&>(*s.contact); }
 
-// ---- The CPU twins of the kernels, line for line ----
+// ---- The CPU twins of the kernels (the evaluation once a pair, not once a corner) ----
 
 glm::uvec3 contactTriangle(const std::vector<uint32_t>& topo, const gpu::ContactParams& c, uint32_t t) {
   const uint32_t at = c.trianglesAt + 3u * t;

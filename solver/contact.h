@@ -1,14 +1,15 @@
 #pragma once
 // Contact between primitives that share no corner, within a cloth and between cloths, after every
 // step of every integrator (docs/contact.md). The geometry is shaders/contact.h; this is its CPU
-// loop and its GPU pass sequence (contact_hash, contact_scan, contact_search, contact_resolve), side
-// by side. Like the strain limit, the solvers of both backends call it around each step they ask of
-// an integrator unit, so no unit knows of it:
+// loop and its GPU pass sequence (contact_hash, contact_scan, contact_search, contact_incidence,
+// contact_resolve), side by side. Like the strain limit, the solvers of both backends call it around
+// each step they ask of an integrator unit, so no unit knows of it:
 //   startContactStep*  keeps the positions at the step's start (crossing-free);
-//   resolveContact*    builds the hash grid of those positions, lists each vertex's candidate
-//                      pairs, then moves each vertex from its start towards the unit's result
-//                      pushed apart where pairs are nearer than the thickness, cut to its bound, so
-//                      no edge crosses a triangle during the step.
+//   resolveContact*    builds the hash grid of those positions, lists each candidate pair once, at
+//                      its owner, hands it to its four corners (the incidence table), then moves
+//                      each vertex from its start towards the unit's result pushed apart where
+//                      pairs are nearer than the thickness, cut to its bound, so no edge crosses a
+//                      triangle during the step.
 #include <cstdint>
 #include <memory>
 #include <vector>
