@@ -910,42 +910,30 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
                                                           {WEFT_BIND_CONTACT_SCALARS, &k.scalars},
                                                           {WEFT_BIND_CONTACT_CANDIDATE_COUNTS, &k.candidateCounts},
                                                           {WEFT_BIND_CONTACT_INCIDENCE_ROWS, &k.incidenceRows}};
+    // Each pass in contact.mode `mode` over `count` threads, then a barrier before the next.
+    auto pass = [&](engine::ComputeProgram& program, uint32_t mode, uint32_t count, const std::vector<engine::BufferBinding>& bindings) {
+      c.mode = mode;
+      program.dispatch(r.cmd, count, bindings, c);
+      engine::barrier::computeToCompute(r.vk(), r.cmd);
+    };
     // The drift first: the hash and the search that follow stand aside while the list holds.
-    c.mode = WEFT_CONTACT_DRIFT;
-    k.hash->dispatch(r.cmd, n, hashBindings, c);
-    engine::barrier::computeToCompute(r.vk(), r.cmd);
-    c.mode = WEFT_CONTACT_MEASURE;
-    k.hash->dispatch(r.cmd, n, hashBindings, c);
-    engine::barrier::computeToCompute(r.vk(), r.cmd);
-    c.mode = WEFT_CONTACT_COUNT;
-    k.hash->dispatch(r.cmd, n, hashBindings, c);
-    engine::barrier::computeToCompute(r.vk(), r.cmd);
-    k.scan->dispatch(r.cmd, WEFT_WORKGROUP_SIZE, hashBindings, c);
-    engine::barrier::computeToCompute(r.vk(), r.cmd);
-    c.mode = WEFT_CONTACT_SCATTER;
-    k.hash->dispatch(r.cmd, n, hashBindings, c);
-    engine::barrier::computeToCompute(r.vk(), r.cmd);
-    c.mode = WEFT_CONTACT_SORT;
-    k.hash->dispatch(r.cmd, c.tableSize, hashBindings, c);
-    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    pass(*k.hash, WEFT_CONTACT_DRIFT, n, hashBindings);
+    pass(*k.hash, WEFT_CONTACT_MEASURE, n, hashBindings);
+    pass(*k.hash, WEFT_CONTACT_COUNT, n, hashBindings);
+    pass(*k.scan, WEFT_CONTACT_COUNT, WEFT_WORKGROUP_SIZE, hashBindings);  // the buckets' counts into starts
+    pass(*k.hash, WEFT_CONTACT_SCATTER, n, hashBindings);
+    pass(*k.hash, WEFT_CONTACT_SORT, c.tableSize, hashBindings);
     std::vector<engine::BufferBinding> searchBindings = hashBindings;  // the grid, and the lists it fills
     searchBindings.push_back({WEFT_BIND_CONTACT_CANDIDATES, &k.candidates});
-    k.search->dispatch(r.cmd, n, searchBindings, c);
-    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    pass(*k.search, WEFT_CONTACT_SORT, n, searchBindings);  // the search reads no mode
     // The incidence table: the search's counts into starts, each pair into its corners' runs.
-    c.mode = WEFT_CONTACT_INCIDENCE_SCAN;
-    k.scan->dispatch(r.cmd, WEFT_WORKGROUP_SIZE, hashBindings, c);
-    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    pass(*k.scan, WEFT_CONTACT_INCIDENCE_SCAN, WEFT_WORKGROUP_SIZE, hashBindings);
     std::vector<engine::BufferBinding> incidenceBindings = searchBindings;
     incidenceBindings.push_back({WEFT_BIND_CONTACT_INCIDENCES, &k.incidences});
     incidenceBindings.push_back({WEFT_BIND_CONTACT_PAIR_LIVE, &k.pairLive});
-    c.mode = WEFT_CONTACT_INCIDENCE_SCATTER;
-    k.incidence->dispatch(r.cmd, n, incidenceBindings, c);
-    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    pass(*k.incidence, WEFT_CONTACT_INCIDENCE_SCATTER, n, incidenceBindings);
     // In every step: each listed pair's box cull, once, for its four corners.
-    c.mode = WEFT_CONTACT_PAIR_CULL;
-    k.incidence->dispatch(r.cmd, n, incidenceBindings, c);
-    engine::barrier::computeToCompute(r.vk(), r.cmd);
+    pass(*k.incidence, WEFT_CONTACT_PAIR_CULL, n, incidenceBindings);
     const std::vector<engine::BufferBinding> resolveBindings{{WEFT_BIND_POSITIONS, &s.positionsIn()},
                                                              {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
                                                              {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
