@@ -294,9 +294,16 @@ WEFT_FN ContactSums noSums() {
   s.weights = uvec2(0u);
   return s;
 }
+// Whether a corner's share (contactShare's, its grip made from noGrip()) adds anything to a sum:
+// contactShare pushes only a corner it weights (weight |g| > 0), and grips only with |g| > 0 in
+// grip.undo.w, so a share with neither is +0 in every term. Most pairs within the radius are not
+// pressed: a pile's layers lie a few thicknesses apart.
+WEFT_FN bool shareAddsSomething(float weight, ContactGrip grip) { return weight != 0.0f || grip.undo.w != 0.0f; }
 // One corner's share of a pair (contactCornerShare's push r.yzw, its weight, and the grip it made
-// from noGrip()) into the vertex's sums.
+// from noGrip()) into the vertex's sums; a share that adds nothing is passed over (adding +0 to a
+// fixed-point sum leaves it as it is).
 WEFT_FN void addShare(WEFT_INOUT(ContactSums) s, vec4 r, float weight, ContactGrip grip) {
+  if (!shareAddsSomething(weight, grip)) return;
   s.push[0] = fixedAdd(s.push[0], fixedOf(r.y));
   s.push[1] = fixedAdd(s.push[1], fixedOf(r.z));
   s.push[2] = fixedAdd(s.push[2], fixedOf(r.w));

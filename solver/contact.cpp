@@ -125,7 +125,9 @@ struct ListedPair {
 
 // What a listed pair does to one of its corners this step (evaluateListedPairs), in that corner's
 // incidence run: contactCornerShare's distance and push, the corner's weight, and what it adds to
-// the corner's grip.
+// the corner's grip. Only a share that adds something to the corner's sums is stored
+// (CpuContact::live): most pairs within the radius push nothing, and a pile has hundreds of
+// incidences a vertex, so the 48 bytes of every share were most of what the sums read.
 struct CornerShare {
   glm::vec4 r;
   gpu::ContactGrip grip;
@@ -143,13 +145,15 @@ struct CpuContact : ContactCommon {
   // (vertex–triangle pairs, edge–edge pairs, the dropped pairs' lower bound as float bits, 0).
   std::vector<std::vector<ListedPair>> candidates;
   std::vector<glm::uvec4> candidateCounts;
-  // Each vertex's listed pairs (buildContactIncidence): rows, then the pairs; and the step's share of
-  // each, where `live` is 1 (evaluateListedPairs).
+  // Each vertex's listed pairs (buildContactIncidence): rows, then the pairs; and what each does this
+  // step (evaluateListedPairs): whether its cull kept it (`live`, kIncidenceLive or kIncidencePressed),
+  // its distance where it did, and its share where that adds something (kIncidencePressed).
   std::vector<uint32_t> incidenceRows;
   std::vector<uint32_t> incidenceCounts;  // buildContactIncidence's, per run of owners
   std::vector<const ListedPair*> incidences;  // into `candidates`, which only a search remakes
-  std::vector<CornerShare> shares;
   std::vector<uint8_t> live;
+  std::vector<float> distances;
+  std::vector<CornerShare> shares;
   gpu::ContactScalars scalars = frameStartScalars();
   uint64_t hostBytes() const override {
     uint64_t pairs = 0;
@@ -158,7 +162,7 @@ struct CpuContact : ContactCommon {
             incidenceCounts.size()) *
                sizeof(uint32_t) +
            (start.size() + listed.size() + spheres.size() + candidateCounts.size()) * sizeof(glm::vec4) +
-           incidences.capacity() * (sizeof(const ListedPair*) + sizeof(CornerShare) + 1) +
+           incidences.capacity() * (sizeof(const ListedPair*) + 1 + sizeof(float) + sizeof(CornerShare)) +
            candidates.size() * sizeof(candidates[0]) + pairs * sizeof(ListedPair);
   }
 };
@@ -332,6 +336,10 @@ struct VertexOutcome {
 // with a count per vertex.
 constexpr uint32_t kIncidenceRuns = 4;
 
+// An incidence's state this step (CpuContact::live): beyond the radius by its pair's cull, within it,
+// or within it with a share that adds something to the corner's sums (shareAddsSomething).
+constexpr uint8_t kIncidenceBeyond = 0u, kIncidenceLive = 1u, kIncidencePressed = 2u;
+
 // Rounding room in passing over a listed pair by its listed gap (ListedPair): the gaps are
 // differences of float coordinates.
 constexpr float kListedGapSlack = 1e-6f;
@@ -373,8 +381,10 @@ void evaluateListedPairs(uint32_t owner, CpuContact& k, const CpuState& s, const
         pair.listedGap >= passOver ||
         (edges ? gpu::edgeEdgeBeyond(xyz(start[v.x]), xyz(start[v.y]), xyz(start[v.z]), xyz(start[v.w]), contact.radius)
                : gpu::vertexTriangleBeyond(xyz(start[v.x]), xyz(start[v.y]), xyz(start[v.z]), xyz(start[v.w]), contact.radius));
-    for (int m = 0; m < 4; ++m) k.live[pair.at[m]] = beyond ? 0u : 1u;
-    if (beyond) continue;
+    if (beyond) {
+      for (int m = 0; m < 4; ++m) k.live[pair.at[m]] = kIncidenceBeyond;
+      continue;
+    }
     const gpu::ContactPairState state =
         edges ? gpu::edgeEdgeState(start[v.x], start[v.y], start[v.z], start[v.w], xyz(positions[v.x]), xyz(positions[v.y]),
                                    xyz(positions[v.z]), xyz(positions[v.w]))
@@ -383,9 +393,14 @@ void evaluateListedPairs(uint32_t owner, CpuContact& k, const CpuState& s, const
     for (int m = 0; m < 4; ++m) {
       const uint32_t corner = cornerOf(v, v[m]);
       const uint32_t other = edges ? (corner < 2u ? v.z : v.x) : (corner == 0u ? v.y : v.x);
-      CornerShare& share = k.shares[pair.at[m]];
+      CornerShare share;
       share.grip = gpu::noGrip();
       share.r = gpu::contactCornerShare(state, corner, reach, pairFriction(v[m], other), share.weight, share.grip);
+      const uint32_t at = pair.at[m];
+      k.distances[at] = share.r.x;
+      const bool adds = gpu::shareAddsSomething(share.weight, share.grip);
+      k.live[at] = adds ? kIncidencePressed : kIncidenceLive;
+      if (adds) k.shares[at] = share;
     }
   }
 }
@@ -427,19 +442,23 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
     keptPairs[slot] = gpu::contactPairElement(nodes, g, x0, x1, x2, x3, corner, contact.thickness, contact.radius, contact.dt);
   };
   for (uint32_t m = k.incidenceRows[i]; m < k.incidenceRows[i + 1u]; ++m) {
-    if (k.live[m] == 0u) continue;
-    const CornerShare& share = k.shares[m];
+    const uint8_t live = k.live[m];
+    if (live == kIncidenceBeyond) continue;
+    const float d = k.distances[m];
     if (contact.collectPairs != 0u) {
       const ListedPair& pair = *k.incidences[m];
       const uint32_t corner = cornerOf(pair.nodes, i);
       const glm::uvec4 v = pair.nodes;
       // An edge–edge pair is kept as the keeper's edge against the other (the rank's hash and the
       // element take that order).
-      if (pair.edges == 0u || corner < 2u) keepPair(share.r.x, v, pair.edges != 0u, corner, pair.id);
-      else keepPair(share.r.x, glm::uvec4(v.z, v.w, v.x, v.y), true, corner - 2u, pair.id);
+      if (pair.edges == 0u || corner < 2u) keepPair(d, v, pair.edges != 0u, corner, pair.id);
+      else keepPair(d, glm::uvec4(v.z, v.w, v.x, v.y), true, corner - 2u, pair.id);
     }
-    nearest = std::min(nearest, share.r.x);
-    gpu::addShare(sums, share.r, share.weight, share.grip);
+    nearest = std::min(nearest, d);
+    if (live == kIncidencePressed) {
+      const CornerShare& share = k.shares[m];
+      gpu::addShare(sums, share.r, share.weight, share.grip);
+    }
   }
   for (uint32_t a = 1u; a < keptCount; ++a)
     for (uint32_t b = a; b > 0u && gpu::keptBefore(keptRank[b], keptId[b], keptRank[b - 1u], keptId[b - 1u]); --b) {
@@ -656,8 +675,9 @@ void buildContactIncidence(CpuContact& k, uint32_t n, ThreadPool& pool) {
     rows[v + 1u] = at;
   }
   k.incidences.resize(rows[n]);
-  k.shares.resize(rows[n]);
   k.live.resize(rows[n]);
+  k.distances.resize(rows[n]);
+  k.shares.resize(rows[n]);
   pool.parallelFor(runs, [&](size_t begin, size_t end) {
     for (size_t run = begin; run < end; ++run) {
       auto scatter = [&](ListedPair& pair) {
