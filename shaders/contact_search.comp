@@ -12,6 +12,9 @@
 // (lavapipe always, any GPU within a warp) pays for the exact tests of every candidate a neighbour
 // lane visits: in one kernel the pile's contact took 47 ms a step on lavapipe before any pair came
 // near, almost all of it exact tests of pairs the bounds had already ruled out.
+// A pair whose corners' boxes lie the list's reach apart is not listed (vertexTriangleBeyond,
+// edgeEdgeBeyond: the resolve's own cull): the spheres' bounds leave a third to a half of the listed
+// pairs that far in a pile, and each would cost its corners an incidence a step.
 // Pairs past the owner's slots (contact.candidateSlots) are not listed; the smallest lower bound on
 // their distances (sphereGap) is, at each of their corners (candidateCounts' z, by atomicMin), and
 // limits those corners' moves as their distances would.
@@ -88,6 +91,7 @@ void main() {
           if (sphereBeyond(si.xyz, spheres[t], radius)) continue;
           uvec3 c = contactTriangle(t);
           if (c.x == i || c.y == i || c.z == i) continue;
+          if (vertexTriangleBeyond(si.xyz, start[c.x].xyz, start[c.y].xyz, start[c.z].xyz, radius)) continue;  // by their boxes
           if (triangles + edges < contact.candidateSlots) {
             candidates[at + triangles++] = uvec2(i, t);
             countPair(uvec4(i, c), false);
@@ -115,6 +119,7 @@ void main() {
           float eInvLength2 = eSphere.w > 0.0 ? 0.25 / (eSphere.w * eSphere.w) : 0.0;
           float fReach = radius + fSphere.w;
           if (pointSegmentDistance2(fSphere.xyz, p0.xyz, p1.xyz - p0.xyz, eInvLength2) >= fReach * fReach) continue;
+          if (edgeEdgeBeyond(p0.xyz, p1.xyz, q0.xyz, q1.xyz, radius)) continue;  // by their boxes
           if (triangles + edges < contact.candidateSlots) {
             candidates[at + contact.candidateSlots - 1u - edges++] = uvec2(e, f);
             countPair(uvec4(p, q), true);

@@ -237,7 +237,8 @@ void lowerDropped(std::vector<glm::uvec4>& counts, uint32_t v, float gap) {
 // contact_search.comp for vertex i. It lists each pair it is the canonical corner of: itself against
 // every foreign triangle (a vertex–triangle pair's vertex lists it), and each edge it owns (is the
 // smaller end of) against the foreign edges owned by a vertex after it (an edge–edge pair's lower
-// edge's owner lists it). Every pair within reach is thus listed exactly once; the incidence table
+// edge's owner lists it), but a pair whose corners' boxes lie the list's reach apart. Every pair
+// within reach is thus listed exactly once; the incidence table
 // (buildContactIncidence) hands it to each of its four corners. A pair that finds no slot lowers the
 // dropped bound of all four.
 void contactSearchVertex(uint32_t i, CpuContact& k, const gpu::ContactParams& contact, float longest, CandidateList& list) {
@@ -281,6 +282,7 @@ void contactSearchVertex(uint32_t i, CpuContact& k, const gpu::ContactParams& co
               if (gpu::sphereBeyond(xyz(si), spheres[t], radius)) continue;
               const glm::uvec3 c = contactTriangle(topology, contact, t);
               if (c.x == i || c.y == i || c.z == i) continue;
+              if (gpu::vertexTriangleBeyond(xyz(si), xyz(start[c.x]), xyz(start[c.y]), xyz(start[c.z]), radius)) continue;  // by their boxes
               if (triangles + edges < slots) {
                 list.slots[triangles] = vertexTrianglePair(start, i, c, i * slots + triangles);
                 ++triangles;
@@ -310,6 +312,7 @@ void contactSearchVertex(uint32_t i, CpuContact& k, const gpu::ContactParams& co
               const float eInvLength2 = eSphere.w > 0.f ? 0.25f / (eSphere.w * eSphere.w) : 0.f;
               const float fReach = radius + fSphere.w;
               if (gpu::pointSegmentDistance2(xyz(fSphere), xyz(p0), xyz(p1) - xyz(p0), eInvLength2) >= fReach * fReach) continue;
+              if (gpu::edgeEdgeBeyond(xyz(p0), xyz(p1), xyz(q0), xyz(q1), radius)) continue;  // by their boxes
               if (triangles + edges < slots) {
                 list.slots[slots - 1u - edges] = edgeEdgePair(start, p, q, i * slots + slots - 1u - edges);
                 ++edges;
