@@ -485,6 +485,10 @@ WEFT_FN float contactCellSize(float radius, float longestEdge) { return radius +
 // less often and evaluates more pairs each step (docs/contact.md measures the choice).
 #define WEFT_CONTACT_SKIN_FRACTION 0.5f
 WEFT_FN float contactListReach(float radius) { return (1.0f + WEFT_CONTACT_SKIN_FRACTION) * radius; }
+// The cells the hash fills and the search visits, on both backends: sized for the list's reach. (The
+// GPU's hash once sized them by the radius alone while its search took the reach: far from the
+// origin the search then visited other cells than the ones its neighbours were in.)
+WEFT_FN float contactListCellSize(float radius, float longestEdge) { return contactCellSize(contactListReach(radius), longestEdge); }
 // A float's bits in an order that atomicMin and atomicMax keep for either sign.
 WEFT_FN uint orderedFloatBits(float f) {
   uint u = floatBitsToUint(f);

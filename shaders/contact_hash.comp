@@ -69,7 +69,7 @@ void main() {
     if (longest > 0.0) atomicMax(scalars.maxEdgeBits, floatBitsToUint(longest));
     return;
   }
-  float cellSize = contactCellSize(contact.radius, contactLongestEdge());
+  float cellSize = contactListCellSize(contact.radius, contactLongestEdge());
   uint h = contactBucket(contactCell(x, cellSize), contact.tableSize);
   uint slot = atomicAdd(cells[h], 1u);
   if (contact.mode == WEFT_CONTACT_SCATTER) entries[slot] = i;

@@ -56,7 +56,7 @@ void main() {
   if (i == 0u) atomicAdd(scalars.searchSteps, 1u);
   float radius = contactListReach(contact.radius);  // the list's reach: the radius and the skin
   float longest = contactLongestEdge();
-  float cellSize = contactCellSize(radius, longest);
+  float cellSize = contactListCellSize(contact.radius, longest);
   uint at = i * contact.candidateSlots;
   uint triangles = 0u;  // vertex–triangle pairs listed, from slot 0 up
   uint edges = 0u;      // edge–edge pairs listed, from the last slot down

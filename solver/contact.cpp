@@ -246,7 +246,7 @@ void contactSearchVertex(uint32_t i, CpuContact& k, const gpu::ContactParams& co
   const std::vector<glm::vec4>& start = k.start;
   const glm::vec4 si = start[i];
   const float radius = gpu::contactListReach(contact.radius);  // the list's reach: the radius and the skin
-  const float cellSize = gpu::contactCellSize(radius, longest);
+  const float cellSize = gpu::contactListCellSize(contact.radius, longest);
   uint32_t triangles = 0u, edges = 0u;
   bool crowded = false;
   const glm::ivec3 home = gpu::contactCell(xyz(si), cellSize);
@@ -727,7 +727,7 @@ void resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool&
   float longest = 0.f;
   if (search) {
     for (uint32_t i = 0; i < n; ++i) longest = std::max(longest, contactMeasure(i, k, c));
-    const float cellSize = gpu::contactCellSize(gpu::contactListReach(c.radius), longest);
+    const float cellSize = gpu::contactListCellSize(c.radius, longest);
     std::fill(k.cells.begin(), k.cells.end(), 0u);
     std::vector<uint32_t>& bucketOf = k.buckets;
     for (uint32_t i = 0; i < n; ++i) ++k.cells[bucketOf[i] = gpu::contactBucket(gpu::contactCell(xyz(k.start[i]), cellSize), c.tableSize)];
