@@ -812,6 +812,24 @@ TEST(Cli, BenchContactSuiteTimesEachClothWithContactOnAndOff) {
     // agreement.
     EXPECT_LT(pass, 1.01 * on) << "the contact pass is part of the frame: " << row.dump();
   }
+  // The twist row is demos/scenes/twist.json at 16² (at the bench's step, 1/60 s): its stretch after
+  // the last timed frame, with contact on, is what `weft run` reports for that scene, on each backend.
+  nlohmann::json twist = nlohmann::json::parse(std::ifstream(scene("twist.json")));
+  twist["solver"]["dt"] = 1.0 / 60.0;
+  const fs::path twistScene = tempDir() / "twist_bench_step.json";
+  std::ofstream(twistScene) << twist.dump();
+  for (int k : {4, 5}) {
+    const nlohmann::json& row = j["rows"][k];
+    const fs::path stats = tempDir() / "twist_bench_stretch.json";
+    Result run = weft("run " + twistScene.string() + " --grid 16 --frames 3 --quiet --backend " + row["backend"].get<std::string>() +
+                      " --stats " + stats.string());
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    const nlohmann::json stretch = nlohmann::json::parse(std::ifstream(stats))["finalStretch"];
+    EXPECT_GT(stretch["max"].get<double>(), 0.005) << "the turning handles stretch the cloth";
+    for (const char* key : {"mean", "max"})
+      EXPECT_NEAR(row["stretchContact"][key].get<double>(), stretch[key].get<double>(), 1e-6 * stretch[key].get<double>())
+          << key << ": " << row.dump();
+  }
 }
 
 // A contact measurement whose first frames project past --row-seconds stops, and its row says so

@@ -17,6 +17,7 @@
 #include "engine/error.h"
 #include "engine/shader_library.h"
 #include "solver/solver.h"
+#include "solver/stretch.h"
 
 namespace weft {
 namespace {
@@ -124,6 +125,7 @@ ContactCase twist(int n, bool quick) {
   c.params.environment.gravity = glm::vec3(0.f);
   c.params.environment.airDrag = 5e-4f;
   c.params.contact.thickness = thickness;
+  c.params.contact.friction = c.params.contact.staticFriction = 0.2f;  // the scene's
   c.frames = quick ? 3 : 10;
   return c;
 }
@@ -149,11 +151,15 @@ int benchContactSuite(const BenchOptions& options) {
   const int total = static_cast<int>(cases.size()) * 4;
   int done = 0;
   Json rows = Json::array();
-  std::printf("| cloth | backend | ms/frame, contact on | of which contact | ms/frame, off | on / off |\n"
-              "|---|---|---|---|---|---|\n");
+  // The stretch columns: the structural springs' after the last timed frame, mean / max (solver/stretch.h),
+  // with contact on and off. A cloth that does not hold (a fine twist at the scene's substeps)
+  // has long edges, which widen the search's cells: its contact time is not that of a cloth that holds.
+  std::printf("| cloth | backend | ms/frame, contact on | of which contact | ms/frame, off | on / off | stretch on, mean / max | "
+              "stretch off |\n|---|---|---|---|---|---|---|---|\n");
   for (const ContactCase& c : cases) {
     for (Backend backend : {Backend::Cpu, Backend::Gpu}) {
       double ms[2] = {0, 0}, contactMs = 0;
+      StretchStats stretch[2];
       std::string notMeasured[2];  // why contact on [0] or off [1] was not measured; empty: it was
       for (bool on : {true, false}) {
         ++done;
@@ -172,6 +178,7 @@ int benchContactSuite(const BenchOptions& options) {
           continue;
         }
         ms[on ? 0 : 1] = t.wallMsMean;
+        stretch[on ? 0 : 1] = structuralStretch(c.model, t.positions);
         if (on)  // the contact pass's mean time a frame: GPU time on the device, wall time on the CPU backend
           for (const auto& [name, passMs] : t.passTotals)
             if (name == "contact") contactMs += passMs / c.frames;
@@ -184,9 +191,15 @@ int benchContactSuite(const BenchOptions& options) {
       };
       const bool both = notMeasured[0].empty() && notMeasured[1].empty();
       const double ratio = both && ms[1] > 0 ? ms[0] / ms[1] : 0;
-      std::printf("| %s | %s | %s | %s | %s | %s |\n", c.name.c_str(), backendName(backend), cell(0, "%.1f", ms[0]).c_str(),
+      auto stretchCell = [&](int k) {
+        if (!notMeasured[k].empty()) return std::string("-");
+        char text[48];
+        std::snprintf(text, sizeof text, "%.2f %% / %.1f %%", 100 * stretch[k].mean, 100 * stretch[k].max);
+        return std::string(text);
+      };
+      std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", c.name.c_str(), backendName(backend), cell(0, "%.1f", ms[0]).c_str(),
                   notMeasured[0].empty() ? cell(0, "%.1f", contactMs).c_str() : "-", cell(1, "%.2f", ms[1]).c_str(),
-                  both ? cell(0, "%.1f", ratio).c_str() : "-");
+                  both ? cell(0, "%.1f", ratio).c_str() : "-", stretchCell(0).c_str(), stretchCell(1).c_str());
       std::fflush(stdout);
       Json row = {{"cloth", c.name},
                   {"particles", c.model.particleCount()},
@@ -197,11 +210,14 @@ int benchContactSuite(const BenchOptions& options) {
       if (notMeasured[0].empty()) {
         row["msPerFrameContact"] = ms[0];
         row["msPerFrameContactPass"] = contactMs;
+        row["stretchContact"] = {{"mean", stretch[0].mean}, {"max", stretch[0].max}};
       } else {
         row["contactNotMeasured"] = notMeasured[0];
       }
-      if (notMeasured[1].empty()) row["msPerFrameNoContact"] = ms[1];
-      else row["noContactNotMeasured"] = notMeasured[1];
+      if (notMeasured[1].empty()) {
+        row["msPerFrameNoContact"] = ms[1];
+        row["stretchNoContact"] = {{"mean", stretch[1].mean}, {"max", stretch[1].max}};
+      } else row["noContactNotMeasured"] = notMeasured[1];
       if (both) row["ratio"] = ratio;
       rows.push_back(row);
     }
