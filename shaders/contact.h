@@ -172,6 +172,37 @@ WEFT_FN bool edgeEdgeBeyond(vec3 e0, vec3 e1, vec3 f0, vec3 f1, float reach) {
   return boxesBeyond(min(e0, e1), max(e0, e1), min(f0, f1), max(f0, f1), reach);
 }
 
+// The resolve's cull past the boxes: a listed pair whose nearest points lie the radius apart at the
+// step's start, or farther, is not evaluated either. It could not lower the nearest distance, so no
+// bound changes; it pushes nothing that the bounds do not already hold off. The boxes of a flat
+// cloth's own parallel edges overlap where the edges lie a spacing apart: in the 256² twist's first
+// two frames every pair the boxes passed lay beyond the radius. The distances are the pair states' own (vertexTriangleState,
+// edgeEdgeState), and the slack lies far above their rounding, so that a cull on a lower bound of the
+// distance (the CPU's listed one, less the drift) passes over no pair this test would keep.
+#define WEFT_CONTACT_DISTANCE_SLACK 1e-5f
+WEFT_FN bool contactDistanceBeyond(float d, float radius) { return d >= radius + WEFT_CONTACT_DISTANCE_SLACK; }
+// The same cull on a lower bound `listed` of a pair's distance when its list was made, `drift` since
+// (contactListDrift): the distance has changed by at most twice the drift, and twice the slack leaves
+// room for the listed distance's own rounding, so that this passes over only pairs the cull above
+// would pass over now.
+WEFT_FN bool contactListedBeyond(float listed, float drift, float radius) {
+  return listed >= radius + 2.0f * drift + 2.0f * WEFT_CONTACT_DISTANCE_SLACK;
+}
+WEFT_FN float vertexTriangleDistance(vec3 p, vec3 a, vec3 b, vec3 c) {
+  vec3 l = closestTriangleWeights(p, a, b, c);
+  return length(p - (l.x * a + l.y * b + l.z * c));
+}
+WEFT_FN float edgeEdgeDistance(vec3 e0, vec3 e1, vec3 f0, vec3 f1) {
+  vec2 st = closestSegmentParameters(e0, e1, f0, f1);
+  return length((e0 + st.x * (e1 - e0)) - (f0 + st.y * (f1 - f0)));
+}
+WEFT_FN bool vertexTrianglePairBeyond(vec3 p, vec3 a, vec3 b, vec3 c, float radius) {
+  return vertexTriangleBeyond(p, a, b, c, radius) || contactDistanceBeyond(vertexTriangleDistance(p, a, b, c), radius);
+}
+WEFT_FN bool edgeEdgePairBeyond(vec3 e0, vec3 e1, vec3 f0, vec3 f1, float radius) {
+  return edgeEdgeBeyond(e0, e1, f0, f1, radius) || contactDistanceBeyond(edgeEdgeDistance(e0, e1, f0, f1), radius);
+}
+
 // A lower bound on the distance from p to any primitive inside `sphere` (0 when p is inside it):
 // what stands for a candidate pair the search had no slot left for (contact_search).
 WEFT_FN float sphereGap(vec3 p, vec4 sphere) {

@@ -6,8 +6,9 @@
 //    each corner's run of the pair's kind, which leaves every row holding its run's end. The runs
 //    come in the order the atomics happened to take: the vertex sums its shares exactly
 //    (ContactSums) and keeps its pairs by a total order (KeptPairs), so no sort is needed;
-//  WEFT_CONTACT_PAIR_CULL, in every step: each owner tests each of its pairs' boxes against the
-//    radius once (vertexTriangleBeyond, edgeEdgeBeyond), for its corners to read as a bit.
+//  WEFT_CONTACT_PAIR_CULL, in every step: each owner tests each of its pairs against the radius once,
+//    by their boxes and then their nearest points (vertexTrianglePairBeyond, edgeEdgePairBeyond), for
+//    its corners to read as a bit.
 // The scatter stands aside while an earlier search's list holds (contactListHolds).
 // Mirrors buildContactIncidence() and evaluateListedPairs() in solver/contact.cpp.
 #include "shared.h"
@@ -19,11 +20,11 @@ layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
 
 void place(uint row, uint id) { incidences[atomicAdd(incidenceRows[row], 1u)] = id; }
 
-// Whether listed pair `id` lies beyond the radius by its boxes at the step's start.
+// Whether listed pair `id` lies beyond the radius at the step's start.
 bool pairBeyond(uint id, bool edges) {
   uvec4 v = contactPairCorners(id, edges);
-  if (edges) return edgeEdgeBeyond(start[v.x].xyz, start[v.y].xyz, start[v.z].xyz, start[v.w].xyz, contact.radius);
-  return vertexTriangleBeyond(start[v.x].xyz, start[v.y].xyz, start[v.z].xyz, start[v.w].xyz, contact.radius);
+  if (edges) return edgeEdgePairBeyond(start[v.x].xyz, start[v.y].xyz, start[v.z].xyz, start[v.w].xyz, contact.radius);
+  return vertexTrianglePairBeyond(start[v.x].xyz, start[v.y].xyz, start[v.z].xyz, start[v.w].xyz, contact.radius);
 }
 
 void main() {

@@ -112,9 +112,10 @@ gpu::ContactParams stepParams(const ContactCommon& k, float dt, uint32_t particl
 }
 
 // A listed pair as the CPU's incidence table holds it for each of its corners: the corners (a
-// vertex and a triangle's, or two edges' ends), whether it is an edge–edge pair, and the gap of its
-// corners' boxes when listed, which lets the evaluation pass over it without reading its corners
-// while the list's drift cannot have brought it within the radius.
+// vertex and a triangle's, or two edges' ends), whether it is an edge–edge pair, and a lower bound
+// on its distance when listed (the gap of its corners' boxes, which the evaluation in the step that
+// listed it raises to the distance of its nearest points), which lets the evaluation pass over it
+// without reading its corners while the list's drift cannot have brought it within the radius.
 struct ListedPair {
   glm::uvec4 nodes;
   float listedGap;
@@ -343,10 +344,6 @@ constexpr uint32_t kIncidenceRuns = 4;
 // or within it with a share that adds something to the corner's sums (shareAddsSomething).
 constexpr uint8_t kIncidenceBeyond = 0u, kIncidenceLive = 1u, kIncidencePressed = 2u;
 
-// Rounding room in passing over a listed pair by its listed gap (ListedPair): the gaps are
-// differences of float coordinates.
-constexpr float kListedGapSlack = 1e-6f;
-
 // The corner of `nodes` that contact_resolve evaluates at vertex v: its first place there (a face
 // naming a vertex twice has it in two places, and both incidences take the first).
 uint32_t cornerOf(glm::uvec4 nodes, uint32_t v) { return nodes.x == v ? 0u : (nodes.y == v ? 1u : (nodes.z == v ? 2u : 3u)); }
@@ -374,25 +371,30 @@ void evaluateListedPairs(uint32_t owner, CpuContact& k, const CpuState& s, const
   auto pairFriction = [&](uint32_t v, uint32_t w) {
     return contact.frictionAt == 0u ? sceneFriction : gpu::contactPairFriction(frictionOf(v), frictionOf(w));
   };
-  // A pair listed farther than this cannot have come within the radius since (its boxes' gap
-  // changes by at most twice the drift), so its box cull below would pass over it too.
-  const float passOver = contact.radius + 2.f * drift + kListedGapSlack;
-  for (const ListedPair& pair : k.candidates[owner]) {
+  // A pair listed far enough away cannot have come within the radius since (contactListedBeyond):
+  // the cull below, by its boxes and by its distance (vertexTrianglePairBeyond, edgeEdgePairBeyond:
+  // the kernel's), would pass over it too.
+  const bool listedHere = drift == 0.f;  // the step's start is where the pairs were listed (up to a common move)
+  for (ListedPair& pair : k.candidates[owner]) {
     const glm::uvec4 v = pair.nodes;
     const bool edges = pair.edges != 0u;
-    const bool beyond =
-        pair.listedGap >= passOver ||
+    bool beyond =
+        gpu::contactListedBeyond(pair.listedGap, drift, contact.radius) ||
         (edges ? gpu::edgeEdgeBeyond(xyz(start[v.x]), xyz(start[v.y]), xyz(start[v.z]), xyz(start[v.w]), contact.radius)
                : gpu::vertexTriangleBeyond(xyz(start[v.x]), xyz(start[v.y]), xyz(start[v.z]), xyz(start[v.w]), contact.radius));
+    gpu::ContactPairState state{};
+    if (!beyond) {
+      state = edges ? gpu::edgeEdgeState(start[v.x], start[v.y], start[v.z], start[v.w], xyz(positions[v.x]), xyz(positions[v.y]),
+                                         xyz(positions[v.z]), xyz(positions[v.w]))
+                    : gpu::vertexTriangleState(start[v.x], start[v.y], start[v.z], start[v.w], xyz(positions[v.x]),
+                                               xyz(positions[v.y]), xyz(positions[v.z]), xyz(positions[v.w]));
+      if (listedHere) pair.listedGap = std::max(pair.listedGap, state.d);
+      beyond = gpu::contactDistanceBeyond(state.d, contact.radius);  // the distance the kernel's cull takes
+    }
     if (beyond) {
       for (int m = 0; m < 4; ++m) k.live[pair.at[m]] = kIncidenceBeyond;
       continue;
     }
-    const gpu::ContactPairState state =
-        edges ? gpu::edgeEdgeState(start[v.x], start[v.y], start[v.z], start[v.w], xyz(positions[v.x]), xyz(positions[v.y]),
-                                   xyz(positions[v.z]), xyz(positions[v.w]))
-              : gpu::vertexTriangleState(start[v.x], start[v.y], start[v.z], start[v.w], xyz(positions[v.x]), xyz(positions[v.y]),
-                                         xyz(positions[v.z]), xyz(positions[v.w]));
     for (int m = 0; m < 4; ++m) {
       const uint32_t corner = cornerOf(v, v[m]);
       const uint32_t other = edges ? (corner < 2u ? v.z : v.x) : (corner == 0u ? v.y : v.x);

@@ -43,6 +43,85 @@ TEST(ContactGeometry, DistancesMatchTheIndependentDoublePrecisionMeasure) {
   EXPECT_LT(worstEe, 1e-7);
 }
 
+// The resolve's cull by distance (vertexTrianglePairBeyond, edgeEdgePairBeyond), on both backends:
+// its distances are the pair states' own, bit for bit; it passes over a flat grid's parallel
+// diagonals, whose boxes overlap; and the CPU's cull on a pair's listed distance
+// (contactListedBeyond) passes over no pair that the distance cull would keep after every corner
+// has moved within the drift's box, in metre coordinates where rounding is largest.
+TEST(ContactGeometry, TheDistanceCullPassesOverOnlyPairsBeyondTheRadius) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> where(-1.5f, 1.5f), near(-0.004f, 0.004f), unit(-1.f, 1.f);
+  // A pair of primitives a few millimetres across, about 1 m from the origin.
+  auto cluster = [&](std::array<glm::vec3, 4>& x) {
+    const glm::vec3 o(where(rng), where(rng), where(rng));
+    for (glm::vec3& c : x) c = o + glm::vec3(near(rng), near(rng), near(rng));
+  };
+  for (int k = 0; k < 20000; ++k) {
+    std::array<glm::vec3, 4> x;
+    cluster(x);
+    const glm::vec4 p(x[0], 1.f), a(x[1], 1.f), b(x[2], 1.f), c(x[3], 1.f);
+    ASSERT_EQ(gpu::vertexTriangleDistance(x[0], x[1], x[2], x[3]), gpu::vertexTriangleState(p, a, b, c, x[0], x[1], x[2], x[3]).d);
+    ASSERT_EQ(gpu::edgeEdgeDistance(x[0], x[1], x[2], x[3]), gpu::edgeEdgeState(p, a, b, c, x[0], x[1], x[2], x[3]).d);
+  }
+  // A grid of spacing h split along one diagonal a cell: the diagonals of two neighbouring cells lie
+  // h / sqrt 2 apart, and their boxes overlap.
+  const float h = 0.0039f;
+  const glm::vec3 o(0.3f, 1.0f, -0.2f), ex(h, 0.f, 0.f), ez(0.f, 0.f, h);
+  EXPECT_FALSE(gpu::edgeEdgeBeyond(o, o + ex + ez, o + ex, o + 2.f * ex + ez, 0.5f * h));
+  EXPECT_TRUE(gpu::edgeEdgePairBeyond(o, o + ex + ez, o + ex, o + 2.f * ex + ez, 0.5f * h));
+  EXPECT_FALSE(gpu::edgeEdgePairBeyond(o, o + ex + ez, o + ex, o + 2.f * ex + ez, 0.75f * h));
+  // Listed, moved within the drift, culled again: every pass-over by the listed distance is one the
+  // distance cull makes too. The radius is set so that the listed cull is near its edge.
+  int passedOver = 0, edgeCases = 0;
+  for (int k = 0; k < 200000; ++k) {
+    std::array<glm::vec3, 4> x;
+    cluster(x);
+    const bool edges = k % 2 == 1;
+    const float listed = edges ? gpu::edgeEdgeDistance(x[0], x[1], x[2], x[3]) : gpu::vertexTriangleDistance(x[0], x[1], x[2], x[3]);
+    const float drift = 0.0005f * std::abs(unit(rng));
+    // Each corner's move lies in one box of half-diagonal `drift` about a common move: at random,
+    // or (every other pair of pairs) the two sides moved straight at each other by the drift each,
+    // which brings them the whole twice the drift nearer.
+    const glm::vec3 common(unit(rng), unit(rng), unit(rng));
+    std::array<glm::vec3, 4> moved;
+    if (k % 4 < 2) {
+      glm::vec3 from, to;  // the nearest points, of the first side and of the second
+      if (edges) {
+        const glm::vec2 st = gpu::closestSegmentParameters(x[0], x[1], x[2], x[3]);
+        from = x[0] + st.x * (x[1] - x[0]);
+        to = x[2] + st.y * (x[3] - x[2]);
+      } else {
+        const glm::vec3 l = gpu::closestTriangleWeights(x[0], x[1], x[2], x[3]);
+        from = x[0];
+        to = l.x * x[1] + l.y * x[2] + l.z * x[3];
+      }
+      const glm::vec3 n = glm::normalize(to - from);
+      for (int m = 0; m < 4; ++m) {
+        const bool first = edges ? m < 2 : m == 0;
+        moved[m] = x[m] + 0.01f * common + (first ? drift : -drift) * n;
+      }
+    } else {
+      for (int m = 0; m < 4; ++m) {
+        const glm::vec3 u(unit(rng), unit(rng), unit(rng));
+        moved[m] = x[m] + 0.01f * common + u * (drift / std::sqrt(3.f));
+      }
+    }
+    // The radius lies within a few slacks of the listed distance less twice the drift (for pairs
+    // whose first sample is even) or anywhere within twice the drift of it (odd), so that both the
+    // drift's and the slack's share of the cull are at their edge.
+    const float below = (k / 4) % 2 == 0 ? 3.f * WEFT_CONTACT_DISTANCE_SLACK * unit(rng) : 2.f * drift * unit(rng);
+    const float radius = listed - 2.f * drift - below;
+    if (!(radius > 0.f) || !gpu::contactListedBeyond(listed, drift, radius)) continue;
+    ++passedOver;
+    const float now = edges ? gpu::edgeEdgeDistance(moved[0], moved[1], moved[2], moved[3])
+                            : gpu::vertexTriangleDistance(moved[0], moved[1], moved[2], moved[3]);
+    if (now < radius + 3.5f * WEFT_CONTACT_DISTANCE_SLACK) ++edgeCases;  // within a few slacks of the radius
+    ASSERT_TRUE(gpu::contactDistanceBeyond(now, radius)) << "listed " << listed << " drift " << drift << " radius " << radius << " now " << now;
+  }
+  EXPECT_GT(passedOver, 20000);
+  EXPECT_GT(edgeCases, 100) << "pairs that came within the slack of the radius: the test's edge";
+}
+
 // A vertex sums its pairs' shares in fixed point (ContactSums), so that the device, which meets the
 // pairs in whatever order its atomics took, repeats itself: the sum of 10,000 floats from 1e-12 to
 // 1 m of either sign comes out the same bits in three orders, within 2^-40 m a term of the
