@@ -188,13 +188,18 @@ WEFT_FN bool contactDistanceBeyond(float d, float radius) { return d >= radius +
 WEFT_FN bool contactListedBeyond(float listed, float drift, float radius) {
   return listed >= radius + 2.0f * drift + 2.0f * WEFT_CONTACT_DISTANCE_SLACK;
 }
+// A pair's gap between the points its weights name: p less the triangle's point l, and the edges'
+// points at parameters st. The pair states take these at the start and at the targets, and the
+// distance cull takes their length.
+WEFT_FN vec3 vertexTriangleGap(vec3 p, vec3 a, vec3 b, vec3 c, vec3 l) { return p - (l.x * a + l.y * b + l.z * c); }
+WEFT_FN vec3 edgeEdgeGap(vec3 e0, vec3 e1, vec3 f0, vec3 f1, vec2 st) {
+  return (e0 + st.x * (e1 - e0)) - (f0 + st.y * (f1 - f0));
+}
 WEFT_FN float vertexTriangleDistance(vec3 p, vec3 a, vec3 b, vec3 c) {
-  vec3 l = closestTriangleWeights(p, a, b, c);
-  return length(p - (l.x * a + l.y * b + l.z * c));
+  return length(vertexTriangleGap(p, a, b, c, closestTriangleWeights(p, a, b, c)));
 }
 WEFT_FN float edgeEdgeDistance(vec3 e0, vec3 e1, vec3 f0, vec3 f1) {
-  vec2 st = closestSegmentParameters(e0, e1, f0, f1);
-  return length((e0 + st.x * (e1 - e0)) - (f0 + st.y * (f1 - f0)));
+  return length(edgeEdgeGap(e0, e1, f0, f1, closestSegmentParameters(e0, e1, f0, f1)));
 }
 WEFT_FN bool vertexTrianglePairBeyond(vec3 p, vec3 a, vec3 b, vec3 c, float radius) {
   return vertexTriangleBeyond(p, a, b, c, radius) || contactDistanceBeyond(vertexTriangleDistance(p, a, b, c), radius);
@@ -416,11 +421,11 @@ struct ContactPairState {
 // corners' targets (pt, at, bt, ct); corners 0 for p and 1..3 for a, b, c.
 WEFT_FN ContactPairState vertexTriangleState(vec4 p, vec4 a, vec4 b, vec4 c, vec3 pt, vec3 at, vec3 bt, vec3 ct) {
   vec3 l = closestTriangleWeights(xyz(p), xyz(a), xyz(b), xyz(c));
-  vec3 delta = xyz(p) - (l.x * xyz(a) + l.y * xyz(b) + l.z * xyz(c));
+  vec3 delta = vertexTriangleGap(xyz(p), xyz(a), xyz(b), xyz(c), l);
   ContactPairState s;
   s.d = length(delta);
   s.n = s.d > 0.0f ? delta / s.d : vec3(0.0f);
-  vec3 gapTarget = pt - (l.x * at + l.y * bt + l.z * ct);
+  vec3 gapTarget = vertexTriangleGap(pt, at, bt, ct, l);
   s.along = dot(s.n, gapTarget);
   s.denom = p.w + l.x * l.x * a.w + l.y * l.y * b.w + l.z * l.z * c.w;
   s.g = vec4(1.0f, -l.x, -l.y, -l.z);
@@ -434,11 +439,11 @@ WEFT_FN ContactPairState edgeEdgeState(vec4 e0, vec4 e1, vec4 f0, vec4 f1, vec3 
   vec2 st = closestSegmentParameters(xyz(e0), xyz(e1), xyz(f0), xyz(f1));
   float s = st.x;
   float t = st.y;
-  vec3 delta = (xyz(e0) + s * (xyz(e1) - xyz(e0))) - (xyz(f0) + t * (xyz(f1) - xyz(f0)));
+  vec3 delta = edgeEdgeGap(xyz(e0), xyz(e1), xyz(f0), xyz(f1), st);
   ContactPairState r;
   r.d = length(delta);
   r.n = r.d > 0.0f ? delta / r.d : vec3(0.0f);
-  vec3 gapTarget = (e0t + s * (e1t - e0t)) - (f0t + t * (f1t - f0t));
+  vec3 gapTarget = edgeEdgeGap(e0t, e1t, f0t, f1t, st);
   r.along = dot(r.n, gapTarget);
   r.denom = (1.0f - s) * (1.0f - s) * e0.w + s * s * e1.w + (1.0f - t) * (1.0f - t) * f0.w + t * t * f1.w;
   r.g = vec4(1.0f - s, s, t - 1.0f, -t);
