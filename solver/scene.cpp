@@ -569,6 +569,7 @@ Scene readScene(const SceneDocument& document, const ForeignKeys& foreign) {
   ForceModels shared;  // what every cloth gets: aerodynamics
   if (top.has("environment")) scene.environment = parseEnvironment(top.child("environment"), shared);
   // The cloth's recipe: at the top level for "cloth", inside each entry of "cloths".
+  std::vector<JsonSection> recipes;
   auto finish = [&](const JsonSection& recipe, ParsedCloth& cloth, bool entry) {
     if (!entry && recipe.has("material")) cloth.material = parseMaterial(recipe.child("material"));
     if (recipe.has("pins")) parsePins(recipe.child("pins"), cloth.model, cloth.pins);
@@ -576,15 +577,13 @@ Scene readScene(const SceneDocument& document, const ForeignKeys& foreign) {
     if (recipe.has("membrane")) parseMembrane(recipe.child("membrane"), cloth.forces);
     if (recipe.has("bending")) parseBending(recipe.child("bending"), cloth.forces);
     if (recipe.has("tethers")) cloth.forces.tethers = parseTethers(recipe.child("tethers"));
-    if (cloth.forces.tethers && std::count(cloth.model.pinned.begin(), cloth.model.pinned.end(), 1) == 0)
-      recipe.fail("tethers", "need pinned particles to hang from");
     if (cloth.material.tearStrain > 0.f) {  // solver/tearing.h
       if (cloth.forces.membrane || cloth.forces.trispring || cloth.forces.corotational)
         recipe.fail("membrane", "replaces the springs that the material's tearStrain breaks: a tearing cloth keeps its springs");
       if (cloth.forces.tethers)
         recipe.fail("tethers", "cannot hold a tearing cloth: they tie particles by index, so a torn-off piece would stay tied to its pin");
     }
-    applyForceModels(cloth.model, cloth.forces);
+    recipes.push_back(recipe);  // the force models wait for the handles' pins (below)
   };
   std::vector<ParsedCloth> cloths;
   if (top.has("cloth")) {
@@ -614,6 +613,38 @@ Scene readScene(const SceneDocument& document, const ForeignKeys& foreign) {
       finish(entry, cloth, true);
       cloths.push_back(std::move(cloth));
     }
+  }
+  // Handles pin their particles before the force models are built, as withGridSize pins them: a
+  // tether may hang from a handle (a cloth held only by handles can have tethers), and a scene reads
+  // the same at its own size and at `--grid` of that size. The handles name particles of the
+  // cloths together, so they are read against the cloths appended without their force models
+  // (which change no particle), and each cloth then pins its share.
+  if (top.has("handles")) {
+    Scene layout;
+    try {
+      for (const ParsedCloth& cloth : cloths) appendCloth(layout.cloth, cloth.model);
+    } catch (const InputError& e) {
+      top.failBecause("cloths", e);
+    }
+    layout.handles = parseHandles(top, layout.cloth);
+    for (const HandleGroup& group : handleGroups(layout)) {
+      uint32_t first = 0;
+      for (ParsedCloth& cloth : cloths) {
+        const auto count = static_cast<uint32_t>(cloth.model.particleCount());
+        std::vector<uint32_t> own;
+        for (uint32_t p : group.particles)
+          if (p >= first && p - first < count) own.push_back(p - first);
+        pinParticles(cloth.model, own);
+        first += count;
+      }
+    }
+    scene.handles = std::move(layout.handles);
+  }
+  for (size_t i = 0; i < cloths.size(); ++i) {
+    ParsedCloth& cloth = cloths[i];
+    if (cloth.forces.tethers && std::count(cloth.model.pinned.begin(), cloth.model.pinned.end(), 1) == 0)
+      recipes[i].fail("tethers", "need pinned particles (pins or handles) to hang from");
+    applyForceModels(cloth.model, cloth.forces);
   }
   // The first cloth's recipe is the scene's (withGridSize and the viewer rebuild a single cloth).
   scene.material = cloths.front().material;
@@ -645,10 +676,6 @@ Scene readScene(const SceneDocument& document, const ForeignKeys& foreign) {
       }
       scene.colliders.push_back(parseCollider(JsonSection(source, list[i], path), baseDir));
     }
-  }
-  if (top.has("handles")) {
-    scene.handles = parseHandles(top, scene.cloth);
-    for (const HandleGroup& group : handleGroups(scene)) pinParticles(scene.cloth, group.particles);
   }
   if (top.has("contact")) scene.contact = parseContact(top.child("contact"));
   for (size_t i = 0; i < cloths.size(); ++i)

@@ -354,7 +354,7 @@ INSTANTIATE_TEST_SUITE_P(
                  {"unknown key 'membrane.warp'", "youngModulus, poissonRatio"}},
         BadScene{R"({)" GRID R"(, "membrane": {"model": "trispring", "youngModulus": 100, "poissonRatio": 1}})",
                  {"membrane.poissonRatio", "must be < 1"}},
-        BadScene{R"({)" GRID R"(, "tethers": {"stiffness": 100}})", {"tethers", "need pinned particles"}},
+        BadScene{R"({)" GRID R"(, "tethers": {"stiffness": 100}})", {"tethers", "need pinned particles (pins or handles)"}},
         BadScene{R"({)" GRID R"(, "pins": {"corners": 2}, "tethers": {"stiffness": 100, "anchors": 0}})",
                  {"tethers.anchors", "got 0"}},
         BadScene{R"({)" GRID R"(, "pins": {"corners": 2}, "tethers": {"stiffness": 100, "anchors": 9}})",
