@@ -72,6 +72,29 @@ void sortKept(uint i) {
     }
 }
 
+// Whether `move` takes vertex i away from every live pair within the hold distance of it
+// (contactMovesApart): its pairs evaluated again, only for a held vertex.
+bool movesApartFromHolders(uint i, vec3 move) {
+  uint n = contact.particleCount;
+  for (uint edges = 0u; edges < 2u; ++edges) {
+    uint begin = edges == 0u ? (i > 0u ? incidenceRows[i - 1u] : 0u) : incidenceRows[n + i - 1u];
+    uint end = edges == 0u ? incidenceRows[i] : incidenceRows[n + i];
+    for (uint m = begin; m < end; ++m) {
+      uint id = incidences[m];
+      if ((pairLive[id / 32u] & (1u << (id % 32u))) == 0u) continue;
+      uvec4 v = contactPairCorners(id, edges != 0u);
+      uint corner = v.x == i ? 0u : (v.y == i ? 1u : (v.z == i ? 2u : 3u));
+      ContactPairState pair = edges != 0u
+          ? edgeEdgeState(start[v.x], start[v.y], start[v.z], start[v.w], positions[v.x].xyz, positions[v.y].xyz,
+                          positions[v.z].xyz, positions[v.w].xyz)
+          : vertexTriangleState(start[v.x], start[v.y], start[v.z], start[v.w], positions[v.x].xyz,
+                                positions[v.y].xyz, positions[v.z].xyz, positions[v.w].xyz);
+      if (contactHeldBy(pair.d, contact.thickness) && !contactMovesApart(move, pair, corner, edges != 0u)) return false;
+    }
+  }
+  return true;
+}
+
 void main() {
   uint i = globalIndex();
   if (i >= contact.particleCount) return;
@@ -82,6 +105,7 @@ void main() {
   vec2 reach = vec2(thickness, contact.collectPairs != 0u ? contactForceReach(thickness, contact.radius) : 0.0);
   vec2 ownFriction = frictionOf(i);
   float nearest = contact.radius;
+  float nearestFree = contact.radius;  // of the pairs beyond the hold distance (contactMovesApart)
   float weight = 0.0;
   ContactSums sums = noSums();
   uvec4 listed = candidateCounts[i];
@@ -100,6 +124,7 @@ void main() {
     vec4 r = contactCornerShare(pair, corner, reach, pairFriction(ownFriction, corner == 0u ? v.y : v.x), weight, grip);
     keepPair(i, r.x, v, false, corner, id);
     nearest = min(nearest, r.x);
+    if (!contactHeldBy(r.x, thickness)) nearestFree = min(nearestFree, r.x);
     addShare(sums, r, weight, grip);
   }
   for (uint m = incidenceRows[n + i - 1u]; m < incidenceRows[n + i]; ++m) {  // edge v.xy against edge v.zw; i an end of either
@@ -115,6 +140,7 @@ void main() {
     if (corner < 2u) keepPair(i, r.x, v, true, corner, id);
     else keepPair(i, r.x, uvec4(v.z, v.w, v.x, v.y), true, corner - 2u, id);
     nearest = min(nearest, r.x);
+    if (!contactHeldBy(r.x, thickness)) nearestFree = min(nearestFree, r.x);
     addShare(sums, r, weight, grip);
   }
   if (contact.collectPairs != 0u) sortKept(i);
@@ -127,6 +153,8 @@ void main() {
   // bound; each has closed by at most twice the drift since.
   float dropped = contactDroppedNow(uintBitsToFloat(listed.z), contactListDrift(contactDrift(), contact.radius));
   float bound = contactBound(min(nearest, dropped), thickness);
+  float free = min(nearestFree, dropped);
+  if (bound == 0.0 && !contactHeldBy(free, thickness) && movesApartFromHolders(i, target - si.xyz)) bound = contactBound(free, thickness);
   vec3 x = limitMove(si.xyz, target, bound);
   positionsOut[i] = vec4(x, xi.w);
   velocitiesOut[i] = vec4(carryCorrection(vi.xyz, x, xi.xyz, contact.dt), vi.w);

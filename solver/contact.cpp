@@ -410,6 +410,24 @@ void evaluateListedPairs(uint32_t owner, CpuContact& k, const CpuState& s, const
   }
 }
 
+// movesApartFromHolders() of contact_resolve.comp: whether `move` takes vertex i away from every
+// live pair within the hold distance of it, those pairs evaluated again as the kernel does.
+bool movesApartFromHolders(uint32_t i, const CpuState& s, const CpuContact& k, glm::vec3 move) {
+  const std::vector<glm::vec4>& x0 = k.start;
+  const std::vector<glm::vec4>& x = s.positions;
+  for (uint32_t m = k.incidenceRows[i]; m < k.incidenceRows[i + 1u]; ++m) {
+    if (k.live[m] == kIncidenceBeyond || !gpu::contactHeldBy(k.distances[m], k.thickness)) continue;
+    const ListedPair& pair = *k.incidences[m];
+    const glm::uvec4 v = pair.nodes;
+    const bool edges = pair.edges != 0u;
+    const gpu::ContactPairState state =
+        edges ? gpu::edgeEdgeState(x0[v.x], x0[v.y], x0[v.z], x0[v.w], xyz(x[v.x]), xyz(x[v.y]), xyz(x[v.z]), xyz(x[v.w]))
+              : gpu::vertexTriangleState(x0[v.x], x0[v.y], x0[v.z], x0[v.w], xyz(x[v.x]), xyz(x[v.y]), xyz(x[v.z]), xyz(x[v.w]));
+    if (!gpu::contactMovesApart(move, state, cornerOf(v, i), edges)) return false;
+  }
+  return true;
+}
+
 // contact_resolve.comp for vertex i: the shares of the pairs it is a corner of (evaluateListedPairs
 // wrote them), summed exactly (ContactSums) as the kernel sums them in whatever order its atomics
 // made, `drift` after they were listed (contactListDrift).
@@ -421,6 +439,7 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
   const glm::vec4 vi = s.velocities[i];
   const float thickness = contact.thickness;
   float nearest = contact.radius;
+  float nearestFree = contact.radius;  // of the pairs beyond the hold distance (contactMovesApart)
   gpu::ContactSums sums = gpu::noSums();
   // keepPair() and sortKept() of contact_resolve.comp: the pairs kept for the next implicit solve.
   float keptRank[WEFT_CONTACT_PAIR_SLOTS];
@@ -460,6 +479,7 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
       else keepPair(d, glm::uvec4(v.z, v.w, v.x, v.y), true, corner - 2u, pair.id);
     }
     nearest = std::min(nearest, d);
+    if (!gpu::contactHeldBy(d, thickness)) nearestFree = std::min(nearestFree, d);
     if (live == kIncidencePressed) {
       const CornerShare& share = k.shares[m];
       gpu::addShare(sums, share.r, share.weight, share.grip);
@@ -479,7 +499,10 @@ VertexOutcome contactResolveVertex(uint32_t i, CpuState& s, const CpuContact& k,
   // Pairs past the list lay farther than its reach when listed, the dropped ones farther than their
   // bound; each has closed by at most twice the drift since.
   const float dropped = gpu::contactDroppedNow(bitsFloat(listed.z), drift);
-  const float bound = gpu::contactBound(std::min(nearest, dropped), thickness);
+  float bound = gpu::contactBound(std::min(nearest, dropped), thickness);
+  const float free = std::min(nearestFree, dropped);
+  if (bound == 0.f && !gpu::contactHeldBy(free, thickness) && movesApartFromHolders(i, s, k, target - xyz(si)))
+    bound = gpu::contactBound(free, thickness);
   const glm::vec3 x = gpu::limitMove(xyz(si), target, bound);
   s.positionsOut[i] = glm::vec4(x, xi.w);
   s.velocitiesOut[i] = glm::vec4(gpu::carryCorrection(xyz(vi), x, xyz(xi), contact.dt), vi.w);
