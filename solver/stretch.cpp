@@ -19,4 +19,16 @@ StretchStats structuralStretch(const ClothModel& model, const std::vector<glm::v
   return stats;
 }
 
+void WorstStretch::add(int frame, const StretchStats& stats) {
+  if (stats.springs == 0) return;
+  if (meanFrame == 0 || stats.mean > mean) {
+    mean = stats.mean;
+    meanFrame = frame;
+  }
+  if (maxFrame == 0 || stats.max > max) {
+    max = stats.max;
+    maxFrame = frame;
+  }
+}
+
 }  // namespace weft

@@ -21,4 +21,14 @@ struct StretchStats {
 // positions[i] is particle i of `model` (xyz; w ignored).
 StretchStats structuralStretch(const ClothModel& model, const std::vector<glm::vec4>& positions);
 
+// The worst of a run's frames: the largest mean and the largest spring, each over every frame added,
+// with the frame each came in (the first of equals). A cloth stretches most as it swings taut and
+// may read well again by the end, so a budget is judged by this (`weft bench --suite targets`'s
+// holding rows, `weft run`'s worstStretch), the last frame's stretch beside it.
+struct WorstStretch {
+  double mean = 0, max = 0;
+  int meanFrame = 0, maxFrame = 0;  // 0 until a frame with structural springs was added
+  void add(int frame, const StretchStats& stats);
+};
+
 }  // namespace weft

@@ -218,6 +218,42 @@ TEST(Cli, StatsReportHowFarTheClothStillMovesInItsLastSecond) {
   EXPECT_LT(j["rest"]["maxMove"].get<double>(), 0.03) << "the handle's particle is not counted";
 }
 
+// The stats give the worst frame's stretch beside the last frame's: the cloth of hanging_xpbd.json
+// at 16², falling from the horizontal, stretches most as it swings taut (frame 28) and less by its
+// 40th. The same run cut short after each of its frames ends with that frame's stretch
+// (finalStretch), so the worst of those forty runs, and the frame it came in, must be what the
+// whole run reports.
+TEST(Cli, RunReportsTheWorstFramesStretchAndTheFrameItCameIn) {
+  const int frames = 40;
+  const fs::path stats = tempDir() / "worst_stretch.json";
+  auto run = [&](int n) {
+    Result r = weft("run " + scene("hanging_xpbd.json") + " --grid 16 --backend cpu --quiet --frames " + std::to_string(n) +
+                    " --stats " + stats.string());
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    return std::make_pair(r.output, nlohmann::json::parse(std::ifstream(stats)));
+  };
+  double mean = -1, max = -1;
+  int meanFrame = 0, maxFrame = 0;
+  for (int n = 1; n <= frames; ++n) {
+    const nlohmann::json last = run(n).second["finalStretch"];
+    ASSERT_TRUE(last.is_object());
+    if (last["mean"].get<double>() > mean) mean = last["mean"].get<double>(), meanFrame = n;
+    if (last["max"].get<double>() > max) max = last["max"].get<double>(), maxFrame = n;
+  }
+  const auto [output, j] = run(frames);
+  const nlohmann::json worst = j["worstStretch"];
+  ASSERT_TRUE(worst.is_object()) << j.dump();
+  EXPECT_EQ(worst["mean"].get<double>(), mean);
+  EXPECT_EQ(worst["meanFrame"], meanFrame);
+  EXPECT_EQ(worst["max"].get<double>(), max);
+  EXPECT_EQ(worst["maxFrame"], maxFrame);
+  EXPECT_LT(maxFrame, frames) << "the cloth stretches most before its last frame";
+  EXPECT_GT(max, 1.2 * j["finalStretch"]["max"].get<double>()) << "and less by the end";
+  char shown[96];
+  std::snprintf(shown, sizeof shown, "(worst %.2f %% at frame %d, %.1f %% at frame %d)", 100 * mean, meanFrame, 100 * max, maxFrame);
+  EXPECT_THAT(output, HasSubstr(shown));
+}
+
 // An implicit run's stats summarise its solves: the count, median, histogram and the two ends of
 // the run; --stats-steps all adds every step, as the stats listed them before.
 TEST(Cli, StatsSummariseTheSolvesAndListEveryStepOnlyWhenAsked) {
@@ -932,9 +968,13 @@ TEST(Cli, BenchTargetsSuiteJudgesEachRowByItsOwnNumbers) {
         Result run = weft("run " + scene("hanging_xpbd.json") +
                           " --grid 32 --frames 6 --dt 0.016666668 --backend cpu --quiet --stats " + stats.string());
         ASSERT_EQ(run.exitCode, 0) << run.output;
-        const nlohmann::json stretch = nlohmann::json::parse(std::ifstream(stats))["finalStretch"];
+        const nlohmann::json ran = nlohmann::json::parse(std::ifstream(stats));
+        const nlohmann::json& stretch = ran["finalStretch"];
         EXPECT_NEAR(v["stretchMean"].get<double>(), stretch["mean"].get<double>(), 1e-9) << row.dump();
         EXPECT_NEAR(v["stretchMax"].get<double>(), stretch["max"].get<double>(), 1e-9) << row.dump();
+        // The row's worst frame is the run's (WorstStretch, the same six frames).
+        EXPECT_NEAR(v["worstStretchMean"].get<double>(), ran["worstStretch"]["mean"].get<double>(), 1e-9) << row.dump();
+        EXPECT_NEAR(v["worstStretchMax"].get<double>(), ran["worstStretch"]["max"].get<double>(), 1e-9) << row.dump();
       }
     }
     if (work.find("implicit-cg") != std::string::npos) {

@@ -210,13 +210,12 @@ class Suite {
       step(format("%.0f² cloth from two corners, 1 s ", n) + backendName(backend));
       const HoldingCloth cloth = holdingCloth(n);
       auto s = solver(cloth.model, cloth.params, backend);
-      StretchStats worst;
+      WorstStretch worst;
+      int frame = 0;
       std::vector<glm::vec4> x, v;
       const FrameTimes t = timeFrames(*s, 1.f / 60.f, cloth.substeps, holdFrames_, 0, [&](Solver& solver) {
         solver.readState(x, v);
-        const StretchStats frame = structuralStretch(cloth.model, x);
-        worst.mean = std::max(worst.mean, frame.mean);
-        worst.max = std::max(worst.max, frame.max);
+        worst.add(++frame, structuralStretch(cloth.model, x));
       }, bound_);
       TargetRow row;
       row.work = format("%.0f², two corners, 1 s at 60 fps (xpbd %.0f × 1): ms/frame, worst frame's stretch mean / max",

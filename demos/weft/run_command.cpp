@@ -322,6 +322,7 @@ int runCommand(const RunOptions& options) {
       return kExitNonFinite;
     }
     report.rest.add(lastGood, positions);
+    report.worstStretch.add(frame, structuralStretch(solver->tears() ? *solver->tornModel() : scene.cloth, positions));
     lastGood = positions;
     lastGoodVelocities = velocities;
     if (!options.objDir.empty()) writeClothObjs(options.objDir, frame, positions, scene);

@@ -93,6 +93,13 @@ std::string summaryLine(const RunReport& r) {
     std::snprintf(stretchText, sizeof stretchText, " | stretch %.2f %% mean, %.1f %% max", 100.0 * r.stretch.mean,
                   100.0 * r.stretch.max);
   std::string stretch = stretchText;
+  if (!stretch.empty() && r.worstStretch.maxFrame > 0) {
+    char worstText[96];  // the worst frames', which a cloth that swung taut and recovered hides at the end
+    std::snprintf(worstText, sizeof worstText, " (worst %.2f %% at frame %d, %.1f %% at frame %d)",
+                  100.0 * r.worstStretch.mean, r.worstStretch.meanFrame, 100.0 * r.worstStretch.max,
+                  r.worstStretch.maxFrame);
+    stretch += worstText;
+  }
   if (r.contact.on && r.contact.framesAdded > 0) {
     char contactText[96];
     std::snprintf(contactText, sizeof contactText, " | contact %.2f mm nearest, %.3f ms/step", 1e3 * r.contact.minDistance,
@@ -190,6 +197,11 @@ void writeStatsJson(const RunReport& r, const std::string& path) {
   j["finalStretch"] = r.final.finite && r.stretch.springs > 0
                           ? nlohmann::ordered_json{{"mean", r.stretch.mean}, {"max", r.stretch.max}, {"springs", r.stretch.springs}}
                           : nlohmann::ordered_json(nullptr);
+  j["worstStretch"] = r.worstStretch.maxFrame > 0 ? nlohmann::ordered_json{{"mean", r.worstStretch.mean},
+                                                                             {"meanFrame", r.worstStretch.meanFrame},
+                                                                             {"max", r.worstStretch.max},
+                                                                             {"maxFrame", r.worstStretch.maxFrame}}
+                                                  : nlohmann::ordered_json(nullptr);
   if (r.contact.on && r.contact.framesAdded > 0)
     j["contact"] = {{"minDistance", r.contact.minDistance},
                     {"nearVertices", r.contact.nearVertices},

@@ -68,6 +68,7 @@ struct RunReport {
   SolveLog solves;  // implicit integrators: one per step the solver took
   StateSummary final;
   StretchStats stretch;  // the structural springs' at the end (solver/stretch.h)
+  WorstStretch worstStretch;  // theirs over every frame the run ended well
   ContactReport contact;
   RestReport rest;
   bool nonFinite = false;
