@@ -72,24 +72,38 @@ void sortKept(uint i) {
     }
 }
 
+// Vertex i's incidences: its vertex-triangle run, then (edges) its edge-edge run (contact_incidence).
+uint incidenceBegin(uint i, bool edges) {
+  return edges ? incidenceRows[contact.particleCount + i - 1u] : (i > 0u ? incidenceRows[i - 1u] : 0u);
+}
+uint incidenceEnd(uint i, bool edges) { return incidenceRows[edges ? contact.particleCount + i : i]; }
+
+// Incidence m of vertex i: false where its owner's cull found the pair beyond the radius; else the
+// pair's id, corners v (vertex v.x against triangle v.yzw, or edge v.xy against edge v.zw), i's
+// corner among them, and the pair's state at the step's start and targets.
+bool listedPair(uint i, uint m, bool edges, out uint id, out uvec4 v, out uint corner, out ContactPairState pair) {
+  id = incidences[m];
+  if ((pairLive[id / 32u] & (1u << (id % 32u))) == 0u) return false;
+  v = contactPairCorners(id, edges);
+  corner = v.x == i ? 0u : (v.y == i ? 1u : (v.z == i ? 2u : 3u));
+  pair = edges ? edgeEdgeState(start[v.x], start[v.y], start[v.z], start[v.w], positions[v.x].xyz, positions[v.y].xyz,
+                               positions[v.z].xyz, positions[v.w].xyz)
+               : vertexTriangleState(start[v.x], start[v.y], start[v.z], start[v.w], positions[v.x].xyz,
+                                     positions[v.y].xyz, positions[v.z].xyz, positions[v.w].xyz);
+  return true;
+}
+
 // Whether `move` takes vertex i away from every live pair within the hold distance of it
 // (contactMovesApart): its pairs evaluated again, only for a held vertex.
 bool movesApartFromHolders(uint i, vec3 move) {
-  uint n = contact.particleCount;
-  for (uint edges = 0u; edges < 2u; ++edges) {
-    uint begin = edges == 0u ? (i > 0u ? incidenceRows[i - 1u] : 0u) : incidenceRows[n + i - 1u];
-    uint end = edges == 0u ? incidenceRows[i] : incidenceRows[n + i];
-    for (uint m = begin; m < end; ++m) {
-      uint id = incidences[m];
-      if ((pairLive[id / 32u] & (1u << (id % 32u))) == 0u) continue;
-      uvec4 v = contactPairCorners(id, edges != 0u);
-      uint corner = v.x == i ? 0u : (v.y == i ? 1u : (v.z == i ? 2u : 3u));
-      ContactPairState pair = edges != 0u
-          ? edgeEdgeState(start[v.x], start[v.y], start[v.z], start[v.w], positions[v.x].xyz, positions[v.y].xyz,
-                          positions[v.z].xyz, positions[v.w].xyz)
-          : vertexTriangleState(start[v.x], start[v.y], start[v.z], start[v.w], positions[v.x].xyz,
-                                positions[v.y].xyz, positions[v.z].xyz, positions[v.w].xyz);
-      if (contactHeldBy(pair.d, contact.thickness) && !contactMovesApart(move, pair, corner, edges != 0u)) return false;
+  for (uint e = 0u; e < 2u; ++e) {
+    bool edges = e != 0u;
+    for (uint m = incidenceBegin(i, edges); m < incidenceEnd(i, edges); ++m) {
+      uint id, corner;
+      uvec4 v;
+      ContactPairState pair;
+      if (!listedPair(i, m, edges, id, v, corner, pair)) continue;
+      if (contactHeldBy(pair.d, contact.thickness) && !contactMovesApart(move, pair, corner, edges)) return false;
     }
   }
   return true;
@@ -109,17 +123,14 @@ void main() {
   float weight = 0.0;
   ContactSums sums = noSums();
   uvec4 listed = candidateCounts[i];
-  uint n = contact.particleCount;
   // Its vertex–triangle pairs, then its edge–edge pairs (contact_incidence's two runs), each passed
   // over when its owner's cull found it beyond the radius; the shares summed exactly (ContactSums),
   // since the runs come in the order the device's atomics took.
-  for (uint m = i > 0u ? incidenceRows[i - 1u] : 0u; m < incidenceRows[i]; ++m) {  // vertex v.x against triangle v.yzw
-    uint id = incidences[m];
-    if ((pairLive[id / 32u] & (1u << (id % 32u))) == 0u) continue;
-    uvec4 v = contactPairCorners(id, false);
-    uint corner = v.x == i ? 0u : (v.y == i ? 1u : (v.z == i ? 2u : 3u));
-    ContactPairState pair = vertexTriangleState(start[v.x], start[v.y], start[v.z], start[v.w], positions[v.x].xyz,
-                                                positions[v.y].xyz, positions[v.z].xyz, positions[v.w].xyz);
+  for (uint m = incidenceBegin(i, false); m < incidenceEnd(i, false); ++m) {  // vertex v.x against triangle v.yzw
+    uint id, corner;
+    uvec4 v;
+    ContactPairState pair;
+    if (!listedPair(i, m, false, id, v, corner, pair)) continue;
     ContactGrip grip = noGrip();
     vec4 r = contactCornerShare(pair, corner, reach, pairFriction(ownFriction, corner == 0u ? v.y : v.x), weight, grip);
     keepPair(i, r.x, v, false, corner, id);
@@ -127,13 +138,11 @@ void main() {
     if (!contactHeldBy(r.x, thickness)) nearestFree = min(nearestFree, r.x);
     addShare(sums, r, weight, grip);
   }
-  for (uint m = incidenceRows[n + i - 1u]; m < incidenceRows[n + i]; ++m) {  // edge v.xy against edge v.zw; i an end of either
-    uint id = incidences[m];
-    if ((pairLive[id / 32u] & (1u << (id % 32u))) == 0u) continue;
-    uvec4 v = contactPairCorners(id, true);
-    uint corner = v.x == i ? 0u : (v.y == i ? 1u : (v.z == i ? 2u : 3u));
-    ContactPairState pair = edgeEdgeState(start[v.x], start[v.y], start[v.z], start[v.w], positions[v.x].xyz, positions[v.y].xyz,
-                                          positions[v.z].xyz, positions[v.w].xyz);
+  for (uint m = incidenceBegin(i, true); m < incidenceEnd(i, true); ++m) {  // edge v.xy against edge v.zw; i an end of either
+    uint id, corner;
+    uvec4 v;
+    ContactPairState pair;
+    if (!listedPair(i, m, true, id, v, corner, pair)) continue;
     ContactGrip grip = noGrip();
     vec4 r = contactCornerShare(pair, corner, reach, pairFriction(ownFriction, corner < 2u ? v.z : v.x), weight, grip);
     // Kept as the keeper's edge against the other (the rank's hash and the element take that order).
