@@ -725,6 +725,11 @@ void buildContactIncidence(CpuContact& k, uint32_t n, ThreadPool& pool) {
 
 }  // namespace
 
+// The vertices a thread claims at a time in the contact passes (ThreadPool::parallelForClaimed): a
+// pile's vertices have hundreds of pairs where it is dense and none where it falls free, and they
+// are numbered along the cloth, so halves of the numbering carry very different work.
+constexpr size_t kContactGrain = 16;
+
 void resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool& pool) {
   CpuContact& k = cpuContact(state);
   const uint32_t n = static_cast<uint32_t>(state.positions.size());
@@ -765,7 +770,7 @@ void resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool&
   if (search) {  // the lists, each pair at its owner, then the table that hands them to their corners
     const float listReach = gpu::contactListReach(c.radius);
     for (glm::uvec4& counts : k.candidateCounts) counts.z = floatBits(listReach);
-    pool.parallelFor(n, [&](size_t begin, size_t end) {
+    pool.parallelForClaimed(n, kContactGrain, [&](size_t begin, size_t end) {
       uint32_t m = 0;
       auto list = std::make_unique<CandidateList>();  // 8 KiB: off the worker's stack
       for (size_t i = begin; i < end; ++i) {
@@ -777,10 +782,10 @@ void resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool&
     }, 64);
     buildContactIncidence(k, n, pool);
   }
-  pool.parallelFor(n, [&](size_t begin, size_t end) {
+  pool.parallelForClaimed(n, kContactGrain, [&](size_t begin, size_t end) {
     for (size_t owner = begin; owner < end; ++owner) evaluateListedPairs(static_cast<uint32_t>(owner), k, state, c, listDrift);
   }, 64);
-  pool.parallelFor(n, [&](size_t begin, size_t end) {
+  pool.parallelForClaimed(n, kContactGrain, [&](size_t begin, size_t end) {
     float nearest = FLT_MAX;
     uint32_t p = 0, l = 0, q = 0;
     for (size_t i = begin; i < end; ++i) {

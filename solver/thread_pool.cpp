@@ -61,6 +61,22 @@ void ThreadPool::parallelFor(size_t n, const std::function<void(size_t, size_t)>
   run(n, [&](size_t begin, size_t end, unsigned) { body(begin, end); }, serialBelow);
 }
 
+void ThreadPool::parallelForClaimed(size_t n, size_t grain, const std::function<void(size_t, size_t)>& body,
+                                    size_t serialBelow) {
+  if (size() == 1 || n < serialBelow) {
+    body(0, n);
+    return;
+  }
+  grain = std::max<size_t>(grain, 1);
+  std::atomic<size_t> next{0};
+  // One chunk a thread, each of which claims blocks until the items are spent.
+  run(size(), [&](size_t, size_t, unsigned) {
+    for (size_t begin = next.fetch_add(grain, std::memory_order_relaxed); begin < n;
+         begin = next.fetch_add(grain, std::memory_order_relaxed))
+      body(begin, std::min(n, begin + grain));
+  }, 0);
+}
+
 double ThreadPool::parallelSum(size_t n, const std::function<double(size_t, size_t)>& body) {
   std::vector<double> sums(size(), 0.0);
   run(n, [&](size_t begin, size_t end, unsigned chunk) { sums[chunk] = body(begin, end); });

@@ -37,6 +37,12 @@ class ThreadPool {
   // Below `serialBelow` items the calling thread does it all: cheap per-particle passes are not
   // worth waking the workers for; a pass with a lot of work per item (contact) asks for less.
   void parallelFor(size_t n, const std::function<void(size_t begin, size_t end)>& body, size_t serialBelow = 2048);
+  // The same pass for items whose costs differ widely (contact: a vertex in a pile has hundreds of
+  // pairs, one in free fall none): the threads claim blocks of `grain` items in turn until none
+  // is left, instead of one contiguous chunk each, so that none waits long on the one holding the
+  // dense part. The body must not depend on which thread runs a block, nor on their order.
+  void parallelForClaimed(size_t n, size_t grain, const std::function<void(size_t begin, size_t end)>& body,
+                          size_t serialBelow);
   // Sum of body(begin, end) over the chunks, added in chunk order: deterministic for a given
   // thread count (the CPU side of a GPU reduction).
   double parallelSum(size_t n, const std::function<double(size_t begin, size_t end)>& body);

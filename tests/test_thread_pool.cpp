@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <mutex>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -50,6 +52,42 @@ TEST(ThreadPool, PassesAfterTheWorkersHaveFallenAsleepWakeThem) {
 
 TEST(ThreadPool, MorePoolThreadsThanCoresNeverSpin) {
   EXPECT_EQ(ThreadPool(std::max(1u, std::thread::hardware_concurrency()) + 1).spinMicroseconds(), 0);
+}
+
+// parallelForClaimed hands out blocks of `grain` items in turn: each index once, in blocks that
+// start at a multiple of the grain, and the costly items at the front (each block there sleeps, as
+// a pile's dense vertices cost hundreds of pair tests) are shared among the threads instead of all
+// falling to the one whose contiguous chunk holds them.
+TEST(ThreadPool, ClaimedBlocksCoverEveryIndexOnceAndShareTheCostlyOnes) {
+  for (unsigned threads : {2u, 3u})
+    for (size_t grain : {1u, 16u, 7u}) {
+      ThreadPool pool(threads);
+      const size_t n = 2011, costly = 20 * grain;
+      std::vector<int32_t> counts(n, 0);
+      std::vector<std::thread::id> ranBy(n);
+      size_t misaligned = 0;
+      std::mutex m;
+      pool.parallelForClaimed(n, grain, [&](size_t begin, size_t end) {
+        if (begin < costly) std::this_thread::sleep_for(std::chrono::microseconds(500));
+        std::lock_guard lock(m);
+        misaligned += begin % grain != 0 || end != std::min(n, begin + grain);
+        for (size_t i = begin; i < end; ++i) {
+          ++counts[i];
+          ranBy[i] = std::this_thread::get_id();
+        }
+      }, 0);
+      EXPECT_EQ(std::count(counts.begin(), counts.end(), 1), static_cast<std::ptrdiff_t>(n)) << threads << " threads, grain " << grain;
+      EXPECT_EQ(misaligned, 0u);
+      // Those blocks lie within the first thread's contiguous chunk (n / threads items): shared,
+      // more than one thread ran them.
+      ASSERT_LT(costly, n / threads);
+      EXPECT_GE(std::set<std::thread::id>(ranBy.begin(), ranBy.begin() + costly).size(), 2u) << threads << " threads, grain " << grain;
+    }
+  // Below serialBelow, the caller runs it all as one block.
+  ThreadPool pool(2);
+  size_t calls = 0;
+  pool.parallelForClaimed(10, 4, [&](size_t begin, size_t end) { calls += begin == 0 && end == 10; }, 64);
+  EXPECT_EQ(calls, 1u);
 }
 
 TEST(ThreadPool, SumsAddTheChunksInTheirOrderEveryTime) {
