@@ -4,6 +4,7 @@
 #include <atomic>
 #include <bit>
 #include <cfloat>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -15,6 +16,7 @@
 #include "engine/commands.h"
 #include "shaders/physics.h"
 #include "solver/integrators/common/cpu_forces.h"
+#include "solver/solver.h"
 #include "solver/thread_pool.h"
 
 namespace weft {
@@ -730,7 +732,9 @@ void buildContactIncidence(CpuContact& k, uint32_t n, ThreadPool& pool) {
 // are numbered along the cloth, so halves of the numbering carry very different work.
 constexpr size_t kContactGrain = 16;
 
-void resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool& pool) {
+ContactPassTimes resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool& pool) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point found0 = Clock::now();
   CpuContact& k = cpuContact(state);
   const uint32_t n = static_cast<uint32_t>(state.positions.size());
   gpu::ContactParams c = stepParams(k, dt, n, static_cast<uint32_t>(state.colliders.size()), WEFT_CONTACT_MEASURE, collectPairs);
@@ -782,6 +786,7 @@ void resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool&
     }, 64);
     buildContactIncidence(k, n, pool);
   }
+  const Clock::time_point resolved0 = Clock::now();
   pool.parallelForClaimed(n, kContactGrain, [&](size_t begin, size_t end) {
     for (size_t owner = begin; owner < end; ++owner) evaluateListedPairs(static_cast<uint32_t>(owner), k, state, c, listDrift);
   }, 64);
@@ -814,6 +819,9 @@ void resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool&
   }
   state.swapPositions();
   state.swapVelocities();
+  const auto ms = [](Clock::time_point from, Clock::time_point to) { return std::chrono::duration<double, std::milli>(to - from).count(); };
+  const Clock::time_point end = Clock::now();
+  return {ms(found0, resolved0), ms(resolved0, end)};
 }
 
 namespace {
@@ -945,7 +953,27 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
   gpu::ContactParams c = stepParams(k, dt, n, s.colliderCount, WEFT_CONTACT_MEASURE, collectPairs);
   if (!k.resolve)  // for the colliders' kinds (WEFT_SPEC_COLLIDER_KINDS), which it grips
     k.resolve = std::make_unique<engine::ComputeProgram>(*s.context, *s.shaders, "contact_resolve.comp", s.specialization());
-  engine::timed(r.timer, r.cmd, "contact", [&] {
+  const std::vector<engine::BufferBinding> hashBindings{{WEFT_BIND_CONTACT_START, &k.start},
+                                                        {WEFT_BIND_CONTACT_LISTED, &k.listed},
+                                                        {WEFT_BIND_CONTACT_TOPOLOGY, &k.topologyBuffer},
+                                                        {WEFT_BIND_CONTACT_SPHERES, &k.spheres},
+                                                        {WEFT_BIND_CONTACT_CELLS, &k.cells},
+                                                        {WEFT_BIND_CONTACT_ENTRIES, &k.entries},
+                                                        {WEFT_BIND_CONTACT_SCALARS, &k.scalars},
+                                                        {WEFT_BIND_CONTACT_CANDIDATE_COUNTS, &k.candidateCounts},
+                                                        {WEFT_BIND_CONTACT_INCIDENCE_ROWS, &k.incidenceRows}};
+  std::vector<engine::BufferBinding> searchBindings = hashBindings;  // the grid, and the lists it fills
+  searchBindings.push_back({WEFT_BIND_CONTACT_CANDIDATES, &k.candidates});
+  std::vector<engine::BufferBinding> incidenceBindings = searchBindings;
+  incidenceBindings.push_back({WEFT_BIND_CONTACT_INCIDENCES, &k.incidences});
+  incidenceBindings.push_back({WEFT_BIND_CONTACT_PAIR_LIVE, &k.pairLive});
+  // Each pass in contact.mode `mode` over `count` threads, then a barrier before the next.
+  auto pass = [&](engine::ComputeProgram& program, uint32_t mode, uint32_t count, const std::vector<engine::BufferBinding>& bindings) {
+    c.mode = mode;
+    program.dispatch(r.cmd, count, bindings, c);
+    engine::barrier::computeToCompute(r.vk(), r.cmd);
+  };
+  engine::timed(r.timer, r.cmd, kContactFindPass, [&] {
     engine::barrier::allToUpload(r.vk(), r.cmd);
     r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, maxEdgeBits), 4, 0u);
     r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, driftLow), sizeof(gpu::ContactScalars::driftLow), UINT32_MAX);
@@ -954,21 +982,6 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
     if (k.listStale) r.vk().CmdFillBuffer(r.cmd, k.listed.handle(), 0, VK_WHOLE_SIZE, floatBits(INFINITY));
     k.listStale = false;
     engine::barrier::transferToAll(r.vk(), r.cmd);
-    const std::vector<engine::BufferBinding> hashBindings{{WEFT_BIND_CONTACT_START, &k.start},
-                                                          {WEFT_BIND_CONTACT_LISTED, &k.listed},
-                                                          {WEFT_BIND_CONTACT_TOPOLOGY, &k.topologyBuffer},
-                                                          {WEFT_BIND_CONTACT_SPHERES, &k.spheres},
-                                                          {WEFT_BIND_CONTACT_CELLS, &k.cells},
-                                                          {WEFT_BIND_CONTACT_ENTRIES, &k.entries},
-                                                          {WEFT_BIND_CONTACT_SCALARS, &k.scalars},
-                                                          {WEFT_BIND_CONTACT_CANDIDATE_COUNTS, &k.candidateCounts},
-                                                          {WEFT_BIND_CONTACT_INCIDENCE_ROWS, &k.incidenceRows}};
-    // Each pass in contact.mode `mode` over `count` threads, then a barrier before the next.
-    auto pass = [&](engine::ComputeProgram& program, uint32_t mode, uint32_t count, const std::vector<engine::BufferBinding>& bindings) {
-      c.mode = mode;
-      program.dispatch(r.cmd, count, bindings, c);
-      engine::barrier::computeToCompute(r.vk(), r.cmd);
-    };
     // The drift first: the hash and the search that follow stand aside while the list holds.
     pass(*k.hash, WEFT_CONTACT_DRIFT, n, hashBindings);
     pass(*k.hash, WEFT_CONTACT_MEASURE, n, hashBindings);
@@ -976,15 +989,12 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
     pass(*k.scan, WEFT_CONTACT_COUNT, WEFT_WORKGROUP_SIZE, hashBindings);  // the buckets' counts into starts
     pass(*k.hash, WEFT_CONTACT_SCATTER, n, hashBindings);
     pass(*k.hash, WEFT_CONTACT_SORT, c.tableSize, hashBindings);
-    std::vector<engine::BufferBinding> searchBindings = hashBindings;  // the grid, and the lists it fills
-    searchBindings.push_back({WEFT_BIND_CONTACT_CANDIDATES, &k.candidates});
     pass(*k.search, WEFT_CONTACT_SORT, n, searchBindings);  // the search reads no mode
     // The incidence table: the search's counts into starts, each pair into its corners' runs.
     pass(*k.scan, WEFT_CONTACT_INCIDENCE_SCAN, WEFT_WORKGROUP_SIZE, hashBindings);
-    std::vector<engine::BufferBinding> incidenceBindings = searchBindings;
-    incidenceBindings.push_back({WEFT_BIND_CONTACT_INCIDENCES, &k.incidences});
-    incidenceBindings.push_back({WEFT_BIND_CONTACT_PAIR_LIVE, &k.pairLive});
     pass(*k.incidence, WEFT_CONTACT_INCIDENCE_SCATTER, n, incidenceBindings);
+  });
+  engine::timed(r.timer, r.cmd, kContactResolvePass, [&] {
     // In every step: each listed pair's box cull, once, for its four corners.
     pass(*k.incidence, WEFT_CONTACT_PAIR_CULL, n, incidenceBindings);
     const std::vector<engine::BufferBinding> resolveBindings{{WEFT_BIND_POSITIONS, &s.positionsIn()},

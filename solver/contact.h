@@ -57,7 +57,11 @@ void startContactFrameCpu(CpuState& state);  // zeroes the frame's statistics
 void startContactStepCpu(CpuState& state);
 // collectPairs: keep each vertex's nearest pairs as contact elements for the next step's implicit
 // solve (StepParams::contactPairs); else none are kept.
-void resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool& pool);
+// Returns the wall time of its two parts (kContactFindPass, kContactResolvePass).
+struct ContactPassTimes {
+  double findMs = 0.0, resolveMs = 0.0;
+};
+ContactPassTimes resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool& pool);
 // Drops the pairs kept for the next solve (the state was written, or the parameters changed), and
 // their storage when contact is off.
 void forgetContactPairsCpu(CpuState& state);

@@ -95,7 +95,8 @@ void CpuSolver::advanceSteps(float frameDt, int substeps) {
   // at a time (an adaptive unit still lands each on its own sub-steps). Before it the colliders and
   // handles are put where they are at the step's end; after it the limit projects the result and
   // contact keeps it from crossing itself.
-  double integratorMs = 0.0, limitMs = 0.0, contactMs = 0.0;
+  double integratorMs = 0.0, limitMs = 0.0;
+  ContactPassTimes contactTimes;
   solveStats_.clear();
   for (int s = 0; s < substeps; ++s) {
     start = Clock::now();
@@ -107,14 +108,19 @@ void CpuSolver::advanceSteps(float frameDt, int substeps) {
     start = Clock::now();
     if (limited) limitStrainCpu(state_, step, params_.strainLimitIterations, pool_);
     limitMs += ms(start);
-    start = Clock::now();
-    if (contact) resolveContactCpu(state_, dt, step.contactPairs != 0u, pool_);
-    contactMs += ms(start);
+    if (contact) {
+      const ContactPassTimes t = resolveContactCpu(state_, dt, step.contactPairs != 0u, pool_);
+      contactTimes.findMs += t.findMs;
+      contactTimes.resolveMs += t.resolveMs;
+    }
   }
   kinematics_.finishFrame(frameDt);
   passTimes_ = {{std::string(integratorName(params_.integrator)), integratorMs}};
   if (limited) passTimes_.emplace_back("strain_limit", limitMs);
-  if (contact) passTimes_.emplace_back("contact", contactMs);
+  if (contact) {
+    passTimes_.emplace_back(kContactFindPass, contactTimes.findMs);
+    passTimes_.emplace_back(kContactResolvePass, contactTimes.resolveMs);
+  }
 }
 
 void CpuSolver::readState(std::vector<glm::vec4>& positions, std::vector<glm::vec4>& velocities) const {

@@ -339,7 +339,8 @@ void GpuSolver::advance(float frameDt, int substeps) {
   const integrators::IntegratorUnit& unit = integrators::integratorUnit(params_.integrator);
   const uint32_t submittedSteps = unit.submitsOwnFrames() ? 1u : static_cast<uint32_t>(substeps);
   const bool limited = hasStrainLimit(state_), contact = hasContact(state_);
-  const uint32_t passes = (unit.timedPassesPerStep(params_) + (limited ? 1u : 0u) + (contact ? 1u : 0u)) * submittedSteps +
+  // contact: kContactFindPass and kContactResolvePass
+  const uint32_t passes = (unit.timedPassesPerStep(params_) + (limited ? 1u : 0u) + (contact ? 2u : 0u)) * submittedSteps +
                           (hasTearing(state_) ? 1u : 0u);
   if (passes > timerCapacity_) {
     timer_ = engine::GpuTimer(context_, passes);

@@ -88,6 +88,11 @@ struct ContactStats {
 
 // Per-pass timings of the last advance(): GPU timestamps on the GPU backend, wall-clock on the CPU.
 using PassTimes = std::vector<std::pair<std::string, double>>;  // name, ms
+// Contact is timed in two parts on both backends: finding the pairs (the drift since the list was
+// made, and in a step that searches, the hash grid, the search and the incidence table) and
+// resolving them (each listed pair's cull and evaluation, then each vertex's bounded move).
+inline constexpr const char* kContactFindPass = "contact_find";
+inline constexpr const char* kContactResolvePass = "contact_resolve";
 
 class Solver {
  public:

@@ -164,6 +164,10 @@ TEST(Cli, RunReportsContactInTheStatsAndTheSummary) {
   EXPECT_GT(j["contact"]["nearVertices"].get<double>(), j["contact"]["contactVertices"].get<double>());
   EXPECT_EQ(j["contact"]["crowdedVertices"].get<double>(), 0.0) << "the search's slots hold every candidate of the pile";
   EXPECT_GT(j["contact"]["medianMsPerStep"].get<double>(), 0.0);
+  // The pass's two parts: finding the pairs and resolving them, each timed (solver.h).
+  EXPECT_GT(j["contact"]["medianFindMsPerStep"].get<double>(), 0.0);
+  EXPECT_GT(j["contact"]["medianResolveMsPerStep"].get<double>(), 0.0);
+  EXPECT_THAT(r.output, testing::ContainsRegex("ms/step \\(find [0-9.]+, resolve [0-9.]+\\)"));
   fs::path small = writeFile("small.json", kSmallScene);
   r = weft("run " + small.string() + " --backend cpu --quiet --stats " + stats.string());
   ASSERT_EQ(r.exitCode, 0) << r.output;
@@ -844,6 +848,11 @@ TEST(Cli, BenchContactSuiteTimesEachClothWithContactOnAndOff) {
     EXPECT_GT(off, 0.0) << row.dump();
     EXPECT_NEAR(row["ratio"].get<double>(), on / off, 1e-9 * on / off) << row.dump();
     EXPECT_GT(pass, 0.0) << row.dump();
+    // The pass in its two parts (solver.h's kContactFindPass and kContactResolvePass), each timed.
+    const double find = row["msPerFrameContactFind"], resolve = row["msPerFrameContactResolve"];
+    EXPECT_GT(find, 0.0) << row.dump();
+    EXPECT_GT(resolve, 0.0) << row.dump();
+    EXPECT_NEAR(find + resolve, pass, 1e-9 * pass) << row.dump();
     // The contact pass is part of the frame: both are the timed frames' means (GPU time on the
     // device, wall time on the CPU backend), so the pass's is the smaller, within the two clocks'
     // agreement.

@@ -167,11 +167,11 @@ int benchContactSuite(const BenchOptions& options) {
   // The stretch columns: the structural springs' after the last timed frame, mean / max (solver/stretch.h),
   // with contact on and off. A cloth that does not hold (a fine twist at the scene's substeps)
   // has long edges, which widen the search's cells: its contact time is not that of a cloth that holds.
-  std::printf("| cloth | backend | ms/frame, contact on | of which contact | ms/frame, off | on / off | stretch on, mean / max | "
+  std::printf("| cloth | backend | ms/frame, contact on | of which contact (find + resolve) | ms/frame, off | on / off | stretch on, mean / max | "
               "stretch off |\n|---|---|---|---|---|---|---|---|\n");
   for (const ContactCase& c : cases) {
     for (Backend backend : {Backend::Cpu, Backend::Gpu}) {
-      double ms[2] = {0, 0}, contactMs = 0;
+      double ms[2] = {0, 0}, contactMs = 0, findMs = 0, resolveMs = 0;
       StretchStats stretch[2];
       std::string notMeasured[2];  // why contact on [0] or off [1] was not measured; empty: it was
       for (bool on : {true, false}) {
@@ -193,8 +193,11 @@ int benchContactSuite(const BenchOptions& options) {
         ms[on ? 0 : 1] = t.wallMsMean;
         stretch[on ? 0 : 1] = structuralStretch(c.model, t.positions);
         if (on)  // the contact pass's mean time a frame: GPU time on the device, wall time on the CPU backend
-          for (const auto& [name, passMs] : t.passTotals)
-            if (name == "contact") contactMs += passMs / c.frames;
+          for (const auto& [name, passMs] : t.passTotals) {
+            if (name == kContactFindPass) findMs += passMs / c.frames;
+            if (name == kContactResolvePass) resolveMs += passMs / c.frames;
+          }
+        contactMs = findMs + resolveMs;
       }
       auto cell = [&](int k, const char* pattern, double value) {
         if (!notMeasured[k].empty()) return notMeasured[k];
@@ -211,7 +214,7 @@ int benchContactSuite(const BenchOptions& options) {
         return std::string(text);
       };
       std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", c.name.c_str(), backendName(backend), cell(0, "%.1f", ms[0]).c_str(),
-                  notMeasured[0].empty() ? cell(0, "%.1f", contactMs).c_str() : "-", cell(1, "%.2f", ms[1]).c_str(),
+                  notMeasured[0].empty() ? (cell(0, "%.1f", contactMs) + " (" + cell(0, "%.1f", findMs) + " + " + cell(0, "%.1f", resolveMs) + ")").c_str() : "-", cell(1, "%.2f", ms[1]).c_str(),
                   both ? cell(0, "%.1f", ratio).c_str() : "-", stretchCell(0).c_str(), stretchCell(1).c_str());
       std::fflush(stdout);
       Json row = {{"cloth", c.name},
@@ -223,6 +226,8 @@ int benchContactSuite(const BenchOptions& options) {
       if (notMeasured[0].empty()) {
         row["msPerFrameContact"] = ms[0];
         row["msPerFrameContactPass"] = contactMs;
+        row["msPerFrameContactFind"] = findMs;
+        row["msPerFrameContactResolve"] = resolveMs;
         row["stretchContact"] = {{"mean", stretch[0].mean}, {"max", stretch[0].max}};
       } else {
         row["contactNotMeasured"] = notMeasured[0];

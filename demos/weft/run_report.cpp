@@ -74,7 +74,7 @@ size_t RestReport::largest() const {
   return at;
 }
 
-void ContactReport::add(const ContactStats& stats, double ms, int substeps) {
+void ContactReport::add(const ContactStats& stats, double findMs, double resolveMs, int substeps) {
   contactVertices += stats.contactVertices;
   limitedVertices += stats.limitedVertices;
   nearVertices += stats.nearVertices;
@@ -82,7 +82,9 @@ void ContactReport::add(const ContactStats& stats, double ms, int substeps) {
   searchSteps += stats.searchSteps;
   minDistance = framesAdded == 0 ? stats.minDistance : std::min<double>(minDistance, stats.minDistance);
   ++framesAdded;
-  msPerStep.push_back(ms / substeps);
+  msPerStep.push_back((findMs + resolveMs) / substeps);
+  findMsPerStep.push_back(findMs / substeps);
+  resolveMsPerStep.push_back(resolveMs / substeps);
 }
 
 std::string summaryLine(const RunReport& r) {
@@ -101,9 +103,10 @@ std::string summaryLine(const RunReport& r) {
     stretch += worstText;
   }
   if (r.contact.on && r.contact.framesAdded > 0) {
-    char contactText[96];
-    std::snprintf(contactText, sizeof contactText, " | contact %.2f mm nearest, %.3f ms/step", 1e3 * r.contact.minDistance,
-                  median(r.contact.msPerStep));  // the counts are in the stats file
+    char contactText[128];
+    std::snprintf(contactText, sizeof contactText, " | contact %.2f mm nearest, %.3f ms/step (find %.3f, resolve %.3f)",
+                  1e3 * r.contact.minDistance, median(r.contact.msPerStep), median(r.contact.findMsPerStep),
+                  median(r.contact.resolveMsPerStep));  // the counts are in the stats file
     stretch += contactText;
   }
   if (!r.rest.moves.empty() && r.final.finite) {
@@ -209,7 +212,9 @@ void writeStatsJson(const RunReport& r, const std::string& path) {
                     {"limitedVertices", r.contact.limitedVertices},
                     {"crowdedVertices", r.contact.crowdedVertices},
                     {"searchSteps", r.contact.searchSteps},
-                    {"medianMsPerStep", median(r.contact.msPerStep)}};
+                    {"medianMsPerStep", median(r.contact.msPerStep)},
+                    {"medianFindMsPerStep", median(r.contact.findMsPerStep)},
+                    {"medianResolveMsPerStep", median(r.contact.resolveMsPerStep)}};
   else
     j["contact"] = nullptr;
   if (!r.rest.moves.empty())

@@ -25,14 +25,15 @@ StateSummary summarizeState(const std::vector<glm::vec4>& positions, const std::
                             const std::vector<float>& masses, size_t first = 0, size_t count = 0);
 
 // Contact over a run (solver/contact.h): summed over its steps, the smallest distance over them,
-// and the contact pass's time per step, one sample per frame.
+// and the contact pass's time per step, one sample per frame: the whole, and its two parts, finding
+// the pairs and resolving them (kContactFindPass, kContactResolvePass).
 struct ContactReport {
   bool on = false;
   uint64_t contactVertices = 0, limitedVertices = 0, nearVertices = 0, crowdedVertices = 0, searchSteps = 0;
   double minDistance = 0;  // m; meaningful once a frame was added
   int framesAdded = 0;
-  std::vector<double> msPerStep;
-  void add(const ContactStats& stats, double ms, int substeps);
+  std::vector<double> msPerStep, findMsPerStep, resolveMsPerStep;
+  void add(const ContactStats& stats, double findMs, double resolveMs, int substeps);
 };
 
 // How far the cloth still moves as the run ends: the largest move of any free particle (pinned ones,
