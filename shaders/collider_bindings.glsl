@@ -55,4 +55,21 @@ vec3 colliderGripAll(vec3 x, vec3 move, uint colliderCount) {
   return move;
 }
 
+// Whether a particle at x rests on one of the `colliderCount` colliders (restsOnCollider): with the
+// grid, those of its cell, as colliderGripAll walks them. Mirrors restsOnAnyCollider in
+// solver/integrators/common/cpu_forces.h.
+bool restsOnAnyCollider(vec3 x, uint colliderCount) {
+  if (weftColliderKinds == 0u) return false;  // built for no collider at all
+  if ((weftColliderKinds & WEFT_COLLIDER_GRID_BIT) == 0u || colliderGrid.tableSize == 0u) {
+    for (uint c = 0u; c < colliderCount; ++c)
+      if (restsOnCollider(x, colliders[c])) return true;
+    return false;
+  }
+  ColliderWalk w = colliderWalk(x);
+  uint c;
+  while (nextCollider(w, c))
+    if (restsOnCollider(x, colliders[c])) return true;
+  return false;
+}
+
 #endif

@@ -434,6 +434,10 @@ WEFT_FN ContactPairState vertexTriangleState(vec4 p, vec4 a, vec4 b, vec4 c, vec
   return s;
 }
 
+// A pair's corner as the contact pass takes it: its start position, and its inverse mass, or 0 where
+// it rests on a collider (restsOnCollider), which holds it there.
+WEFT_FN vec4 contactPassCorner(vec4 x0, bool resting) { return vec4(x0.x, x0.y, x0.z, resting ? 0.0f : x0.w); }
+
 // Edge e0 e1 against edge f0 f1 at the step's start, and their targets; corners 0..3 for e0, e1, f0, f1.
 WEFT_FN ContactPairState edgeEdgeState(vec4 e0, vec4 e1, vec4 f0, vec4 f1, vec3 e0t, vec3 e1t, vec3 f0t, vec3 f1t) {
   vec2 st = closestSegmentParameters(xyz(e0), xyz(e1), xyz(f0), xyz(f1));

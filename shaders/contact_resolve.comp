@@ -78,6 +78,9 @@ uint incidenceBegin(uint i, bool edges) {
 }
 uint incidenceEnd(uint i, bool edges) { return incidenceRows[edges ? contact.particleCount + i : i]; }
 
+// Corner u of a pair as the pass takes it (contactPassCorner): held where it rests on a collider.
+vec4 passCorner(uint u) { return contactPassCorner(start[u], restsOnAnyCollider(start[u].xyz, contact.colliderCount)); }
+
 // Incidence m of vertex i: false where its owner's cull found the pair beyond the radius; else the
 // pair's id, corners v (vertex v.x against triangle v.yzw, or edge v.xy against edge v.zw), i's
 // corner among them, and the pair's state at the step's start and targets.
@@ -86,10 +89,9 @@ bool listedPair(uint i, uint m, bool edges, out uint id, out uvec4 v, out uint c
   if ((pairLive[id / 32u] & (1u << (id % 32u))) == 0u) return false;
   v = contactPairCorners(id, edges);
   corner = v.x == i ? 0u : (v.y == i ? 1u : (v.z == i ? 2u : 3u));
-  pair = edges ? edgeEdgeState(start[v.x], start[v.y], start[v.z], start[v.w], positions[v.x].xyz, positions[v.y].xyz,
-                               positions[v.z].xyz, positions[v.w].xyz)
-               : vertexTriangleState(start[v.x], start[v.y], start[v.z], start[v.w], positions[v.x].xyz,
-                                     positions[v.y].xyz, positions[v.z].xyz, positions[v.w].xyz);
+  vec4 c0 = passCorner(v.x), c1 = passCorner(v.y), c2 = passCorner(v.z), c3 = passCorner(v.w);
+  pair = edges ? edgeEdgeState(c0, c1, c2, c3, positions[v.x].xyz, positions[v.y].xyz, positions[v.z].xyz, positions[v.w].xyz)
+               : vertexTriangleState(c0, c1, c2, c3, positions[v.x].xyz, positions[v.y].xyz, positions[v.z].xyz, positions[v.w].xyz);
   return true;
 }
 

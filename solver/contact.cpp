@@ -139,6 +139,7 @@ struct CornerShare {
 
 struct CpuContact : ContactCommon {
   std::vector<glm::vec4> start;
+  std::vector<glm::vec4> passStart;  // start as the pass takes each corner: held where it rests on a collider (contactPassCorner)
   std::vector<glm::vec4> listed;   // the start positions the candidates were listed at
   std::vector<glm::vec4> spheres;  // the search step's, of the triangles then the edges (contactMeasure)
   std::vector<uint32_t> cells, entries;
@@ -164,7 +165,7 @@ struct CpuContact : ContactCommon {
     return (topology.data.size() + cells.size() + entries.size() + buckets.size() + marks.size() + incidenceRows.size() +
             incidenceCounts.size()) *
                sizeof(uint32_t) +
-           (start.size() + listed.size() + spheres.size() + candidateCounts.size()) * sizeof(glm::vec4) +
+           (start.size() + passStart.size() + listed.size() + spheres.size() + candidateCounts.size()) * sizeof(glm::vec4) +
            incidences.capacity() * (sizeof(const ListedPair*) + 1 + sizeof(float) + sizeof(CornerShare)) +
            candidates.size() * sizeof(candidates[0]) + pairs * sizeof(ListedPair);
   }
@@ -386,9 +387,10 @@ void evaluateListedPairs(uint32_t owner, CpuContact& k, const CpuState& s, const
                : gpu::vertexTriangleBeyond(xyz(start[v.x]), xyz(start[v.y]), xyz(start[v.z]), xyz(start[v.w]), contact.radius));
     gpu::ContactPairState state{};
     if (!beyond) {
-      state = edges ? gpu::edgeEdgeState(start[v.x], start[v.y], start[v.z], start[v.w], xyz(positions[v.x]), xyz(positions[v.y]),
+      const std::vector<glm::vec4>& c = k.passStart;
+      state = edges ? gpu::edgeEdgeState(c[v.x], c[v.y], c[v.z], c[v.w], xyz(positions[v.x]), xyz(positions[v.y]),
                                          xyz(positions[v.z]), xyz(positions[v.w]))
-                    : gpu::vertexTriangleState(start[v.x], start[v.y], start[v.z], start[v.w], xyz(positions[v.x]),
+                    : gpu::vertexTriangleState(c[v.x], c[v.y], c[v.z], c[v.w], xyz(positions[v.x]),
                                                xyz(positions[v.y]), xyz(positions[v.z]), xyz(positions[v.w]));
       if (listedHere) pair.listedGap = std::max(pair.listedGap, state.d);
       beyond = gpu::contactDistanceBeyond(state.d, contact.radius);  // the distance the kernel's cull takes
@@ -415,7 +417,7 @@ void evaluateListedPairs(uint32_t owner, CpuContact& k, const CpuState& s, const
 // movesApartFromHolders() of contact_resolve.comp: whether `move` takes vertex i away from every
 // live pair within the hold distance of it, those pairs evaluated again as the kernel does.
 bool movesApartFromHolders(uint32_t i, const CpuState& s, const CpuContact& k, glm::vec3 move) {
-  const std::vector<glm::vec4>& x0 = k.start;
+  const std::vector<glm::vec4>& x0 = k.passStart;  // the states evaluateListedPairs took
   const std::vector<glm::vec4>& x = s.positions;
   for (uint32_t m = k.incidenceRows[i]; m < k.incidenceRows[i + 1u]; ++m) {
     if (k.live[m] == kIncidenceBeyond || !gpu::contactHeldBy(k.distances[m], k.thickness)) continue;
@@ -787,6 +789,12 @@ ContactPassTimes resolveContactCpu(CpuState& state, float dt, bool collectPairs,
     buildContactIncidence(k, n, pool);
   }
   const Clock::time_point resolved0 = Clock::now();
+  k.passStart.resize(n);
+  pool.parallelFor(n, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i)
+      k.passStart[i] = gpu::contactPassCorner(
+          k.start[i], integrators::restsOnAnyCollider(xyz(k.start[i]), state.colliders, state.colliderGrid));
+  });
   pool.parallelForClaimed(n, kContactGrain, [&](size_t begin, size_t end) {
     for (size_t owner = begin; owner < end; ++owner) evaluateListedPairs(static_cast<uint32_t>(owner), k, state, c, listDrift);
   }, 64);

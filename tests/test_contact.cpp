@@ -1081,6 +1081,23 @@ TEST_P(ContactLayersTest, ASheetOnAnEqualSheetOnTheFloorComesToRest) {
   RecordProperty("moved_um", std::to_string(moved * 1e6));
 }
 
+// Two equal 0.2 m sheets (12 x 12) 2 cm apart over a sphere of 0.1 m (mu 0.5) on the floor, thickness
+// 3 mm, under xpbd.
+ClothModel twoSheetsOverASphere() {
+  ClothModel model = grid(12, 12, {0.2f, 0.2f}, {-0.1f, 0.11f, -0.1f}, GridPlane::Horizontal);
+  appendCloth(model, grid(12, 12, {0.2f, 0.2f}, {-0.1f, 0.13f, -0.1f}, GridPlane::Horizontal));
+  return model;
+}
+SolverParams twoSheetsOverASphereParams() {
+  SolverParams params = contactParams(Integrator::Xpbd, 0.003f);
+  ColliderDesc sphere;
+  sphere.kind = ColliderDesc::Kind::Sphere;
+  sphere.radius = 0.1f;
+  sphere.friction = 0.5f;
+  params.colliders.push_back(sphere);
+  return params;
+}
+
 // Two equal 0.2 m sheets (12 x 12) dropped 2 cm apart onto a sphere of 0.1 m (mu 0.5), cloth on
 // cloth mu 0.3, under xpbd: the lower sheet carries the upper one's weight and friction, which reach
 // it as moves of the contact pass after the step's collision, pressing it into the sphere and
@@ -1092,15 +1109,8 @@ TEST_P(ContactLayersTest, ASheetOnAnEqualSheetOnTheFloorComesToRest) {
 // The upper sheet still creeps on the lower while it settles (1.9 and 1.7 mm in those 2 s, about
 // as much without the grip): it must stay within 3 mm (docs/contact.md).
 TEST_P(ContactLayersTest, TwoSheetsOnASphereStayOnIt) {
-  ClothModel model = grid(12, 12, {0.2f, 0.2f}, {-0.1f, 0.11f, -0.1f}, GridPlane::Horizontal);
-  appendCloth(model, grid(12, 12, {0.2f, 0.2f}, {-0.1f, 0.13f, -0.1f}, GridPlane::Horizontal));
-  SolverParams params = contactParams(Integrator::Xpbd, 0.003f);
-  ColliderDesc sphere;
-  sphere.kind = ColliderDesc::Kind::Sphere;
-  sphere.radius = 0.1f;
-  sphere.friction = 0.5f;
-  params.colliders.push_back(sphere);
-  auto solver = makeTestSolver(model, params, GetParam());
+  const ClothModel model = twoSheetsOverASphere();
+  auto solver = makeTestSolver(model, twoSheetsOverASphereParams(), GetParam());
   auto centres = [&] {
     std::vector<glm::vec4> x, v;
     solver->readState(x, v);
@@ -1119,6 +1129,74 @@ TEST_P(ContactLayersTest, TwoSheetsOnASphereStayOnIt) {
   EXPECT_LT(upper, 3e-3) << "m: the upper sheet slides";
   RecordProperty("lower_mm", std::to_string(lower * 1e3));
   RecordProperty("upper_mm", std::to_string(upper * 1e3));
+}
+
+// A 12 x 12 sheet lying on the floor (at its margin, 5 mm) with an equal sheet 2 mm above it, inside
+// the 3 mm thickness, under xpbd, one step: the pass holds the lower sheet where the floor holds it
+// (restsOnCollider, contactPassCorner) and pushes the upper one by the whole of the missing
+// millimetre, as far as its bound lets it (0.45 of the 2 mm gap a step). Every vertex of the lower
+// sheet must end the step on the floor's margin, pushed by no pair, and the upper sheet must stand
+// more than 0.9 of the thickness above it (2.9 mm measured), with no crossing. Before the hold the
+// pass shared each push between the sheets by their masses: it pushed the lower sheet 0.5 mm into
+// the floor (the next step's collision took it out again) and the upper one only 0.5 mm up.
+TEST_P(ContactLayersTest, AClothRestingOnAColliderIsHeldAndTheLayerAboveTakesThePush) {
+  const float margin = ColliderDesc{}.margin;
+  ClothModel model = grid(12, 12, {0.2f, 0.2f}, {-0.1f, margin, -0.1f}, GridPlane::Horizontal);
+  appendCloth(model, grid(12, 12, {0.2f, 0.2f}, {-0.1f, margin + 0.002f, -0.1f}, GridPlane::Horizontal));
+  const float thickness = 0.003f;
+  auto solver = makeTestSolver(model, contactParams(Integrator::Xpbd, thickness), GetParam());
+  solver->advance(1.f / 480.f, 1);
+  std::vector<glm::vec4> x, v;
+  solver->readState(x, v);
+  const std::vector<uint32_t> marks = solver->lastContactMarks();
+  ASSERT_EQ(marks.size(), x.size());
+  double lowest = 1.0, highest = 0.0, upperLowest = 1.0;
+  size_t lowerPushed = 0, upperPushed = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const bool lower = i < 144;
+    if (lower) {
+      lowest = std::min<double>(lowest, x[i].y);
+      highest = std::max<double>(highest, x[i].y);
+    } else {
+      upperLowest = std::min<double>(upperLowest, x[i].y);
+    }
+    if (marks[i] & WEFT_CONTACT_MARK_PUSHED) ++(lower ? lowerPushed : upperPushed);
+  }
+  EXPECT_NEAR(lowest, margin, 1e-6) << "m: the pass pushed the resting sheet into the floor";
+  EXPECT_NEAR(highest, margin, 1e-6) << "m: the resting sheet left the floor";
+  EXPECT_EQ(lowerPushed, 0u) << "vertices of the resting sheet pushed by a pair";
+  EXPECT_GT(upperPushed, 100u) << "the upper sheet starts inside the thickness: the pass pushes it";
+  EXPECT_GT(upperLowest - margin, 0.9 * thickness) << "m from the floor's margin to the upper sheet";
+  EXPECT_EQ(countCrossings(x, model.triangles), 0u);
+  RecordProperty("lowest_um_below_margin", std::to_string((margin - lowest) * 1e6));
+}
+
+// The two sheets of TwoSheetsOnASphereStayOnIt at 16 steps a frame: once they have settled (8 s),
+// the largest move of any vertex in a frame over the next second, its median, must be under 5e-5 m,
+// with no crossing. Before the pass held the sheet that rests on the sphere (above), the pass and the
+// collision undid each other every step, and the corners shook by 0.16-0.27 mm a frame (the
+// median) after 6 and 12 s of the same scene; the resting-layers target of 1e-5 m a frame is met in
+// some runs and not others (docs/contact.md).
+TEST_P(ContactLayersTest, TwoSheetsOnASphereComeNearlyToRest) {
+  const ClothModel model = twoSheetsOverASphere();
+  auto solver = makeTestSolver(model, twoSheetsOverASphereParams(), GetParam());
+  const Watch settling = watch(*solver, model, 480, 16, 1.f / 60.f, false);
+  std::vector<glm::vec4> before, x, v;
+  solver->readState(before, v);
+  std::vector<double> moves;
+  for (int f = 0; f < 60; ++f) {
+    solver->advance(1.f / 60.f, 16);
+    solver->readState(x, v);
+    double moved = 0.0;
+    for (size_t i = 0; i < x.size(); ++i) moved = std::max<double>(moved, glm::length(glm::vec3(x[i] - before[i])));
+    moves.push_back(moved);
+    before = x;
+  }
+  std::nth_element(moves.begin(), moves.begin() + 30, moves.end());
+  EXPECT_EQ(settling.worstCrossings, 0u);
+  EXPECT_EQ(countCrossings(x, model.triangles), 0u);
+  EXPECT_LT(moves[30], 5e-5) << "m a frame (median of the largest move): the sheets still shake";
+  RecordProperty("median_move_um", std::to_string(moves[30] * 1e6));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ContactLayersTest, ::testing::ValuesIn(allBackends()), backendParamName);

@@ -182,6 +182,19 @@ inline glm::vec3 colliderGripAll(glm::vec3 x, glm::vec3 move, const std::vector<
   return move;
 }
 
+// CPU twin of restsOnAnyCollider() in shaders/collider_bindings.glsl.
+inline bool restsOnAnyCollider(glm::vec3 x, const std::vector<gpu::Collider>& colliders, const ColliderGridData& grid) {
+  if (!grid.on()) {
+    for (const gpu::Collider& c : colliders)
+      if (gpu::restsOnCollider(x, c)) return true;
+    return false;
+  }
+  ColliderWalk walk(grid, x);
+  for (uint32_t c; walk.next(c);)
+    if (gpu::restsOnCollider(x, colliders[c])) return true;
+  return false;
+}
+
 // CPU twin of firstRestingCollider() in shaders/solver_bindings.glsl.
 inline uint32_t firstRestingCollider(glm::vec3 x, glm::vec3 v, glm::vec3 b, const std::vector<gpu::Collider>& colliders,
                                      const ColliderGridData& grid) {
