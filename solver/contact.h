@@ -17,6 +17,7 @@
 #include "solver/backend_state.h"
 #include "solver/cloth_model.h"
 #include "solver/memory_budget.h"
+#include "solver/solver.h"
 
 namespace weft {
 
@@ -57,10 +58,7 @@ void startContactFrameCpu(CpuState& state);  // zeroes the frame's statistics
 void startContactStepCpu(CpuState& state);
 // collectPairs: keep each vertex's nearest pairs as contact elements for the next step's implicit
 // solve (StepParams::contactPairs); else none are kept.
-// Returns the wall time of its two parts (kContactFindPass, kContactResolvePass).
-struct ContactPassTimes {
-  double findMs = 0.0, resolveMs = 0.0;
-};
+// Returns the wall time of its two parts (kContactFindPass, kContactResolvePass in solver.h).
 ContactPassTimes resolveContactCpu(CpuState& state, float dt, bool collectPairs, ThreadPool& pool);
 // Drops the pairs kept for the next solve (the state was written, or the parameters changed), and
 // their storage when contact is off.

@@ -93,6 +93,18 @@ using PassTimes = std::vector<std::pair<std::string, double>>;  // name, ms
 // resolving them (each listed pair's cull and evaluation, then each vertex's bounded move).
 inline constexpr const char* kContactFindPass = "contact_find";
 inline constexpr const char* kContactResolvePass = "contact_resolve";
+struct ContactPassTimes {
+  double findMs = 0.0, resolveMs = 0.0;
+};
+// The two parts' times summed over a frame's passes (one of each a step).
+inline ContactPassTimes contactPassTimes(const PassTimes& passes) {
+  ContactPassTimes t;
+  for (const auto& [name, ms] : passes) {
+    if (name == kContactFindPass) t.findMs += ms;
+    if (name == kContactResolvePass) t.resolveMs += ms;
+  }
+  return t;
+}
 
 class Solver {
  public:

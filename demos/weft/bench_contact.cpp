@@ -192,12 +192,12 @@ int benchContactSuite(const BenchOptions& options) {
         }
         ms[on ? 0 : 1] = t.wallMsMean;
         stretch[on ? 0 : 1] = structuralStretch(c.model, t.positions);
-        if (on)  // the contact pass's mean time a frame: GPU time on the device, wall time on the CPU backend
-          for (const auto& [name, passMs] : t.passTotals) {
-            if (name == kContactFindPass) findMs += passMs / c.frames;
-            if (name == kContactResolvePass) resolveMs += passMs / c.frames;
-          }
-        contactMs = findMs + resolveMs;
+        if (on) {  // the contact pass's mean time a frame: GPU time on the device, wall time on the CPU backend
+          const ContactPassTimes parts = contactPassTimes(t.passTotals);
+          findMs = parts.findMs / c.frames;
+          resolveMs = parts.resolveMs / c.frames;
+          contactMs = findMs + resolveMs;
+        }
       }
       auto cell = [&](int k, const char* pattern, double value) {
         if (!notMeasured[k].empty()) return notMeasured[k];

@@ -267,12 +267,8 @@ int runCommand(const RunOptions& options) {
     report.stepDt = settings.dt / substeps;
     for (const SolveStats& s : solver->lastSolveStats()) report.solves.add(s);
     if (report.contact.on) {
-      double findMs = 0, resolveMs = 0;
-      for (const auto& [name, ms] : solver->lastPassTimes()) {
-        if (name == kContactFindPass) findMs += ms;
-        if (name == kContactResolvePass) resolveMs += ms;
-      }
-      report.contact.add(solver->lastContactStats(), findMs, resolveMs, substeps);
+      const ContactPassTimes t = contactPassTimes(solver->lastPassTimes());
+      report.contact.add(solver->lastContactStats(), t.findMs, t.resolveMs, substeps);
     }
     report.frames = frame;
     const int64_t stepsBefore = report.steps;
