@@ -215,6 +215,12 @@ WEFT_FN float sweptDepth(vec3 x, vec3 stepStart, WEFT_COLLIDER c, float dt, WEFT
   return dot(face * face, h) + margin - dot(face, p1);  // face * face: the face's axis, unsigned
 }
 
+// How near a collider a particle counts as resting on it, at a depth (negative outside) of its
+// margin's surface: within a tenth of the margin. One reach for the implicit solves' hold
+// (restingFilter), the contact pass's grip (colliderGripMove) and its hold (restsOnCollider).
+#define WEFT_COLLIDER_RESTING_FRACTION 0.1f
+WEFT_FN bool colliderWithinRestingReach(float depth, WEFT_COLLIDER c) { return depth >= -WEFT_COLLIDER_RESTING_FRACTION * c.margin; }
+
 // The constraint an implicit solve gives a particle at x, moving at v, near collider c, when the
 // step's right-hand side at the particle is b (its explicit impulse over the step: gravity, springs,
 // drag): (outward normal, WEFT_FILTER_CONTACT) when it rests on the surface (within a tenth of a
@@ -231,7 +237,7 @@ WEFT_FN float sweptDepth(vec3 x, vec3 stepStart, WEFT_COLLIDER c, float dt, WEFT
 WEFT_FN vec4 restingFilter(vec3 x, vec3 v, vec3 b, WEFT_COLLIDER c) {
   vec3 n = vec3(0.0f);
   float depth = colliderDepth(x, c, n);
-  if (depth >= -0.1f * c.margin && dot(v - colliderSurfaceVelocity(x, c), n) <= 0.0f && dot(b, n) <= 0.0f) {
+  if (colliderWithinRestingReach(depth, c) && dot(v - colliderSurfaceVelocity(x, c), n) <= 0.0f && dot(b, n) <= 0.0f) {
     return vec4(n.x, n.y, n.z, WEFT_FILTER_CONTACT);
   }
   return vec4(0.0f, 0.0f, 0.0f, WEFT_FILTER_FREE);
@@ -273,24 +279,29 @@ WEFT_FN vec3 restingFriction(vec3 x, vec3 v, vec3 n, float press, WEFT_COLLIDER 
 // by friction times it (sliding). A move away from the surface is the contact pass's own.
 WEFT_FN vec3 colliderGripMove(vec3 x, vec3 move, WEFT_COLLIDER c) {
   vec3 n = vec3(0.0f);
-  if (colliderDepth(x, c, n) < -0.1f * c.margin) return move;
+  if (!colliderWithinRestingReach(colliderDepth(x, c, n), c)) return move;
   float into = dot(move, n);
   if (!(into < 0.0f)) return move;
   vec3 along = move - into * n;
   return move - (1.0f - coulombKeep(length(along), -into, c)) * along;
 }
 
-// Whether the contact pass takes a particle at x as resting on collider c: on its margin's surface or
-// inside, or outside it by no more than a hundredth of the margin and a micrometre, which is where the
-// collision's projection onto the surface leaves it, within rounding. The pass then holds it (its
-// inverse mass 0 in every pair, contactPassCorner), and the pair's other corners take the whole push:
-// otherwise a layer pressing on a cloth that rests on a collider pushed the resting cloth into it, the
-// next step's collision pushed it back out, and the two undid each other every step. With that fight,
-// two sheets on a sphere moved 0.22 mm a frame after 12 s at 16 steps a frame (the largest move,
-// median over the last second); without it, 0.03 mm, and 0.012 mm after 20 s (docs/contact.md).
+// Whether the contact pass takes a particle at x as resting on collider c: within the tenth of the
+// margin in which the implicit solves hold it (restingFilter) and the pass grips it (colliderGripMove),
+// and a micrometre for the collision's rounding. The pass then holds it (its inverse mass 0 in every
+// pair, contactPassCorner), and the pair's other corners take the whole push: otherwise a layer
+// pressing on a cloth that rests on a collider pushed the resting cloth into it, the next step's
+// collision pushed it back out, and the two undid each other every step. The reach was a hundredth of
+// the margin at first: a lower sheet lying over a sphere's curve 36-57 um off its margin then moved
+// in and out of it from step to step, held in one and pushed down in the next, and the two sheets
+// rocked by 10 um at 140 Hz (docs/contact.md). Two sheets on a sphere at 16 steps a frame, the
+// largest move in a frame (median over a second): 163 um at 4 s and 40 um at 8 s with a hundredth;
+// 12 and 2.6 um with the tenth. A hold graded from 0 on the surface to 1 at the tenth was worse
+// (120 um from 4 s to 20 s): a partly held vertex is pushed into the surface by its share, and the
+// fight returns within the ramp.
 WEFT_FN bool restsOnCollider(vec3 x, WEFT_COLLIDER c) {
   vec3 n = vec3(0.0f);
-  return colliderDepth(x, c, n) >= -(0.01f * c.margin + 1e-6f);
+  return colliderWithinRestingReach(colliderDepth(x, c, n) + 1e-6f, c);
 }
 
 // Pushes a particle out of a collider and corrects its velocity: the normal component into the

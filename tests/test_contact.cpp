@@ -1172,12 +1172,13 @@ TEST_P(ContactLayersTest, AClothRestingOnAColliderIsHeldAndTheLayerAboveTakesThe
 }
 
 // The two sheets of TwoSheetsOnASphereStayOnIt at 16 steps a frame: once they have settled (8 s),
-// the largest move of any vertex in a frame over the next second, its median, must be under 5e-5 m,
-// with no crossing. Before the pass held the sheet that rests on the sphere (above), the pass and the
-// collision undid each other every step, and the corners shook by 0.16-0.27 mm a frame (the
-// median) after 6 and 12 s of the same scene; the resting-layers target of 1e-5 m a frame is met in
-// some runs and not others (docs/contact.md).
-TEST_P(ContactLayersTest, TwoSheetsOnASphereComeNearlyToRest) {
+// the largest move of any vertex in a frame over the next second, its median, must be under the
+// resting-layers target of 1e-5 m, with no crossing. Measured 2.59 um on both backends. Before the pass held the sheet
+// that rests on the sphere (above), the pass and the collision undid each other every step, and the
+// corners shook by 0.16-0.27 mm a frame (the median) after 6 and 12 s of the same scene; while it
+// held only what lay within a hundredth of the margin (restsOnCollider), the lower sheet lay over
+// the sphere's curve just past that reach, the two sheets rocked at 140 Hz, and this read 39.9 um.
+TEST_P(ContactLayersTest, TwoSheetsOnASphereComeToRest) {
   const ClothModel model = twoSheetsOverASphere();
   auto solver = makeTestSolver(model, twoSheetsOverASphereParams(), GetParam());
   const Watch settling = watch(*solver, model, 480, 16, 1.f / 60.f, false);
@@ -1195,7 +1196,7 @@ TEST_P(ContactLayersTest, TwoSheetsOnASphereComeNearlyToRest) {
   std::nth_element(moves.begin(), moves.begin() + 30, moves.end());
   EXPECT_EQ(settling.worstCrossings, 0u);
   EXPECT_EQ(countCrossings(x, model.triangles), 0u);
-  EXPECT_LT(moves[30], 5e-5) << "m a frame (median of the largest move): the sheets still shake";
+  EXPECT_LT(moves[30], 1e-5) << "m a frame (median of the largest move): the sheets still shake";
   RecordProperty("median_move_um", std::to_string(moves[30] * 1e6));
 }
 
