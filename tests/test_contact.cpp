@@ -1173,11 +1173,12 @@ TEST_P(ContactLayersTest, AClothRestingOnAColliderIsHeldAndTheLayerAboveTakesThe
 
 // The two sheets of TwoSheetsOnASphereStayOnIt at 16 steps a frame: once they have settled (8 s),
 // the largest move of any vertex in a frame over the next second, its median, must be under the
-// resting-layers target of 1e-5 m, with no crossing. Measured 2.59 um on both backends. Before the pass held the sheet
-// that rests on the sphere (above), the pass and the collision undid each other every step, and the
-// corners shook by 0.16-0.27 mm a frame (the median) after 6 and 12 s of the same scene; while it
-// held only what lay within a hundredth of the margin (restsOnCollider), the lower sheet lay over
-// the sphere's curve just past that reach, the two sheets rocked at 140 Hz, and this read 39.9 um.
+// resting-layers target of 1e-5 m, with no crossing. Measured 2.59 um on both backends. Before the
+// pass held the sheet that rests on the sphere (above), the pass and the collision undid each other
+// every step, and the corners shook by 0.16-0.27 mm a frame (the median) after 6 and 12 s of the
+// same scene; while it held only what lay within a hundredth of the margin (restsOnCollider), the
+// lower sheet lay over the sphere's curve just past that reach, the two sheets rocked at 140 Hz, and
+// this read 39.9 um.
 TEST_P(ContactLayersTest, TwoSheetsOnASphereComeToRest) {
   const ClothModel model = twoSheetsOverASphere();
   auto solver = makeTestSolver(model, twoSheetsOverASphereParams(), GetParam());
