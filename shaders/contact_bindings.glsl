@@ -1,5 +1,5 @@
 // Buffer declarations shared by the contact kernels (contact_hash, contact_scan, contact_search,
-// contact_incidence, contact_resolve).
+// contact_incidence, contact_pairs, contact_resolve).
 // A kernel uses what it needs; bindings it never touches are dropped by the compiler.
 #ifndef WEFT_CONTACT_BINDINGS_GLSL
 #define WEFT_CONTACT_BINDINGS_GLSL

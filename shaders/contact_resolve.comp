@@ -1,8 +1,9 @@
 #version 450
-// Contact after a step: each vertex evaluates the listed pairs it is a corner of (contact_search, in
+// Contact after a step: each vertex takes the listed pairs it is a corner of (contact_search, in
 // this step or in an earlier one whose list still holds: contactListHolds), in its incidence run's
 // order (contact_incidence: vertex–triangle pairs, then edge–edge, each by increasing id), but for
-// those its owner's cull put beyond the radius this step (WEFT_CONTACT_PAIR_CULL). The nearest
+// those its owner's cull put beyond the radius this step: its live runs, each pair as its owner
+// evaluated and stored it (contact_pairs). The nearest
 // limits how far the vertex may move (contactBound, with the lower bound of any pairs the search had
 // no slot for); those nearer than the thickness push it (the Jacobi average of its shares, weighted
 // by its part in each pair). The vertex then moves from its start towards its pushed target, cut to
@@ -12,12 +13,13 @@
 // WEFT_CONTACT_PAIR_SLOTS nearest pairs as elements for the next step's solve (contactPairElement).
 // Only the vertex's own entries are written.
 // Mirrors evaluateListedPairs() and contactResolveVertex() in solver/contact.cpp, which evaluate each
-// pair once, for all four corners, and then sum each vertex's shares: the same arithmetic.
+// pair once, for all four corners, and then sum each vertex's shares: the same arithmetic (each
+// corner's share is still taken here, with the corner's own friction).
 #include "shared.h"
 #include "physics.h"
 #include "common.glsl"
 #include "contact_bindings.glsl"
-#include "collider_bindings.glsl"
+#include "contact_pair_states.glsl"
 
 layout(local_size_x = WEFT_WORKGROUP_SIZE) in;
 
@@ -72,26 +74,39 @@ void sortKept(uint i) {
     }
 }
 
-// Vertex i's incidences: its vertex-triangle run, then (edges) its edge-edge run (contact_incidence).
+// Whether this step's live pairs are stored (livePairsStored): then vertex i walks its live runs
+// (contact_pairs' WEFT_CONTACT_LIVE_SCATTER) and reads each pair's state; else it walks every listed
+// pair it is a corner of (contact_incidence), passes over those its owner's cull put beyond the
+// radius, and evaluates the others itself, which gives the same states.
+bool stored;
+
+// Vertex i's runs: its vertex-triangle run, then (edges) its edge-edge run.
 uint incidenceBegin(uint i, bool edges) {
-  return edges ? incidenceRows[contact.particleCount + i - 1u] : (i > 0u ? incidenceRows[i - 1u] : 0u);
+  uint row = edges ? contact.particleCount + i : i;
+  if (row == 0u) return 0u;
+  return stored ? liveRows[row - 1u] : incidenceRows[row - 1u];
 }
-uint incidenceEnd(uint i, bool edges) { return incidenceRows[edges ? contact.particleCount + i : i]; }
+uint incidenceEnd(uint i, bool edges) {
+  uint row = edges ? contact.particleCount + i : i;
+  return stored ? liveRows[row] : incidenceRows[row];
+}
 
-// Corner u of a pair as the pass takes it (contactPassCorner): held where it rests on a collider.
-vec4 passCorner(uint u) { return contactPassCorner(start[u], restsOnAnyCollider(start[u].xyz, contact.colliderCount)); }
-
-// Incidence m of vertex i: false where its owner's cull found the pair beyond the radius; else the
+// Entry m of vertex i's run: false where its owner's cull found the pair beyond the radius; else the
 // pair's id, corners v (vertex v.x against triangle v.yzw, or edge v.xy against edge v.zw), i's
 // corner among them, and the pair's state at the step's start and targets.
 bool listedPair(uint i, uint m, bool edges, out uint id, out uvec4 v, out uint corner, out ContactPairState pair) {
-  id = incidences[m];
-  if ((pairLive[id / 32u] & (1u << (id % 32u))) == 0u) return false;
+  uint stateAt = 0u;
+  if (stored) {
+    uvec2 entry = liveIncidences[m];
+    id = entry.x;
+    stateAt = entry.y;
+  } else {
+    id = incidences[m];
+    if ((pairLive[id / 32u] & (1u << (id % 32u))) == 0u) return false;
+  }
   v = contactPairCorners(id, edges);
   corner = v.x == i ? 0u : (v.y == i ? 1u : (v.z == i ? 2u : 3u));
-  vec4 c0 = passCorner(v.x), c1 = passCorner(v.y), c2 = passCorner(v.z), c3 = passCorner(v.w);
-  pair = edges ? edgeEdgeState(c0, c1, c2, c3, positions[v.x].xyz, positions[v.y].xyz, positions[v.z].xyz, positions[v.w].xyz)
-               : vertexTriangleState(c0, c1, c2, c3, positions[v.x].xyz, positions[v.y].xyz, positions[v.z].xyz, positions[v.w].xyz);
+  pair = stored ? loadPairState(stateAt) : evaluatePair(v, edges);
   return true;
 }
 
@@ -114,6 +129,7 @@ bool movesApartFromHolders(uint i, vec3 move) {
 void main() {
   uint i = globalIndex();
   if (i >= contact.particleCount) return;
+  stored = livePairsStored();
   vec4 si = start[i];
   vec4 xi = positions[i];
   vec4 vi = velocities[i];

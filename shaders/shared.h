@@ -82,11 +82,24 @@ using uvec4 = glm::uvec4;
 // edge–edge pairs (the next N), each a count, then after the scan its run's start, then after the
 // scatter its end; and the runs of pair ids. Every pair has four corners and an owner has at most
 // candidateSlots pairs, so the runs fit in 4 * N * candidateSlots. And a bit a slot: whether its pair
-// lies within the radius this step by its boxes (contact_incidence's WEFT_CONTACT_PAIR_CULL), so
+// lies within the radius this step by its boxes (contact_pairs' cull), so
 // that each corner need not test it again.
 #define WEFT_BIND_CONTACT_INCIDENCE_ROWS 75   // uint[2 * N]
 #define WEFT_BIND_CONTACT_INCIDENCES 76       // uint[4 * N * ContactParams::candidateSlots]
 #define WEFT_BIND_CONTACT_PAIR_LIVE 77        // uint[N * ContactParams::candidateSlots / 32]
+// The live pairs of the step (contact_pairs), each evaluated once by its owner for its four corners to
+// read rather than each evaluating it, and handed to those corners alone: contact_resolve walks a
+// vertex's live pairs, not every pair listed for it (a pile lists hundreds a vertex, a dozen within
+// the radius). Their states (ContactPairState, WEFT_CONTACT_PAIR_STATE_VEC4S vec4s each), in the
+// order the owners' atomics took, each owner's first state's place, and the live incidence table:
+// two rows a vertex as in the incidence table above (a count, then its run's start, then its end),
+// and runs of (pair id, state's place). A step whose live pairs pass ContactParams::pairStateCapacity
+// stores neither: its resolve walks the whole incidence table and evaluates each pair at each corner,
+// the same arithmetic (ContactScalars::unstoredSteps counts those steps).
+#define WEFT_BIND_CONTACT_PAIR_STATES 78       // vec4[WEFT_CONTACT_PAIR_STATE_VEC4S * pairStateCapacity]
+#define WEFT_BIND_CONTACT_PAIR_STATE_BASES 79  // uint[N]
+#define WEFT_BIND_CONTACT_LIVE_ROWS 80         // uint[2 * N]
+#define WEFT_BIND_CONTACT_LIVE_INCIDENCES 81   // uvec2[4 * pairStateCapacity]
 // The pairs an implicit solve holds as contact elements (WEFT_ELEMENT_CONTACT), bound with the
 // element tables for every gather: each vertex's own WEFT_CONTACT_PAIR_SLOTS, and how many it uses.
 #define WEFT_BIND_CONTACT_PAIRS 67        // Element[N * WEFT_CONTACT_PAIR_SLOTS], the vertex as node 0
@@ -223,7 +236,9 @@ using uvec4 = glm::uvec4;
 #define WEFT_CONTACT_DRIFT 4          // contact_hash: each particle's move since the candidates were listed
 #define WEFT_CONTACT_INCIDENCE_SCAN 5     // contact_scan: the incidence counts into starts
 #define WEFT_CONTACT_INCIDENCE_SCATTER 6  // contact_incidence: each listed pair into its corners' runs
-#define WEFT_CONTACT_PAIR_CULL 7          // contact_incidence, every step: each listed pair's box cull, once
+#define WEFT_CONTACT_PAIR_CULL 7          // contact_pairs, every step: each listed pair's cull and state, once
+#define WEFT_CONTACT_LIVE_SCAN 8          // contact_scan, every step: the live incidence counts into starts
+#define WEFT_CONTACT_LIVE_SCATTER 9       // contact_pairs, every step: each live pair into its corners' live runs
 #define WEFT_CONTACT_PAIR_SLOTS 8u    // contact elements a vertex keeps for the next implicit solve: its nearest pairs
 // Candidate pairs a vertex's search lists as their owner (both kinds together), at most; fewer where a
 // device's largest storage buffer cannot hold them for every vertex (contactCandidateSlots), never
@@ -234,6 +249,11 @@ using uvec4 = glm::uvec4;
 // (the pile at rest: 440 pairs a vertex as a corner, 110 owned, 433 owned at the most).
 #define WEFT_CONTACT_CANDIDATE_SLOTS 512u
 #define WEFT_CONTACT_MIN_CANDIDATE_SLOTS 32u  // and a power of two: an owner's live bits are whole words
+// The live pairs a step stores (WEFT_BIND_CONTACT_PAIR_STATES): room for this many a vertex. The pile
+// at rest has about 9 a vertex (those within the radius); a step with more evaluates each pair at
+// each corner instead, so a crowded step is slower, never wrong.
+#define WEFT_CONTACT_PAIR_STATES_PER_VERTEX 16u
+#define WEFT_CONTACT_PAIR_STATE_VEC4S 5u  // a ContactPairState's 17 floats, packed (contact_pairs.comp)
 // What contact did to a vertex in any step of the frame (ContactMarks, drawn by the viewer's contact
 // overlay): bits, or-ed over the frame's steps and cleared at its start.
 #define WEFT_CONTACT_MARK_NEAR 1u     // a primitive it is a corner of came within the radius of a foreign one
@@ -581,6 +601,7 @@ struct ContactParams {
   uint collectPairs;         // 1: contact_resolve keeps each vertex's nearest pairs as contact elements
   uint candidateSlots;       // each vertex's slots for candidate pairs (contactCandidateSlots)
   uint colliderCount;        // the step's colliders, which a vertex resting on one grips (colliderGripAll)
+  uint pairStateCapacity;    // the live pairs' states the device can store (WEFT_BIND_CONTACT_PAIR_STATES)
 };
 
 // What the contact passes keep on the device: the step's measure, and the frame's statistics.
@@ -597,6 +618,8 @@ struct ContactScalars {
                           // slots (ContactParams::candidateSlots): those past them pushed nothing
   uint searchSteps;       // the frame's steps that searched; the others evaluated an earlier step's list
                           // (contactListHolds)
+  uint pairStates;        // the step's live pairs, counted as their owners store their states (contact_pairs)
+  uint unstoredSteps;     // the frame's steps whose live pairs passed ContactParams::pairStateCapacity
 };
 
 // Push constants of normals.comp.
@@ -622,8 +645,8 @@ static_assert(sizeof(GridStencil) == 96);
 static_assert(sizeof(StepParams) == 80);
 static_assert(sizeof(XpbdConstraint) == 32);
 static_assert(sizeof(XpbdParams) == 96);
-static_assert(sizeof(ContactParams) == 88);
-static_assert(sizeof(ContactScalars) == 52);
+static_assert(sizeof(ContactParams) == 92);
+static_assert(sizeof(ContactScalars) == 60);
 static_assert(sizeof(RenderParams) == 128);
 static_assert(sizeof(SolveScalars) == 36);
 static_assert(sizeof(StepLog) == 16);

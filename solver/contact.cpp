@@ -174,7 +174,10 @@ struct CpuContact : ContactCommon {
 struct GpuContact : ContactCommon {
   engine::Buffer start, listed, topologyBuffer, spheres, cells, entries, scalars, marks, candidates, candidateCounts;
   engine::Buffer incidenceRows, incidences, pairLive;
-  std::unique_ptr<engine::ComputeProgram> hash, scan, search, incidence, resolve;
+  engine::Buffer pairStates, pairStateBases, liveRows, liveIncidences;  // the step's live pairs (contact_pairs)
+  uint32_t pairStateCapacity = 0;  // states pairStates holds (ContactParams::pairStateCapacity)
+  // pairs and resolve are built when first recorded, for the colliders' kinds (WEFT_SPEC_COLLIDER_KINDS)
+  std::unique_ptr<engine::ComputeProgram> hash, scan, search, incidence, pairs, resolve;
 };
 
 CpuContact& cpuContact(CpuState& s) { return static_cast<CpuContact&>(*s.contact); }
@@ -840,6 +843,7 @@ ContactStats contactStats(const gpu::ContactScalars& s, float radius) {
   out.nearVertices = s.nearVertices;
   out.crowdedVertices = s.crowdedVertices;
   out.searchSteps = s.searchSteps;
+  out.unstoredSteps = s.unstoredSteps;
   out.minDistance = std::min(bitsFloat(s.minDistanceBits), radius);
   return out;
 }
@@ -868,11 +872,18 @@ constexpr uint64_t kTypicalCandidates = WEFT_CONTACT_MIN_CANDIDATE_SLOTS;
 
 // The GPU's largest contact buffer per candidate slot: the incidence runs, four ids a pair.
 constexpr uint64_t kIncidenceBytesPerSlot = 4 * sizeof(uint32_t);
+constexpr uint64_t kPairStatesPerVertex = WEFT_CONTACT_PAIR_STATES_PER_VERTEX;
+constexpr uint64_t kPairStateBytes = WEFT_CONTACT_PAIR_STATE_VEC4S * sizeof(glm::vec4);
 
 uint32_t contactCandidateSlots(size_t particles, uint64_t maxBufferBytes) {
   uint32_t slots = WEFT_CONTACT_CANDIDATE_SLOTS;
   while (slots > WEFT_CONTACT_MIN_CANDIDATE_SLOTS && uint64_t(particles) * slots * kIncidenceBytesPerSlot > maxBufferBytes) slots /= 2;
   return slots;
+}
+
+uint32_t contactPairStateCapacity(size_t particles, uint64_t maxBufferBytes) {
+  const uint64_t wanted = uint64_t(particles) * kPairStatesPerVertex;
+  return static_cast<uint32_t>(std::min<uint64_t>({wanted, maxBufferBytes / kPairStateBytes, UINT32_MAX}));
 }
 
 MemoryNeed contactMemoryNeed(size_t particles, size_t triangles, uint32_t candidateSlots) {
@@ -890,6 +901,9 @@ MemoryNeed contactMemoryNeed(size_t particles, size_t triangles, uint32_t candid
     need.add(std::max<uint64_t>(n * candidateSlots * sizeof(glm::uvec2), 16));       // the GPU's candidate pairs
     need.add(std::max<uint64_t>(n * candidateSlots * kIncidenceBytesPerSlot, 16));   // and their incidence runs
     need.add(std::max<uint64_t>(n * candidateSlots / 8, 16));                        // and a live bit each
+    need.add(std::max<uint64_t>(n * kPairStatesPerVertex * kPairStateBytes, 16));    // the live pairs' states
+    need.add(std::max<uint64_t>(n * kPairStatesPerVertex * 4 * sizeof(glm::uvec2), 16));  // and their incidence runs
+    need.add(std::max<uint64_t>(3 * n * sizeof(uint32_t), 16));                      // and rows, each owner's first
   } else {  // the CPU's lists grow to what each vertex meets: count a typical list's worth
     need.add(std::max<uint64_t>(n * (sizeof(std::vector<ListedPair>) + kTypicalCandidates * sizeof(ListedPair)), 16));
     need.add(std::max<uint64_t>(n * 4 * kTypicalCandidates * sizeof(ListedPair), 16));  // and their incidence runs
@@ -901,7 +915,8 @@ MemoryNeed contactMemoryNeed(size_t particles, size_t triangles, uint32_t candid
   return need;
 }
 
-void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSpec& settings, uint32_t candidateSlots) {
+void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSpec& settings, uint32_t candidateSlots,
+                       uint32_t pairStates) {
   if (!settings.enabled) {
     state.contact.reset();
     return;
@@ -927,13 +942,18 @@ void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSp
   k->incidenceRows = deviceBuffer(context, 2 * n * sizeof(uint32_t), "weft.contactIncidenceRows");
   k->incidences = deviceBuffer(context, 4 * n * candidateSlots * sizeof(uint32_t), "weft.contactIncidences");
   k->pairLive = deviceBuffer(context, n * candidateSlots / 32 * sizeof(uint32_t), "weft.contactPairLive");
+  k->pairStateCapacity = pairStates;
+  k->pairStates = deviceBuffer(context, pairStates * kPairStateBytes, "weft.contactPairStates");
+  k->pairStateBases = deviceBuffer(context, n * sizeof(uint32_t), "weft.contactPairStateBases");
+  k->liveRows = deviceBuffer(context, 2 * n * sizeof(uint32_t), "weft.contactLiveRows");
+  k->liveIncidences = deviceBuffer(context, 4 * size_t(pairStates) * sizeof(glm::uvec2), "weft.contactLiveIncidences");
   const gpu::ContactScalars initial = frameStartScalars();
   engine::uploadBuffer(context, k->scalars, &initial, sizeof initial);
   k->hash = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_hash.comp");
   k->scan = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_scan.comp");
   k->search = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_search.comp");
   k->incidence = std::make_unique<engine::ComputeProgram>(context, *state.shaders, "contact_incidence.comp");
-  state.contact = std::move(k);  // contact_resolve is built when first recorded, for the colliders' kinds
+  state.contact = std::move(k);  // contact_pairs and contact_resolve are built when first recorded
 }
 
 void recordContactFrameStart(GpuRecorder& r) {
@@ -959,7 +979,11 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
   GpuContact& k = gpuContact(s);
   const uint32_t n = s.particleCount;
   gpu::ContactParams c = stepParams(k, dt, n, s.colliderCount, WEFT_CONTACT_MEASURE, collectPairs);
-  if (!k.resolve)  // for the colliders' kinds (WEFT_SPEC_COLLIDER_KINDS), which it grips
+  c.pairStateCapacity = k.pairStateCapacity;
+  // For the colliders' kinds (WEFT_SPEC_COLLIDER_KINDS): a pair's corner resting on one is held, and
+  // the resolve grips it.
+  if (!k.pairs) k.pairs = std::make_unique<engine::ComputeProgram>(*s.context, *s.shaders, "contact_pairs.comp", s.specialization());
+  if (!k.resolve)
     k.resolve = std::make_unique<engine::ComputeProgram>(*s.context, *s.shaders, "contact_resolve.comp", s.specialization());
   const std::vector<engine::BufferBinding> hashBindings{{WEFT_BIND_CONTACT_START, &k.start},
                                                         {WEFT_BIND_CONTACT_LISTED, &k.listed},
@@ -974,7 +998,6 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
   searchBindings.push_back({WEFT_BIND_CONTACT_CANDIDATES, &k.candidates});
   std::vector<engine::BufferBinding> incidenceBindings = searchBindings;
   incidenceBindings.push_back({WEFT_BIND_CONTACT_INCIDENCES, &k.incidences});
-  incidenceBindings.push_back({WEFT_BIND_CONTACT_PAIR_LIVE, &k.pairLive});
   // Each pass in contact.mode `mode` over `count` threads, then a barrier before the next.
   auto pass = [&](engine::ComputeProgram& program, uint32_t mode, uint32_t count, const std::vector<engine::BufferBinding>& bindings) {
     c.mode = mode;
@@ -986,6 +1009,8 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
     r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, maxEdgeBits), 4, 0u);
     r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, driftLow), sizeof(gpu::ContactScalars::driftLow), UINT32_MAX);
     r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, driftHigh), sizeof(gpu::ContactScalars::driftHigh), 0u);
+    r.vk().CmdFillBuffer(r.cmd, k.scalars.handle(), offsetof(gpu::ContactScalars, pairStates), sizeof(gpu::ContactScalars::pairStates), 0u);
+    r.vk().CmdFillBuffer(r.cmd, k.liveRows.handle(), 0, VK_WHOLE_SIZE, 0u);
     r.vk().CmdFillBuffer(r.cmd, k.cells.handle(), 0, VK_WHOLE_SIZE, 0u);
     if (k.listStale) r.vk().CmdFillBuffer(r.cmd, k.listed.handle(), 0, VK_WHOLE_SIZE, floatBits(INFINITY));
     k.listStale = false;
@@ -1003,26 +1028,36 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
     pass(*k.incidence, WEFT_CONTACT_INCIDENCE_SCATTER, n, incidenceBindings);
   });
   engine::timed(r.timer, r.cmd, kContactResolvePass, [&] {
-    // In every step: each listed pair's box cull, once, for its four corners.
-    pass(*k.incidence, WEFT_CONTACT_PAIR_CULL, n, incidenceBindings);
-    const std::vector<engine::BufferBinding> resolveBindings{{WEFT_BIND_POSITIONS, &s.positionsIn()},
-                                                             {WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
-                                                             {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
-                                                             {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
-                                                             {WEFT_BIND_CONTACT_START, &k.start},
-                                                             {WEFT_BIND_CONTACT_TOPOLOGY, &k.topologyBuffer},
-                                                             {WEFT_BIND_CONTACT_SCALARS, &k.scalars},
-                                                             {WEFT_BIND_CONTACT_MARKS, &k.marks},
-                                                             {WEFT_BIND_CONTACT_CANDIDATES, &k.candidates},
-                                                             {WEFT_BIND_CONTACT_CANDIDATE_COUNTS, &k.candidateCounts},
-                                                             {WEFT_BIND_CONTACT_INCIDENCE_ROWS, &k.incidenceRows},
-                                                             {WEFT_BIND_CONTACT_INCIDENCES, &k.incidences},
-                                                             {WEFT_BIND_CONTACT_PAIR_LIVE, &k.pairLive},
-                                                             {WEFT_BIND_CONTACT_PAIRS, &s.contactPairs},
-                                                             {WEFT_BIND_CONTACT_PAIR_COUNTS, &s.contactPairCounts},
-                                                             {WEFT_BIND_COLLIDERS, &s.colliders},
-                                                             {WEFT_BIND_COLLIDER_GRID, &s.colliderGrid},
-                                                             {WEFT_BIND_COLLIDER_CELLS, &s.colliderCells}};
+    // In every step: each listed pair's cull and state, once, and the live ones handed to their corners.
+    std::vector<engine::BufferBinding> pairBindings{{WEFT_BIND_POSITIONS, &s.positionsIn()},
+                                                    {WEFT_BIND_CONTACT_START, &k.start},
+                                                    {WEFT_BIND_CONTACT_TOPOLOGY, &k.topologyBuffer},
+                                                    {WEFT_BIND_CONTACT_SCALARS, &k.scalars},
+                                                    {WEFT_BIND_CONTACT_CANDIDATES, &k.candidates},
+                                                    {WEFT_BIND_CONTACT_CANDIDATE_COUNTS, &k.candidateCounts},
+                                                    {WEFT_BIND_CONTACT_PAIR_LIVE, &k.pairLive},
+                                                    {WEFT_BIND_CONTACT_PAIR_STATES, &k.pairStates},
+                                                    {WEFT_BIND_CONTACT_PAIR_STATE_BASES, &k.pairStateBases},
+                                                    {WEFT_BIND_CONTACT_LIVE_ROWS, &k.liveRows},
+                                                    {WEFT_BIND_CONTACT_LIVE_INCIDENCES, &k.liveIncidences},
+                                                    {WEFT_BIND_COLLIDERS, &s.colliders},
+                                                    {WEFT_BIND_COLLIDER_GRID, &s.colliderGrid},
+                                                    {WEFT_BIND_COLLIDER_CELLS, &s.colliderCells}};
+    pass(*k.pairs, WEFT_CONTACT_PAIR_CULL, n, pairBindings);
+    std::vector<engine::BufferBinding> liveScanBindings = hashBindings;  // the live rows where the incidence rows stand
+    for (engine::BufferBinding& b : liveScanBindings)
+      if (b.binding == WEFT_BIND_CONTACT_INCIDENCE_ROWS) b.buffer = &k.liveRows;
+    pass(*k.scan, WEFT_CONTACT_LIVE_SCAN, WEFT_WORKGROUP_SIZE, liveScanBindings);
+    pass(*k.pairs, WEFT_CONTACT_LIVE_SCATTER, n, pairBindings);
+    std::vector<engine::BufferBinding> resolveBindings = pairBindings;  // and what the vertex's move takes and writes
+    resolveBindings.insert(resolveBindings.end(), {{WEFT_BIND_VELOCITIES, &s.velocitiesIn()},
+                                                   {WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
+                                                   {WEFT_BIND_VELOCITIES_OUT, &s.velocitiesOut()},
+                                                   {WEFT_BIND_CONTACT_MARKS, &k.marks},
+                                                   {WEFT_BIND_CONTACT_INCIDENCE_ROWS, &k.incidenceRows},
+                                                   {WEFT_BIND_CONTACT_INCIDENCES, &k.incidences},
+                                                   {WEFT_BIND_CONTACT_PAIRS, &s.contactPairs},
+                                                   {WEFT_BIND_CONTACT_PAIR_COUNTS, &s.contactPairCounts}});
     k.resolve->dispatch(r.cmd, n, resolveBindings, c);
     engine::barrier::computeToCompute(r.vk(), r.cmd);
     s.swapPositions();
@@ -1031,7 +1066,9 @@ void recordContactResolve(GpuRecorder& r, float dt, bool collectPairs) {
 }
 
 void dropContactColliderKernels(GpuState& state) {
-  if (hasContact(state)) gpuContact(state).resolve.reset();
+  if (!hasContact(state)) return;
+  gpuContact(state).pairs.reset();
+  gpuContact(state).resolve.reset();
 }
 
 ContactStats readContactStatsGpu(const GpuState& state) {

@@ -69,8 +69,10 @@ std::vector<uint32_t> contactMarksCpu(const CpuState& state);
 
 // ---- GPU ----
 // Buffers and kernels (uploads and waits: not while recording).
-// candidateSlots: each vertex's slots for the search's candidate pairs (contactCandidateSlots).
-void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSpec& settings, uint32_t candidateSlots);
+// candidateSlots: each vertex's slots for the search's candidate pairs (contactCandidateSlots);
+// pairStates: the live pairs' states the device stores a step (contactPairStateCapacity).
+void prepareContactGpu(GpuState& state, const ClothModel& model, const ContactSpec& settings, uint32_t candidateSlots,
+                       uint32_t pairStates);
 void recordContactFrameStart(GpuRecorder& recorder);
 void recordContactStepStart(GpuRecorder& recorder);
 void recordContactResolve(GpuRecorder& recorder, float dt, bool collectPairs);
@@ -90,6 +92,10 @@ const engine::Buffer* contactMarkBuffer(const GpuState& state);
 // WEFT_CONTACT_MIN_CANDIDATE_SLOTS (then the memory check refuses the cloth). The CPU keeps a list
 // per worker, not per vertex: it has WEFT_CONTACT_CANDIDATE_SLOTS.
 uint32_t contactCandidateSlots(size_t particles, uint64_t maxBufferBytes);
+// The live pairs' states a device whose storage buffers hold at most `maxBufferBytes` stores a step
+// (contact_pairs.comp): WEFT_CONTACT_PAIR_STATES_PER_VERTEX a vertex, or as many as one buffer holds.
+// Pairs past them are evaluated at each corner instead: slower, the same result.
+uint32_t contactPairStateCapacity(size_t particles, uint64_t maxBufferBytes);
 
 // The buffers (GPU) or vectors (CPU) contact adds for a cloth of `particles` and `triangles`, its
 // edges counted at their most (3 per triangle), with `candidateSlots` per vertex (0 on the CPU): what

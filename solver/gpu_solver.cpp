@@ -129,7 +129,8 @@ void GpuSolver::loadTables(const ClothModel& model) {
   state_.elementKinds = elements.kinds | (params_.contact.enabled ? WEFT_ELEMENT_KIND_BIT(WEFT_ELEMENT_CONTACT) : 0u);
   state_.hostSprings = std::make_shared<const SpringTable>(std::move(table));
   state_.hostElements = std::make_shared<const ElementTable>(std::move(elements));
-  prepareContactGpu(state_, model, params_.contact, candidateSlots);
+  prepareContactGpu(state_, model, params_.contact, candidateSlots,
+                    contactPairStateCapacity(model.particleCount(), deviceLimits(context_).maxStorageBufferRange));
   {  // zero counts: no pair is kept before contact's first pass
     const size_t n = params_.contact.enabled ? model.particleCount() : 0;
     state_.contactPairs = storage(context, std::max<size_t>(16, n * WEFT_CONTACT_PAIR_SLOTS * sizeof(gpu::Element)), "weft.contactPairs");

@@ -82,6 +82,9 @@ struct ContactStats {
                                  // the steps: the pairs past them only limited the move (docs/contact.md)
   uint64_t searchSteps = 0;      // steps that searched for candidate pairs; the others evaluated the list of an
                                  // earlier one, which still held every pair within the radius (docs/contact.md)
+  uint64_t unstoredSteps = 0;    // GPU: steps whose pairs within the radius passed the room the device keeps
+                                 // for their states (ContactParams::pairStateCapacity), and were evaluated
+                                 // at each corner instead: slower, the same result (docs/contact.md)
   float minDistance = 0.f;       // m: the smallest distance between primitives sharing no corner,
                                  // at a step's start (the radius when none came nearer)
 };

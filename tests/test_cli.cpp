@@ -163,6 +163,7 @@ TEST(Cli, RunReportsContactInTheStatsAndTheSummary) {
   // Every vertex pushed had a pair within the radius; most near ones are not pushed.
   EXPECT_GT(j["contact"]["nearVertices"].get<double>(), j["contact"]["contactVertices"].get<double>());
   EXPECT_EQ(j["contact"]["crowdedVertices"].get<double>(), 0.0) << "the search's slots hold every candidate of the pile";
+  EXPECT_EQ(j["contact"]["unstoredSteps"].get<double>(), 0.0) << "the CPU backend evaluates each pair once, always";
   EXPECT_GT(j["contact"]["medianMsPerStep"].get<double>(), 0.0);
   // The pass's two parts: finding the pairs and resolving them, each timed (solver.h).
   EXPECT_GT(j["contact"]["medianFindMsPerStep"].get<double>(), 0.0);

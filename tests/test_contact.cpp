@@ -913,6 +913,7 @@ TEST_F(ContactBackends, FindTheSameContactsAndAgreeOnTheMotion) {
     cpuContacts += a.contactVertices;
     gpuContacts += b.contactVertices;
     EXPECT_NEAR(a.minDistance, b.minDistance, 1e-5f) << "frame " << f;
+    EXPECT_EQ(b.unstoredSteps, 0u) << "frame " << f << ": the device stores every pair within the radius";
   }
   std::vector<glm::vec4> xc, vc, xg, vg;
   cpu->readState(xc, vc);
@@ -932,6 +933,33 @@ TEST_F(ContactBackends, FindTheSameContactsAndAgreeOnTheMotion) {
   EXPECT_LE(differ, cpuMarks.size() / 100) << "of " << marked << " marked";
   EXPECT_GT(cpuContacts, 100u);
   EXPECT_NEAR(double(gpuContacts), double(cpuContacts), 0.02 * double(cpuContacts));
+}
+
+// A step whose pairs within the radius outnumber the room the device keeps for their states
+// (ContactParams::pairStateCapacity: WEFT_CONTACT_PAIR_STATES_PER_VERTEX a vertex) evaluates each of
+// them at its corners from the whole incidence table instead (contact_resolve.comp). Two sheets 3 mm
+// apart, thrown at each other, with a radius of four edges: about a hundred live pairs a vertex. The
+// GPU says it took that way in each step and moves the vertices as the CPU does, contact cutting
+// half the moves short; the test above asserts that an ordinary cloth's steps keep every pair stored.
+TEST_F(ContactBackends, AStepWithMorePairsThanTheDeviceStoresEvaluatesThemAtTheirCorners) {
+  ClothModel model = grid(20, 20, {0.1f, 0.1f}, {0.f, 0.f, 0.f}, GridPlane::Horizontal);
+  appendCloth(model, grid(20, 20, {0.1f, 0.1f}, {0.002f, 0.003f, 0.002f}, GridPlane::Horizontal));
+  for (size_t i = 0; i < model.velocities.size(); ++i) model.velocities[i] = glm::vec3(0.f, i < 400 ? 1.f : -1.f, 0.f);
+  const SolverParams params = contactAloneParams(Integrator::SymplecticEuler, 0.02f);
+  auto cpu = makeTestSolver(model, params, Backend::Cpu);
+  auto gpu = makeTestSolver(model, params, Backend::Gpu);
+  cpu->advance(1.f / 60.f, 4);
+  gpu->advance(1.f / 60.f, 4);
+  const ContactStats a = cpu->lastContactStats(), b = gpu->lastContactStats();
+  EXPECT_EQ(b.unstoredSteps, 4u);
+  EXPECT_EQ(a.unstoredSteps, 0u) << "the CPU stores what it evaluates";
+  EXPECT_GT(b.limitedVertices, 4u * 800u / 4u) << "contact cut a quarter of the moves short or more (1,580 of 3,200)";
+  EXPECT_EQ(b.limitedVertices, a.limitedVertices);
+  std::vector<glm::vec4> xc, vc, xg, vg;
+  cpu->readState(xc, vc);
+  gpu->readState(xg, vg);
+  EXPECT_LT(maxPositionDifference(xc, xg), 1e-5f);
+  EXPECT_EQ(countCrossings(xg, model.triangles), 0u);
 }
 
 // The shipped contact scenes, whole, on each backend: no edge crosses a triangle in any frame. On

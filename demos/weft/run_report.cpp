@@ -80,6 +80,7 @@ void ContactReport::add(const ContactStats& stats, double findMs, double resolve
   nearVertices += stats.nearVertices;
   crowdedVertices += stats.crowdedVertices;
   searchSteps += stats.searchSteps;
+  unstoredSteps += stats.unstoredSteps;
   minDistance = framesAdded == 0 ? stats.minDistance : std::min<double>(minDistance, stats.minDistance);
   ++framesAdded;
   msPerStep.push_back((findMs + resolveMs) / substeps);
@@ -212,6 +213,7 @@ void writeStatsJson(const RunReport& r, const std::string& path) {
                     {"limitedVertices", r.contact.limitedVertices},
                     {"crowdedVertices", r.contact.crowdedVertices},
                     {"searchSteps", r.contact.searchSteps},
+                    {"unstoredSteps", r.contact.unstoredSteps},
                     {"medianMsPerStep", median(r.contact.msPerStep)},
                     {"medianFindMsPerStep", median(r.contact.findMsPerStep)},
                     {"medianResolveMsPerStep", median(r.contact.resolveMsPerStep)}};

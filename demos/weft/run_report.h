@@ -30,6 +30,7 @@ StateSummary summarizeState(const std::vector<glm::vec4>& positions, const std::
 struct ContactReport {
   bool on = false;
   uint64_t contactVertices = 0, limitedVertices = 0, nearVertices = 0, crowdedVertices = 0, searchSteps = 0;
+  uint64_t unstoredSteps = 0;  // GPU: steps whose live pairs passed the device's room for their states
   double minDistance = 0;  // m; meaningful once a frame was added
   int framesAdded = 0;
   std::vector<double> msPerStep, findMsPerStep, resolveMsPerStep;
