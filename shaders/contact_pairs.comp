@@ -7,7 +7,8 @@
 //    the step's start and at its corners' targets), stored once from the room the owner takes with
 //    one atomic, and a count in each corner's live row of the pair's kind;
 //  WEFT_CONTACT_LIVE_SCATTER: after contact_scan turned those counts into starts, each live pair's
-//    id and state's place into the next place of each corner's live run.
+//    id, state's place and the corner's place among its corners into the next place of each corner's
+//    live run (liveEntry).
 // A pile lists hundreds of pairs a vertex and a dozen of them are live: the resolve then walks a
 // dozen runs' entries and reads each state, where it walked every listed pair and evaluated the live
 // ones at each corner, with each corner's collider tests. A step whose live pairs pass
@@ -61,11 +62,10 @@ void main() {
     for (uint k = pairStateBases[i]; nextLivePair(walk, id); ++k) {
       uvec4 v = contactPairCorners(id, id >= edgeSlotsFrom);
       uint rows = id >= edgeSlotsFrom ? contact.particleCount : 0u;
-      uvec2 entry = uvec2(id, k);
-      liveIncidences[atomicAdd(liveRows[rows + v.x], 1u)] = entry;
-      liveIncidences[atomicAdd(liveRows[rows + v.y], 1u)] = entry;
-      liveIncidences[atomicAdd(liveRows[rows + v.z], 1u)] = entry;
-      liveIncidences[atomicAdd(liveRows[rows + v.w], 1u)] = entry;
+      liveIncidences[atomicAdd(liveRows[rows + v.x], 1u)] = liveEntry(id, k, 0u);
+      liveIncidences[atomicAdd(liveRows[rows + v.y], 1u)] = liveEntry(id, k, 1u);
+      liveIncidences[atomicAdd(liveRows[rows + v.z], 1u)] = liveEntry(id, k, 2u);
+      liveIncidences[atomicAdd(liveRows[rows + v.w], 1u)] = liveEntry(id, k, 3u);
     }
     return;
   }

@@ -92,21 +92,25 @@ uint incidenceEnd(uint i, bool edges) {
 }
 
 // Entry m of vertex i's run: false where its owner's cull found the pair beyond the radius; else the
-// pair's id, corners v (vertex v.x against triangle v.yzw, or edge v.xy against edge v.zw), i's
-// corner among them, and the pair's state at the step's start and targets.
+// pair's id, i's corner among its corners, the pair's state at the step's start and targets, and its
+// corners v (vertex v.x against triangle v.yzw, or edge v.xy against edge v.zw) where the step needs
+// them (each particle's own friction, or pairs kept for the solve): a stored entry names its corner
+// and state, and looking the corners up is most of what else it would read.
 bool listedPair(uint i, uint m, bool edges, out uint id, out uvec4 v, out uint corner, out ContactPairState pair) {
-  uint stateAt = 0u;
+  v = uvec4(0u);
   if (stored) {
     uvec2 entry = liveIncidences[m];
     id = entry.x;
-    stateAt = entry.y;
-  } else {
-    id = incidences[m];
-    if ((pairLive[id / 32u] & (1u << (id % 32u))) == 0u) return false;
+    corner = liveEntryCorner(entry);
+    pair = loadPairState(liveEntryState(entry));
+    if (contact.frictionAt != 0u || contact.collectPairs != 0u) v = contactPairCorners(id, edges);
+    return true;
   }
+  id = incidences[m];
+  if ((pairLive[id / 32u] & (1u << (id % 32u))) == 0u) return false;
   v = contactPairCorners(id, edges);
   corner = v.x == i ? 0u : (v.y == i ? 1u : (v.z == i ? 2u : 3u));
-  pair = stored ? loadPairState(stateAt) : evaluatePair(v, edges);
+  pair = evaluatePair(v, edges);
   return true;
 }
 

@@ -883,7 +883,8 @@ uint32_t contactCandidateSlots(size_t particles, uint64_t maxBufferBytes) {
 
 uint32_t contactPairStateCapacity(size_t particles, uint64_t maxBufferBytes) {
   const uint64_t wanted = uint64_t(particles) * kPairStatesPerVertex;
-  return static_cast<uint32_t>(std::min<uint64_t>({wanted, maxBufferBytes / kPairStateBytes, UINT32_MAX}));
+  // The live runs keep a state's place in 30 bits (contact_pair_states.glsl's liveEntry).
+  return static_cast<uint32_t>(std::min<uint64_t>({wanted, maxBufferBytes / kPairStateBytes, uint64_t(1) << 30}));
 }
 
 MemoryNeed contactMemoryNeed(size_t particles, size_t triangles, uint32_t candidateSlots) {
