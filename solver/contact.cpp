@@ -887,7 +887,7 @@ uint32_t contactPairStateCapacity(size_t particles, uint64_t maxBufferBytes) {
   return static_cast<uint32_t>(std::min<uint64_t>({wanted, maxBufferBytes / kPairStateBytes, uint64_t(1) << 30}));
 }
 
-MemoryNeed contactMemoryNeed(size_t particles, size_t triangles, uint32_t candidateSlots) {
+MemoryNeed contactMemoryNeed(size_t particles, size_t triangles, uint32_t candidateSlots, uint32_t pairStates) {
   const uint64_t n = particles, t = triangles, edges = 3 * t;
   MemoryNeed need;
   need.add(std::max<uint64_t>(n * sizeof(glm::vec4), 16));                                        // start
@@ -902,8 +902,8 @@ MemoryNeed contactMemoryNeed(size_t particles, size_t triangles, uint32_t candid
     need.add(std::max<uint64_t>(n * candidateSlots * sizeof(glm::uvec2), 16));       // the GPU's candidate pairs
     need.add(std::max<uint64_t>(n * candidateSlots * kIncidenceBytesPerSlot, 16));   // and their incidence runs
     need.add(std::max<uint64_t>(n * candidateSlots / 8, 16));                        // and a live bit each
-    need.add(std::max<uint64_t>(n * kPairStatesPerVertex * kPairStateBytes, 16));    // the live pairs' states
-    need.add(std::max<uint64_t>(n * kPairStatesPerVertex * 4 * sizeof(glm::uvec2), 16));  // and their incidence runs
+    need.add(std::max<uint64_t>(pairStates * kPairStateBytes, 16));                  // the live pairs' states
+    need.add(std::max<uint64_t>(pairStates * 4 * sizeof(glm::uvec2), 16));           // and their incidence runs
     need.add(std::max<uint64_t>(3 * n * sizeof(uint32_t), 16));                      // and rows, each owner's first
   } else {  // the CPU's lists grow to what each vertex meets: count a typical list's worth
     need.add(std::max<uint64_t>(n * (sizeof(std::vector<ListedPair>) + kTypicalCandidates * sizeof(ListedPair)), 16));

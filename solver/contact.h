@@ -98,8 +98,9 @@ uint32_t contactCandidateSlots(size_t particles, uint64_t maxBufferBytes);
 uint32_t contactPairStateCapacity(size_t particles, uint64_t maxBufferBytes);
 
 // The buffers (GPU) or vectors (CPU) contact adds for a cloth of `particles` and `triangles`, its
-// edges counted at their most (3 per triangle), with `candidateSlots` per vertex (0 on the CPU): what
-// the solvers' memory checks add when contact is on.
-MemoryNeed contactMemoryNeed(size_t particles, size_t triangles, uint32_t candidateSlots);
+// edges counted at their most (3 per triangle), with `candidateSlots` per vertex (0 on the CPU) and
+// room for `pairStates` live pairs' states (contactPairStateCapacity; 0 on the CPU): what the
+// solvers' memory checks add when contact is on.
+MemoryNeed contactMemoryNeed(size_t particles, size_t triangles, uint32_t candidateSlots, uint32_t pairStates = 0);
 
 }  // namespace weft

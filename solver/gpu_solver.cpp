@@ -70,7 +70,9 @@ void GpuSolver::loadTables(const ClothModel& model) {
   MemoryNeed need = gpuStateNeed(stateSize(model));
   const DeviceLimits limits = deviceLimits(context_);
   const uint32_t candidateSlots = contactCandidateSlots(model.particleCount(), limits.maxStorageBufferRange);
-  if (params_.contact.enabled) need.add(contactMemoryNeed(model.particleCount(), model.triangles.size(), candidateSlots));
+  const uint32_t pairStates = contactPairStateCapacity(model.particleCount(), limits.maxStorageBufferRange);
+  if (params_.contact.enabled)
+    need.add(contactMemoryNeed(model.particleCount(), model.triangles.size(), candidateSlots, pairStates));
   checkGpuFits(need, model.particleCount(), limits, describeCloth(model));
   const engine::Context& context = context_;
   particleCount_ = model.particleCount();
@@ -129,8 +131,7 @@ void GpuSolver::loadTables(const ClothModel& model) {
   state_.elementKinds = elements.kinds | (params_.contact.enabled ? WEFT_ELEMENT_KIND_BIT(WEFT_ELEMENT_CONTACT) : 0u);
   state_.hostSprings = std::make_shared<const SpringTable>(std::move(table));
   state_.hostElements = std::make_shared<const ElementTable>(std::move(elements));
-  prepareContactGpu(state_, model, params_.contact, candidateSlots,
-                    contactPairStateCapacity(model.particleCount(), deviceLimits(context_).maxStorageBufferRange));
+  prepareContactGpu(state_, model, params_.contact, candidateSlots, pairStates);
   {  // zero counts: no pair is kept before contact's first pass
     const size_t n = params_.contact.enabled ? model.particleCount() : 0;
     state_.contactPairs = storage(context, std::max<size_t>(16, n * WEFT_CONTACT_PAIR_SLOTS * sizeof(gpu::Element)), "weft.contactPairs");

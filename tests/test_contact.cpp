@@ -188,9 +188,22 @@ TEST(ContactSettings, EachVertexsCandidateSlotsFitTheDevicesLargestBuffer) {
   for (size_t n : {size_t(1000), size_t(256 * 256), size_t(1) << 20}) {
     const uint32_t slots = contactCandidateSlots(n, lavapipe);
     if (slots > WEFT_CONTACT_MIN_CANDIDATE_SLOTS) {
-      EXPECT_LE(contactMemoryNeed(n, 2 * n, slots).largest, lavapipe) << n;
+      EXPECT_LE(contactMemoryNeed(n, 2 * n, slots, contactPairStateCapacity(n, lavapipe)).largest, lavapipe) << n;
     }
   }
+}
+
+// The device's room for the live pairs' states (contact_pairs.comp): WEFT_CONTACT_PAIR_STATES_PER_VERTEX
+// a vertex, or what one buffer holds (lavapipe's 128 MiB: 1,677,721 states of 80 bytes, 16 a vertex
+// up to 320² vertices); a step with more live pairs evaluates them at their corners instead.
+TEST(ContactSettings, TheRoomForLivePairStatesFitsTheDevicesLargestBuffer) {
+  const uint64_t lavapipe = 128ull << 20;
+  EXPECT_EQ(contactPairStateCapacity(1000, lavapipe), 1000u * WEFT_CONTACT_PAIR_STATES_PER_VERTEX);
+  EXPECT_EQ(contactPairStateCapacity(320 * 320, lavapipe), 320u * 320u * WEFT_CONTACT_PAIR_STATES_PER_VERTEX);
+  EXPECT_EQ(contactPairStateCapacity(size_t(1) << 20, lavapipe), lavapipe / (WEFT_CONTACT_PAIR_STATE_VEC4S * 16));
+  EXPECT_EQ(contactPairStateCapacity(size_t(1) << 30, uint64_t(1) << 40), 1u << 30) << "a place fits the live runs' 30 bits";
+  for (size_t n : {size_t(1000), size_t(400 * 400), size_t(1) << 24})
+    EXPECT_LE(uint64_t(contactPairStateCapacity(n, lavapipe)) * WEFT_CONTACT_PAIR_STATE_VEC4S * 16, lavapipe) << n;
 }
 
 // A thickness in metres where millimetres were meant would put the whole cloth in every vertex's
