@@ -976,9 +976,9 @@ TEST_F(ContactBackends, AStepWithMorePairsThanTheDeviceStoresEvaluatesThemAtThei
 }
 
 // The shipped contact scenes, whole, on each backend: no edge crosses a triangle in any frame. On
-// lavapipe with the validation layer they take 5 to 9 minutes each (the pile 289 s, the layers
-// 420 s, the twist 535 s, measured alone), so their GPU instances run under a longer timeout
-// (tests/CMakeLists.txt).
+// lavapipe with the validation layer they are the suite's longest (the pile 62 s, the layers 97 s,
+// the twist 106 s, two tests at a time on 2 cores; 5 to 9 minutes each before the resolve walked
+// only live pairs), so their GPU instances run first and under a longer timeout (tests/CMakeLists.txt).
 class ContactScenes : public ValidatedTest, public ::testing::WithParamInterface<std::tuple<const char*, Backend>> {};
 
 TEST_P(ContactScenes, NeverCrossInAnyFrame) {
