@@ -74,6 +74,29 @@ uintmax_t statsSize(int64_t solves, bool keepAll, nlohmann::json* parsed = nullp
   return size;
 }
 
+// The summary line says when the device could not store a step's live contact pairs (they were
+// evaluated at each corner: slower, the same motion), and says nothing of it otherwise; the stats
+// JSON counts those steps over the run.
+TEST(SummaryLine, NamesTheStepsPastTheDevicesRoomForContactPairs) {
+  RunReport report;
+  report.scene = "pile.json";
+  report.contact.on = true;
+  ContactStats frame;
+  frame.minDistance = 0.002f;
+  report.contact.add(frame, 1.0, 2.0, 16);
+  EXPECT_EQ(summaryLine(report).find("room for pairs"), std::string::npos) << summaryLine(report);
+  frame.unstoredSteps = 5;
+  report.contact.add(frame, 1.0, 2.0, 16);
+  report.contact.add(frame, 1.0, 2.0, 16);
+  EXPECT_NE(summaryLine(report).find("contact 2.00 mm nearest, 0.188 ms/step (find 0.062, resolve 0.125), 10 steps past the device's room for pairs"),
+            std::string::npos)
+      << summaryLine(report);
+  const fs::path path = fs::temp_directory_path() / "weft_summary_unstored.json";
+  writeStatsJson(report, path.string());
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(path))["contact"]["unstoredSteps"].get<int>(), 10);
+  fs::remove(path);
+}
+
 TEST(StatsJson, SizeDoesNotGrowWithTheRunUnlessEveryStepIsAskedFor) {
   nlohmann::json j;
   const uintmax_t thousand = statsSize(1000, false), million = statsSize(1000000, false, &j);

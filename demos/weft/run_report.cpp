@@ -109,6 +109,13 @@ std::string summaryLine(const RunReport& r) {
                   1e3 * r.contact.minDistance, median(r.contact.msPerStep), median(r.contact.findMsPerStep),
                   median(r.contact.resolveMsPerStep));  // the counts are in the stats file
     stretch += contactText;
+    // Steps the device could not store their live pairs for: slower steps, and the reason, in the
+    // line a user reads (ContactStats::unstoredSteps).
+    if (r.contact.unstoredSteps > 0) {
+      std::snprintf(contactText, sizeof contactText, ", %llu steps past the device's room for pairs",
+                    static_cast<unsigned long long>(r.contact.unstoredSteps));
+      stretch += contactText;
+    }
   }
   if (!r.rest.moves.empty() && r.final.finite) {
     // The last second's median of each frame's largest move: whether the cloth came to rest.
