@@ -1,9 +1,9 @@
 #version 450
 // Contact after a step: each vertex takes the listed pairs it is a corner of (contact_search, in
-// this step or in an earlier one whose list still holds: contactListHolds), in its incidence run's
-// order (contact_incidence: vertex–triangle pairs, then edge–edge, each by increasing id), but for
-// those its owner's cull put beyond the radius this step: its live runs, each pair as its owner
-// evaluated and stored it (contact_pairs). The nearest
+// this step or in an earlier one whose list still holds: contactListHolds), vertex–triangle pairs
+// first, then edge–edge, but for those its owner's cull put beyond the radius this step: its live
+// runs, each pair as its owner evaluated and stored it (contact_pairs), in whatever order the
+// owners' atomics took, which changes no sum (ContactSums) and no kept pair (keptBefore). The nearest
 // limits how far the vertex may move (contactBound, with the lower bound of any pairs the search had
 // no slot for); those nearer than the thickness push it (the Jacobi average of its shares, weighted
 // by its part in each pair). The vertex then moves from its start towards its pushed target, cut to
