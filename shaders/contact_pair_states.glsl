@@ -15,12 +15,12 @@ layout(std430, binding = WEFT_BIND_CONTACT_LIVE_ROWS) buffer LiveRows { uint liv
 layout(std430, binding = WEFT_BIND_CONTACT_LIVE_INCIDENCES) buffer LiveIncidences { uvec2 liveIncidences[]; };
 
 // An entry of a corner's live run: the pair's id, and its state's place with the corner's place
-// among the pair's corners (0..3) in the low two bits, so that the corner need not look the pair's
-// corners up (contactPairCorners) unless it needs them. The places stay below 2^30
-// (contactPairStateCapacity).
-uvec2 liveEntry(uint id, uint stateAt, uint corner) { return uvec2(id, (stateAt << 2u) | corner); }
-uint liveEntryState(uvec2 entry) { return entry.y >> 2u; }
-uint liveEntryCorner(uvec2 entry) { return entry.y & 3u; }
+// among the pair's corners (0..3) in the low WEFT_CONTACT_LIVE_CORNER_BITS, so that the corner need
+// not look the pair's corners up (contactPairCorners) unless it needs them. The places stay below
+// 2^(32 - WEFT_CONTACT_LIVE_CORNER_BITS) (contactPairStateCapacity).
+uvec2 liveEntry(uint id, uint stateAt, uint corner) { return uvec2(id, (stateAt << WEFT_CONTACT_LIVE_CORNER_BITS) | corner); }
+uint liveEntryState(uvec2 entry) { return entry.y >> WEFT_CONTACT_LIVE_CORNER_BITS; }
+uint liveEntryCorner(uvec2 entry) { return entry.y & ((1u << WEFT_CONTACT_LIVE_CORNER_BITS) - 1u); }
 
 // Whether the step's live pairs all found room (contact_pairs): then their states are stored and the
 // live incidence table holds them; else each is evaluated at its corners from the whole table.

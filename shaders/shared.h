@@ -254,6 +254,9 @@ using uvec4 = glm::uvec4;
 // each corner instead, so a crowded step is slower, never wrong.
 #define WEFT_CONTACT_PAIR_STATES_PER_VERTEX 16u
 #define WEFT_CONTACT_PAIR_STATE_VEC4S 5u  // a ContactPairState's 17 floats, packed (contact_pairs.comp)
+// A live run's entry keeps the corner (0..3) in the low bits of its state's place (liveEntry), which
+// leaves the place 32 - WEFT_CONTACT_LIVE_CORNER_BITS bits (contactPairStateCapacity).
+#define WEFT_CONTACT_LIVE_CORNER_BITS 2u
 // What contact did to a vertex in any step of the frame (ContactMarks, drawn by the viewer's contact
 // overlay): bits, or-ed over the frame's steps and cleared at its start.
 #define WEFT_CONTACT_MARK_NEAR 1u     // a primitive it is a corner of came within the radius of a foreign one

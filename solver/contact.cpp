@@ -883,8 +883,9 @@ uint32_t contactCandidateSlots(size_t particles, uint64_t maxBufferBytes) {
 
 uint32_t contactPairStateCapacity(size_t particles, uint64_t maxBufferBytes) {
   const uint64_t wanted = uint64_t(particles) * kPairStatesPerVertex;
-  // The live runs keep a state's place in 30 bits (contact_pair_states.glsl's liveEntry).
-  return static_cast<uint32_t>(std::min<uint64_t>({wanted, maxBufferBytes / kPairStateBytes, uint64_t(1) << 30}));
+  // The live runs keep a state's place beside the corner's bits (contact_pair_states.glsl's liveEntry).
+  const uint64_t places = uint64_t(1) << (32u - WEFT_CONTACT_LIVE_CORNER_BITS);
+  return static_cast<uint32_t>(std::min<uint64_t>({wanted, maxBufferBytes / kPairStateBytes, places}));
 }
 
 MemoryNeed contactMemoryNeed(size_t particles, size_t triangles, uint32_t candidateSlots, uint32_t pairStates) {

@@ -201,7 +201,8 @@ TEST(ContactSettings, TheRoomForLivePairStatesFitsTheDevicesLargestBuffer) {
   EXPECT_EQ(contactPairStateCapacity(1000, lavapipe), 1000u * WEFT_CONTACT_PAIR_STATES_PER_VERTEX);
   EXPECT_EQ(contactPairStateCapacity(320 * 320, lavapipe), 320u * 320u * WEFT_CONTACT_PAIR_STATES_PER_VERTEX);
   EXPECT_EQ(contactPairStateCapacity(size_t(1) << 20, lavapipe), lavapipe / (WEFT_CONTACT_PAIR_STATE_VEC4S * 16));
-  EXPECT_EQ(contactPairStateCapacity(size_t(1) << 30, uint64_t(1) << 40), 1u << 30) << "a place fits the live runs' 30 bits";
+  EXPECT_EQ(contactPairStateCapacity(size_t(1) << 30, uint64_t(1) << 40), 1u << (32u - WEFT_CONTACT_LIVE_CORNER_BITS))
+      << "a place fits beside the corner in a live run's entry";
   for (size_t n : {size_t(1000), size_t(400 * 400), size_t(1) << 24})
     EXPECT_LE(uint64_t(contactPairStateCapacity(n, lavapipe)) * WEFT_CONTACT_PAIR_STATE_VEC4S * 16, lavapipe) << n;
 }
