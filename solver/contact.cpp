@@ -15,6 +15,7 @@
 
 #include "engine/commands.h"
 #include "shaders/physics.h"
+#include "solver/contact_search_lanes.h"
 #include "solver/integrators/common/cpu_forces.h"
 #include "solver/solver.h"
 #include "solver/thread_pool.h"
@@ -143,6 +144,9 @@ struct CpuContact : ContactCommon {
   std::vector<glm::vec4> listed;   // the start positions the candidates were listed at
   std::vector<glm::vec4> spheres;  // the search step's, of the triangles then the edges (contactMeasure)
   std::vector<uint32_t> cells, entries;
+  // The entries' start positions in the entries' order, as rows (x, y, z), each padded for the
+  // search's lanes (contactNearLanes): the search reads each cell's run of them in a row.
+  std::vector<float> entryRows[3];
   std::vector<uint32_t> buckets;  // each vertex's bucket, in the search step
   std::vector<uint32_t> marks;    // the frame's WEFT_CONTACT_MARK_* bits per vertex
   // Each vertex's listed pairs, vertex–triangle then edge–edge (the GPU's slots, packed), and
@@ -165,6 +169,7 @@ struct CpuContact : ContactCommon {
     return (topology.data.size() + cells.size() + entries.size() + buckets.size() + marks.size() + incidenceRows.size() +
             incidenceCounts.size()) *
                sizeof(uint32_t) +
+           (entryRows[0].size() + entryRows[1].size() + entryRows[2].size()) * sizeof(float) +
            (start.size() + passStart.size() + listed.size() + spheres.size() + candidateCounts.size()) * sizeof(glm::vec4) +
            incidences.capacity() * (sizeof(const ListedPair*) + 1 + sizeof(float) + sizeof(CornerShare)) +
            candidates.size() * sizeof(candidates[0]) + pairs * sizeof(ListedPair);
@@ -223,6 +228,30 @@ struct CandidateList {
   ListedPair slots[WEFT_CONTACT_CANDIDATE_SLOTS];  // the GPU's (vertex, triangle) and (edge, edge), as corners
 };
 
+// What a vertex's search has found but not yet listed: the triangles that passed their tests, and
+// the foreign edges that passed the first (contact_search_lanes.h takes the rest of theirs), each
+// with the place of its neighbour in the walk, so that the pairs are listed in the walk's order:
+// a neighbour's triangles, then its edges, as the kernel lists them (which pair an owner past its
+// slots drops depends on that order).
+struct SearchPending {
+  struct Triangle {
+    uint32_t step, t;
+    glm::uvec3 corners;
+  };
+  struct Edge {
+    uint32_t step, f;
+    glm::uvec2 ends;
+  };
+  static constexpr uint32_t kTriangles = 256;
+  Triangle triangles[kTriangles];
+  uint32_t triangleCount = 0;
+  ContactEdgeBatch batch;  // the edges' geometry, the lanes' rows
+  Edge edges[ContactEdgeBatch::kCapacity];
+  std::vector<ContactOwnEdge> own;  // the searching vertex's edges
+  std::vector<glm::uvec2> ownEnds;
+  std::vector<uint32_t> masks;  // per batch edge, a word per 32 own edges (contactEdgeMasks)
+};
+
 ListedPair vertexTrianglePair(const std::vector<glm::vec4>& start, uint32_t p, glm::uvec3 c, uint32_t id) {
   const glm::vec3 x = xyz(start[p]), a = xyz(start[c.x]), b = xyz(start[c.y]), d = xyz(start[c.z]);
   return {glm::uvec4(p, c), gpu::boxesGap(x, x, glm::min(a, glm::min(b, d)), glm::max(a, glm::max(b, d))), 0u, id, glm::uvec4(0u)};
@@ -248,7 +277,13 @@ void lowerDropped(std::vector<glm::uvec4>& counts, uint32_t v, float gap) {
 // within reach is thus listed exactly once; the incidence table
 // (buildContactIncidence) hands it to each of its four corners. A pair that finds no slot lowers the
 // dropped bound of all four.
-void contactSearchVertex(uint32_t i, CpuContact& k, const gpu::ContactParams& contact, float longest, CandidateList& list) {
+// The walk's distance test and the edge–edge tests run in vector lanes (contact_search_lanes.h): the
+// walk takes a cell's entries 32 at a time, and the foreign edges wait in `pending` until the lanes
+// test them against all of the vertex's own; the pairs are then listed in the walk's order, the
+// kernel's, so that the slots and the bytes are what the tests one at a time gave (on the pile, the
+// search's time fell by two fifths: docs/benchmarks.md, Contact).
+void contactSearchVertex(uint32_t i, CpuContact& k, const gpu::ContactParams& contact, float longest, CandidateList& list,
+                         SearchPending& pending) {
   const std::vector<uint32_t>& topology = k.topology.data;
   const std::vector<glm::vec4>& start = k.start;
   const glm::vec4 si = start[i];
@@ -262,11 +297,99 @@ void contactSearchVertex(uint32_t i, CpuContact& k, const gpu::ContactParams& co
   const std::vector<glm::vec4>& spheres = k.spheres;
   const uint32_t edgeSpheresAt = contact.triangleCount;
   const uint32_t slots = contact.candidateSlots;
-  // The longest edge it owns: every such edge lies within it of the vertex.
+  // The edges it owns, and the longest of them: every such edge lies within it of the vertex.
   float ownLongest = 0.f;
-  for (uint32_t e = ownedBegin; e < ownedEnd; ++e) ownLongest = std::max(ownLongest, 2.f * spheres[edgeSpheresAt + e].w);
+  pending.own.clear();
+  pending.ownEnds.clear();
+  for (uint32_t e = ownedBegin; e < ownedEnd; ++e) {
+    const glm::uvec2 p = contactEdge(topology, contact, e);
+    pending.own.push_back({spheres[edgeSpheresAt + e], xyz(start[p.x]), xyz(start[p.y])});
+    pending.ownEnds.push_back(p);
+    ownLongest = std::max(ownLongest, 2.f * spheres[edgeSpheresAt + e].w);
+  }
+  const uint32_t ownCount = ownedEnd - ownedBegin;
+  const uint32_t words = (ownCount + kMaxLaneOwnEdges - 1u) / kMaxLaneOwnEdges;
+  const ContactNearKernel nearLanes = contactNearLanes();
+  const ContactNearMask nearMask = nearLanes.run ? nearLanes.run : contactNearMaskScalar;
+  const ContactEdgeKernel lanes = contactEdgeLanes();
+  const ContactEdgeMasks edgeMasks = lanes.run ? lanes.run : contactEdgeMasksScalar;
+  // Lists what is pending, in the walk's order: each neighbour's triangles, then its edges.
+  auto listPending = [&] {
+    ContactEdgeBatch& batch = pending.batch;
+    pending.masks.resize(size_t(words) * ContactEdgeBatch::kCapacity);
+    for (uint32_t w = 0; w < words; ++w)
+      edgeMasks(batch, pending.own.data() + w * kMaxLaneOwnEdges, std::min(kMaxLaneOwnEdges, ownCount - w * kMaxLaneOwnEdges),
+                radius, pending.masks.data() + size_t(w) * ContactEdgeBatch::kCapacity);
+    uint32_t nextTriangle = 0, nextEdge = 0;
+    while (nextTriangle < pending.triangleCount || nextEdge < batch.count) {
+      if (nextEdge == batch.count ||
+          (nextTriangle < pending.triangleCount && pending.triangles[nextTriangle].step <= pending.edges[nextEdge].step)) {
+        const SearchPending::Triangle& tri = pending.triangles[nextTriangle++];
+        if (triangles + edges < slots) {
+          list.slots[triangles] = vertexTrianglePair(start, i, tri.corners, i * slots + triangles);
+          ++triangles;
+        } else {
+          const float g = gpu::sphereGap(xyz(si), spheres[tri.t]);
+          crowded = crowded || g < radius;
+          for (uint32_t v : {i, tri.corners.x, tri.corners.y, tri.corners.z}) lowerDropped(k.candidateCounts, v, g);
+        }
+        continue;
+      }
+      const uint32_t at = nextEdge++;
+      const glm::uvec2 q = pending.edges[at].ends;
+      for (uint32_t w = 0; w < words; ++w)
+        for (uint32_t bits = pending.masks[size_t(w) * ContactEdgeBatch::kCapacity + at]; bits != 0u; bits &= bits - 1u) {
+          const uint32_t e = w * kMaxLaneOwnEdges + uint32_t(std::countr_zero(bits));
+          const glm::uvec2 p = pending.ownEnds[e];
+          if (p.x == q.x || p.x == q.y || p.y == q.x || p.y == q.y) continue;
+          if (triangles + edges < slots) {
+            list.slots[slots - 1u - edges] = edgeEdgePair(start, p, q, i * slots + slots - 1u - edges);
+            ++edges;
+          } else {
+            const glm::vec4 eSphere = pending.own[e].sphere, fSphere = spheres[edgeSpheresAt + pending.edges[at].f];
+            const glm::vec3 q0 = xyz(start[q.x]), fAlong = xyz(start[q.y]) - q0;
+            const float fInvLength2 = fSphere.w > 0.f ? 0.25f / (fSphere.w * fSphere.w) : 0.f;
+            const float g = std::max(std::sqrt(gpu::pointSegmentDistance2(xyz(eSphere), q0, fAlong, fInvLength2)) - eSphere.w, 0.f);
+            crowded = crowded || g < radius;
+            for (uint32_t v : {p.x, p.y, q.x, q.y}) lowerDropped(k.candidateCounts, v, g);
+          }
+        }
+    }
+    pending.triangleCount = 0;
+    batch.count = 0;
+  };
   const float reach2 = cellSize * cellSize;
   const float nearReach2 = (radius + longest) * (radius + longest);
+  uint32_t step = 0u;  // the neighbour's place in the walk
+  // A neighbour u within the cell size: its triangles' tests, and its edges kept for the lanes'.
+  auto visit = [&](uint32_t u, float apart2) {
+    ++step;
+    if (apart2 < nearReach2) {  // this vertex within the radius of a triangle of u's
+      for (uint32_t t = topology[contact.ownedTriangleRowsAt + u]; t < topology[contact.ownedTriangleRowsAt + u + 1u]; ++t) {
+        if (gpu::sphereBeyond(xyz(si), spheres[t], radius)) continue;
+        const glm::uvec3 c = contactTriangle(topology, contact, t);
+        if (c.x == i || c.y == i || c.z == i) continue;
+        if (gpu::vertexTriangleBeyond(xyz(si), xyz(start[c.x]), xyz(start[c.y]), xyz(start[c.z]), radius)) continue;  // by their boxes
+        if (pending.triangleCount == SearchPending::kTriangles) listPending();
+        pending.triangles[pending.triangleCount++] = {step, t, c};
+      }
+    }
+    if (u < i || ownCount == 0u) return;  // its edges are before this vertex's: their owner lists the pairs
+    ContactEdgeBatch& batch = pending.batch;
+    for (uint32_t f = topology[contact.ownedEdgeRowsAt + u]; f < topology[contact.ownedEdgeRowsAt + u + 1u]; ++f) {
+      const glm::vec4 fSphere = spheres[edgeSpheresAt + f];
+      if (gpu::sphereBeyond(xyz(si), fSphere, radius + ownLongest)) continue;  // every edge it owns is within ownLongest of it
+      if (batch.count == ContactEdgeBatch::kCapacity) listPending();
+      const glm::uvec2 q = contactEdge(topology, contact, f);
+      const glm::vec4 q0 = start[q.x], q1 = start[q.y];
+      const uint32_t at = batch.count++;
+      batch.q0x[at] = q0.x, batch.q0y[at] = q0.y, batch.q0z[at] = q0.z;
+      batch.q1x[at] = q1.x, batch.q1y[at] = q1.y, batch.q1z[at] = q1.z;
+      batch.cx[at] = fSphere.x, batch.cy[at] = fSphere.y, batch.cz[at] = fSphere.z, batch.cw[at] = fSphere.w;
+      pending.edges[at] = {step, f, q};
+    }
+  };
+  // The walk: the 27 cells' buckets, each once, and in each its entries within the cell size.
   uint32_t seen[27];
   uint32_t seenCount = 0u;
   for (int dz = -1; dz <= 1; ++dz)
@@ -277,61 +400,19 @@ void contactSearchVertex(uint32_t i, CpuContact& k, const gpu::ContactParams& co
         for (uint32_t b = 0u; b < seenCount; ++b) again = again || seen[b] == h;
         if (again) continue;
         seen[seenCount++] = h;
-        const uint32_t first = h > 0u ? k.cells[h - 1u] : 0u;
-        for (uint32_t en = first; en < k.cells[h]; ++en) {
-          const uint32_t u = k.entries[en];
-          const glm::vec4 su = start[u];
-          const glm::vec3 gap = xyz(su) - xyz(si);
-          const float apart2 = glm::dot(gap, gap);
-          if (u == i || apart2 >= reach2) continue;
-          if (apart2 < nearReach2) {  // this vertex within the radius of a triangle of u's
-            for (uint32_t t = topology[contact.ownedTriangleRowsAt + u]; t < topology[contact.ownedTriangleRowsAt + u + 1u]; ++t) {
-              if (gpu::sphereBeyond(xyz(si), spheres[t], radius)) continue;
-              const glm::uvec3 c = contactTriangle(topology, contact, t);
-              if (c.x == i || c.y == i || c.z == i) continue;
-              if (gpu::vertexTriangleBeyond(xyz(si), xyz(start[c.x]), xyz(start[c.y]), xyz(start[c.z]), radius)) continue;  // by their boxes
-              if (triangles + edges < slots) {
-                list.slots[triangles] = vertexTrianglePair(start, i, c, i * slots + triangles);
-                ++triangles;
-              } else {
-                const float g = gpu::sphereGap(xyz(si), spheres[t]);
-                crowded = crowded || g < radius;
-                for (uint32_t v : {i, c.x, c.y, c.z}) lowerDropped(k.candidateCounts, v, g);
-              }
-            }
-          }
-          if (u < i) continue;  // its edges are before this vertex's: their owner lists the pairs
-          for (uint32_t f = topology[contact.ownedEdgeRowsAt + u]; f < topology[contact.ownedEdgeRowsAt + u + 1u]; ++f) {
-            const glm::vec4 fSphere = spheres[edgeSpheresAt + f];
-            if (gpu::sphereBeyond(xyz(si), fSphere, radius + ownLongest)) continue;  // every edge it owns is within ownLongest of it
-            const glm::uvec2 q = contactEdge(topology, contact, f);
-            const glm::vec4 q0 = start[q.x], q1 = start[q.y];
-            const glm::vec3 fAlong = xyz(q1) - xyz(q0);
-            const float fInvLength2 = fSphere.w > 0.f ? 0.25f / (fSphere.w * fSphere.w) : 0.f;
-            for (uint32_t ee = ownedBegin; ee < ownedEnd; ++ee) {
-              const glm::vec4 eSphere = spheres[edgeSpheresAt + ee];
-              const float eReach = radius + eSphere.w;  // e lies within its half length of its middle
-              const float middleGap2 = gpu::pointSegmentDistance2(xyz(eSphere), xyz(q0), fAlong, fInvLength2);
-              if (middleGap2 >= eReach * eReach) continue;
-              const glm::uvec2 p = contactEdge(topology, contact, ee);
-              if (p.x == q.x || p.x == q.y || p.y == q.x || p.y == q.y) continue;
-              const glm::vec4 p0 = start[p.x], p1 = start[p.y];
-              const float eInvLength2 = eSphere.w > 0.f ? 0.25f / (eSphere.w * eSphere.w) : 0.f;
-              const float fReach = radius + fSphere.w;
-              if (gpu::pointSegmentDistance2(xyz(fSphere), xyz(p0), xyz(p1) - xyz(p0), eInvLength2) >= fReach * fReach) continue;
-              if (gpu::edgeEdgeBeyond(xyz(p0), xyz(p1), xyz(q0), xyz(q1), radius)) continue;  // by their boxes
-              if (triangles + edges < slots) {
-                list.slots[slots - 1u - edges] = edgeEdgePair(start, p, q, i * slots + slots - 1u - edges);
-                ++edges;
-              } else {
-                const float g = std::max(std::sqrt(middleGap2) - eSphere.w, 0.f);
-                crowded = crowded || g < radius;
-                for (uint32_t v : {p.x, p.y, q.x, q.y}) lowerDropped(k.candidateCounts, v, g);
-              }
-            }
+        const uint32_t first = h > 0u ? k.cells[h - 1u] : 0u, last = k.cells[h];
+        for (uint32_t base = first; base < last; base += 32u) {  // 32 entries at a time
+          float apart[32u + kContactRowsPadding];
+          uint32_t near = nearMask(k.entryRows[0].data() + base, k.entryRows[1].data() + base, k.entryRows[2].data() + base,
+                                   std::min(32u, last - base), xyz(si), reach2, apart);
+          for (; near != 0u; near &= near - 1u) {
+            const uint32_t j = uint32_t(std::countr_zero(near));
+            const uint32_t u = k.entries[base + j];
+            if (u != i) visit(u, apart[j]);
           }
         }
       }
+  listPending();
   list.crowded = crowded;
   list.triangles = triangles;
   list.edges = edges;
@@ -773,6 +854,10 @@ ContactPassTimes resolveContactCpu(CpuState& state, float dt, bool collectPairs,
     uint32_t running = 0;
     for (uint32_t& cell : k.cells) running += std::exchange(cell, running);
     for (uint32_t i = 0; i < n; ++i) k.entries[k.cells[bucketOf[i]]++] = i;
+    for (int a = 0; a < 3; ++a) {
+      k.entryRows[a].resize(size_t(n) + kContactRowsPadding);
+      for (uint32_t en = 0; en < n; ++en) k.entryRows[a][en] = k.start[k.entries[en]][a];
+    }
   }
   std::atomic<uint32_t> minBits{k.scalars.minDistanceBits};
   std::atomic<uint32_t> pushed{0}, limited{0}, near{0}, crowded{0};
@@ -782,8 +867,9 @@ ContactPassTimes resolveContactCpu(CpuState& state, float dt, bool collectPairs,
     pool.parallelForClaimed(n, kContactGrain, [&](size_t begin, size_t end) {
       uint32_t m = 0;
       auto list = std::make_unique<CandidateList>();  // 8 KiB: off the worker's stack
+      auto pending = std::make_unique<SearchPending>();
       for (size_t i = begin; i < end; ++i) {
-        contactSearchVertex(static_cast<uint32_t>(i), k, c, longest, *list);
+        contactSearchVertex(static_cast<uint32_t>(i), k, c, longest, *list, *pending);
         m += list->crowded;
         keepCandidates(static_cast<uint32_t>(i), k, *list);
       }

@@ -38,6 +38,12 @@ struct Ops {
   static F cmpneq(F a, F b) { return _mm256_cmp_ps(a, b, _CMP_NEQ_UQ); }  // a != b: NaN compares true
   static F cmpgt(F a, F b) { return _mm256_cmp_ps(a, b, _CMP_GT_OS); }    // a > b: NaN compares false
   static bool any(F mask) { return _mm256_movemask_ps(mask) != 0; }
+  static int movemask(F mask) { return _mm256_movemask_ps(mask); }  // bit l: lane l's sign
+  static F load(const float* p) { return _mm256_loadu_ps(p); }
+  // glm::min(a, b) and glm::max(a, b) lane by lane, their NaNs and zeros' signs included: (b < a) ? b : a
+  // and (a < b) ? b : a.
+  static F min(F a, F b) { return _mm256_min_ps(b, a); }
+  static F max(F a, F b) { return _mm256_max_ps(b, a); }
 
   // Rows r and r + 4 of a 4 x 4 transpose in each 128-bit half: the same shuffles as
   // _MM_TRANSPOSE4_PS, which act on each half on its own.

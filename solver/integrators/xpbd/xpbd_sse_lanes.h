@@ -61,6 +61,12 @@ struct Ops {
   static F cmpneq(F a, F b) { return _mm_cmpneq_ps(a, b); }  // a != b: NaN compares true
   static F cmpgt(F a, F b) { return _mm_cmpgt_ps(a, b); }    // a > b: NaN compares false
   static bool any(F mask) { return _mm_movemask_ps(mask) != 0; }
+  static int movemask(F mask) { return _mm_movemask_ps(mask); }  // bit l: lane l's sign
+  static F load(const float* p) { return _mm_loadu_ps(p); }
+  // glm::min(a, b) and glm::max(a, b) lane by lane, their NaNs and zeros' signs included: (b < a) ? b : a
+  // and (a < b) ? b : a.
+  static F min(F a, F b) { return _mm_min_ps(b, a); }
+  static F max(F a, F b) { return _mm_max_ps(b, a); }
   static Lanes gather(const glm::vec4* v, const uint32_t* at) { return sse::gather(v, at); }
   static void scatter(glm::vec4* v, const uint32_t* at, Lanes r) { sse::scatter(v, at, r); }
 };
