@@ -228,8 +228,8 @@ struct CandidateList {
   ListedPair slots[WEFT_CONTACT_CANDIDATE_SLOTS];  // the GPU's (vertex, triangle) and (edge, edge), as corners
 };
 
-// What a vertex's search has found but not yet listed: the triangles that passed their tests, and
-// the foreign edges that passed the first (contact_search_lanes.h takes the rest of theirs), each
+// What a vertex's search has found but not yet listed: its near neighbours' triangles, and the
+// foreign edges that passed the first test (contact_search_lanes.h takes the rest of both's), each
 // with the place of its neighbour in the walk, so that the pairs are listed in the walk's order:
 // a neighbour's triangles, then its edges, as the kernel lists them (which pair an owner past its
 // slots drops depends on that order).
@@ -242,9 +242,9 @@ struct SearchPending {
     uint32_t step, f;
     glm::uvec2 ends;
   };
-  static constexpr uint32_t kTriangles = 256;
-  Triangle triangles[kTriangles];
-  uint32_t triangleCount = 0;
+  ContactTriangleBatch triangleBatch;  // the triangles, the lanes' rows
+  Triangle triangles[ContactTriangleBatch::kCapacity];
+  uint32_t triangleBits[ContactTriangleBatch::kCapacity / 32u];  // those that passed (contactTriangleMasks)
   ContactEdgeBatch batch;  // the edges' geometry, the lanes' rows
   Edge edges[ContactEdgeBatch::kCapacity];
   std::vector<ContactOwnEdge> own;  // the searching vertex's edges
@@ -311,20 +311,28 @@ void contactSearchVertex(uint32_t i, CpuContact& k, const gpu::ContactParams& co
   const uint32_t words = (ownCount + kMaxLaneOwnEdges - 1u) / kMaxLaneOwnEdges;
   const ContactNearKernel nearLanes = contactNearLanes();
   const ContactNearMask nearMask = nearLanes.run ? nearLanes.run : contactNearMaskScalar;
+  const ContactTriangleKernel triangleLanes = contactTriangleLanes();
+  const ContactTriangleMasks triangleMasks = triangleLanes.run ? triangleLanes.run : contactTriangleMasksScalar;
   const ContactEdgeKernel lanes = contactEdgeLanes();
   const ContactEdgeMasks edgeMasks = lanes.run ? lanes.run : contactEdgeMasksScalar;
   // Lists what is pending, in the walk's order: each neighbour's triangles, then its edges.
   auto listPending = [&] {
     ContactEdgeBatch& batch = pending.batch;
+    ContactTriangleBatch& triangleBatch = pending.triangleBatch;
+    std::fill(std::begin(pending.triangleBits), std::end(pending.triangleBits), 0u);
+    triangleMasks(triangleBatch, start.data(), spheres.data(), xyz(si), radius, pending.triangleBits);
     pending.masks.resize(size_t(words) * ContactEdgeBatch::kCapacity);
     for (uint32_t w = 0; w < words; ++w)
       edgeMasks(batch, pending.own.data() + w * kMaxLaneOwnEdges, std::min(kMaxLaneOwnEdges, ownCount - w * kMaxLaneOwnEdges),
                 radius, pending.masks.data() + size_t(w) * ContactEdgeBatch::kCapacity);
     uint32_t nextTriangle = 0, nextEdge = 0;
-    while (nextTriangle < pending.triangleCount || nextEdge < batch.count) {
+    while (nextTriangle < triangleBatch.count || nextEdge < batch.count) {
       if (nextEdge == batch.count ||
-          (nextTriangle < pending.triangleCount && pending.triangles[nextTriangle].step <= pending.edges[nextEdge].step)) {
-        const SearchPending::Triangle& tri = pending.triangles[nextTriangle++];
+          (nextTriangle < triangleBatch.count && pending.triangles[nextTriangle].step <= pending.edges[nextEdge].step)) {
+        const uint32_t at = nextTriangle++;
+        const SearchPending::Triangle& tri = pending.triangles[at];
+        if ((pending.triangleBits[at / 32u] & (1u << (at % 32u))) == 0u) continue;  // beyond the reach
+        if (tri.corners.x == i || tri.corners.y == i || tri.corners.z == i) continue;
         if (triangles + edges < slots) {
           list.slots[triangles] = vertexTrianglePair(start, i, tri.corners, i * slots + triangles);
           ++triangles;
@@ -355,7 +363,7 @@ void contactSearchVertex(uint32_t i, CpuContact& k, const gpu::ContactParams& co
           }
         }
     }
-    pending.triangleCount = 0;
+    triangleBatch.count = 0;
     batch.count = 0;
   };
   const float reach2 = cellSize * cellSize;
@@ -365,13 +373,13 @@ void contactSearchVertex(uint32_t i, CpuContact& k, const gpu::ContactParams& co
   auto visit = [&](uint32_t u, float apart2) {
     ++step;
     if (apart2 < nearReach2) {  // this vertex within the radius of a triangle of u's
+      ContactTriangleBatch& triangleBatch = pending.triangleBatch;
       for (uint32_t t = topology[contact.ownedTriangleRowsAt + u]; t < topology[contact.ownedTriangleRowsAt + u + 1u]; ++t) {
-        if (gpu::sphereBeyond(xyz(si), spheres[t], radius)) continue;
+        if (triangleBatch.count == ContactTriangleBatch::kCapacity) listPending();
         const glm::uvec3 c = contactTriangle(topology, contact, t);
-        if (c.x == i || c.y == i || c.z == i) continue;
-        if (gpu::vertexTriangleBeyond(xyz(si), xyz(start[c.x]), xyz(start[c.y]), xyz(start[c.z]), radius)) continue;  // by their boxes
-        if (pending.triangleCount == SearchPending::kTriangles) listPending();
-        pending.triangles[pending.triangleCount++] = {step, t, c};
+        const uint32_t at = triangleBatch.count++;
+        triangleBatch.t[at] = t, triangleBatch.a[at] = c.x, triangleBatch.b[at] = c.y, triangleBatch.c[at] = c.z;
+        pending.triangles[at] = {step, t, c};
       }
     }
     if (u < i || ownCount == 0u) return;  // its edges are before this vertex's: their owner lists the pairs

@@ -45,6 +45,25 @@ ContactNearKernel contactNearLanes() {
   return kernel;
 }
 
+void contactTriangleMasksScalar(const ContactTriangleBatch& b, const glm::vec4* start, const glm::vec4* spheres,
+                                glm::vec3 p, float reach, uint32_t* bits) {
+  for (uint32_t j = 0; j < b.count; ++j) {
+    if (gpu::sphereBeyond(p, spheres[b.t[j]], reach)) continue;
+    if (gpu::vertexTriangleBeyond(p, gpu::xyz(start[b.a[j]]), gpu::xyz(start[b.b[j]]), gpu::xyz(start[b.c[j]]), reach)) continue;
+    bits[j / 32u] |= 1u << (j % 32u);
+  }
+}
+
+ContactTriangleMasks contactTriangleLanesSse() {
+  return WEFT_SSE_KERNEL(lanes::contactTriangleMasks<integrators::sse::Ops>);
+}
+
+ContactTriangleKernel contactTriangleLanes() {
+  static const ContactTriangleKernel kernel =
+      integrators::widestLaneKernel(contactTriangleLanesSse(), contactTriangleLanesAvx2());
+  return kernel;
+}
+
 ContactEdgeMasks contactEdgeLanesSse() { return WEFT_SSE_KERNEL(lanes::contactEdgeMasks<integrators::sse::Ops>); }
 
 ContactEdgeKernel contactEdgeLanes() {

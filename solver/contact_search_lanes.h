@@ -1,7 +1,8 @@
 #pragma once
 // The CPU backend's contact search (contactSearchVertex in contact.cpp) in vector lanes, eight at
 // once with AVX2, four with SSE2 (lane_kernel.h): its walk's distance test of the neighbours in a
-// cell, and its edge–edge tests of each foreign edge against each edge the searching vertex owns.
+// cell, its tests of the vertex against its neighbours' triangles, and its edge–edge tests of each
+// foreign edge against each edge the searching vertex owns.
 // One after another, a pile's vertex met some three hundred neighbours and two hundred edge pairs a
 // search, each test passing about a third to a half of the time. The lanes take every test, each
 // lane the scalar test's operations in its order (the distance, pointSegmentDistance2 and
@@ -55,6 +56,26 @@ uint32_t contactNearMaskScalar(const float* x, const float* y, const float* z, u
                                float* apart2);
 // The rows of x, y and z a kernel may read past `count`: up to the next whole group of lanes.
 inline constexpr uint32_t kContactRowsPadding = 8;
+
+// The triangles a vertex's search has met so far, owned by its neighbours near enough: each one's
+// index and corners, from `count` on padded with zeros (a valid index to read and drop).
+struct ContactTriangleBatch {
+  static constexpr uint32_t kCapacity = 256;  // a pile's vertex meets about 70 a search
+  static constexpr uint32_t kPadded = kCapacity + 8;
+  uint32_t count = 0;
+  uint32_t t[kPadded], a[kPadded], b[kPadded], c[kPadded];
+};
+// bits[j / 32] bit j % 32 set where triangle j passes the search's tests of vertex p against it
+// (sphereBeyond on its sphere, then vertexTriangleBeyond on its corners' box, at `reach`), whether
+// or not p is one of its corners: that the search asks of their indices.
+using ContactTriangleMasks = void (*)(const ContactTriangleBatch& batch, const glm::vec4* start,
+                                      const glm::vec4* spheres, glm::vec3 p, float reach, uint32_t* bits);
+using ContactTriangleKernel = integrators::LaneKernel<ContactTriangleMasks>;
+ContactTriangleKernel contactTriangleLanes();
+ContactTriangleMasks contactTriangleLanesSse();
+ContactTriangleMasks contactTriangleLanesAvx2();
+void contactTriangleMasksScalar(const ContactTriangleBatch& batch, const glm::vec4* start, const glm::vec4* spheres,
+                                glm::vec3 p, float reach, uint32_t* bits);
 
 // The widest kernel this build and processor run (none: run null).
 ContactEdgeKernel contactEdgeLanes();

@@ -1,5 +1,5 @@
 #pragma once
-// contactNearLanes' and contactEdgeLanes' kernels over a lane type V (integrators/xpbd/xpbd_lane_math.h), instantiated
+// contactNearLanes', contactTriangleLanes' and contactEdgeLanes' kernels over a lane type V (integrators/xpbd/xpbd_lane_math.h), instantiated
 // once per instruction set by the unit built for it (contact_search_lanes.cpp for SSE,
 // contact_search_lanes_avx2.cpp for AVX2). Member accesses only, no glm function: none may be emitted
 // with a wider unit's instruction set.
@@ -42,6 +42,32 @@ uint32_t contactNearMask(const float* x, const float* y, const float* z, uint32_
     bits |= uint32_t(V::movemask(V::cmpnle(reach, d2))) << j;  // !(apart2 >= reach2)
   }
   return count < 32u ? bits & ((1u << count) - 1u) : bits;
+}
+
+template <class V>
+void contactTriangleMasks(const ContactTriangleBatch& b, const glm::vec4* start, const glm::vec4* spheres, glm::vec3 p,
+                          float reach, uint32_t* bits) {
+  using F = typename V::F;
+  const F px = V::set1(p.x), py = V::set1(p.y), pz = V::set1(p.z), zero = V::zero();
+  const F reachLanes = V::set1(reach), reach2 = V::set1(reach * reach);
+  for (uint32_t j = 0; j < b.count; j += uint32_t(V::N)) {
+    // sphereBeyond: dot(p - centre) >= (reach + radius)^2
+    const typename V::Lanes s = V::gather(spheres, b.t + j);
+    const F sx = V::sub(px, s.x), sy = V::sub(py, s.y), sz = V::sub(pz, s.z);
+    const F far = V::add(reachLanes, s.w);
+    const F nearSphere = V::cmpnle(V::mul(far, far), dot3<V>(sx, sy, sz, sx, sy, sz));
+    // vertexTriangleBeyond: the point's box (p, p) against glm::min(a, glm::min(b, c)) and the max
+    const typename V::Lanes a = V::gather(start, b.a + j), bb = V::gather(start, b.b + j), c = V::gather(start, b.c + j);
+    auto gap = [&](F q, F ac, F bc, F cc) {
+      const F lo = V::min(ac, V::min(bc, cc)), hi = V::max(ac, V::max(bc, cc));
+      return V::max(V::max(V::sub(lo, q), V::sub(q, hi)), zero);
+    };
+    const F gx = gap(px, a.x, bb.x, c.x), gy = gap(py, a.y, bb.y, c.y), gz = gap(pz, a.z, bb.z, c.z);
+    const F nearBox = V::cmpnle(reach2, dot3<V>(gx, gy, gz, gx, gy, gz));
+    const uint32_t passing = uint32_t(V::movemask(V::and_(nearSphere, nearBox)));
+    const uint32_t valid = b.count - j < uint32_t(V::N) ? (1u << (b.count - j)) - 1u : (1u << V::N) - 1u;
+    bits[j / 32u] |= (passing & valid) << (j % 32u);
+  }
 }
 
 template <class V>

@@ -1,6 +1,8 @@
 // The contact search's tests in lanes, eight and four wide (solver/contact_search_lanes.h), against
 // the same tests one at a time. The walk's distance test (contactNearLanes): the same bit and the
 // same distance's bits for every neighbour, neighbours on the edge of the reach among them. The
+// vertex against triangles (contactTriangleMasksScalar: sphereBeyond, vertexTriangleBeyond): the
+// same bit for every triangle. The
 // edge–edge tests (contactEdgeMasksScalar: pointSegmentDistance2 both ways and edgeEdgeBeyond,
 // the shared functions themselves): the same bit for
 // every pair, over edges scattered about the searching vertex's so that many pairs pass and many
@@ -136,6 +138,56 @@ TEST(ContactSearchLanes, EachWidthGivesTheWalksDistancesAndTestsBitForBit) {
       passed += uint32_t(std::popcount(scalarBits));
     }
     expectManyPassAndManyFail(passed, n, width);
+  }
+  expectSomeWidth(widths);
+}
+
+// The vertex against its neighbours' triangles: triangles about the vertex, a third of them with
+// their box's nearest corner the reach from it and a third with their sphere the reach from it (the
+// last bits decide those), some of them points.
+TEST(ContactSearchLanes, EachWidthGivesTheTriangleTestsBitForEveryTriangle) {
+  const float reach = 0.015f;
+  const glm::vec3 p(0.004f, -0.002f, 0.003f);  // near the origin: the cases on the reach are within an ulp or so of it
+  std::mt19937 rng(9u);
+  std::uniform_real_distribution<float> u(-0.03f, 0.03f);
+  std::normal_distribution<float> normal;
+  int widths = 0;
+  for (const auto& [kernel, width] : {std::pair{contactTriangleLanesAvx2(), 8}, std::pair{contactTriangleLanesSse(), 4}}) {
+    if (!kernel || integrators::processorLaneWidth() < width) continue;
+    ++widths;
+    uint64_t passed = 0, tested = 0;
+    for (int round = 0; round < 40; ++round) {
+      std::vector<glm::vec4> start, spheres;
+      auto batch = std::make_unique<ContactTriangleBatch>();
+      for (uint32_t t = 0; t + 1 < ContactTriangleBatch::kCapacity; ++t) {  // a batch that is no whole number of lanes
+        const glm::vec3 n = glm::normalize(glm::vec3(normal(rng), normal(rng), normal(rng)));
+        glm::vec3 a = p + glm::vec3(u(rng), u(rng), u(rng));
+        glm::vec3 b = a + 0.5f * glm::vec3(u(rng), u(rng), u(rng)), c = a + 0.5f * glm::vec3(u(rng), u(rng), u(rng));
+        if (t % 3 == 0) {  // the box's nearest corner a, the reach from p: b and c lie farther on every axis
+          a = p + reach * n;
+          b = a + glm::abs(b - a) * glm::sign(n);
+          c = a + glm::abs(c - a) * glm::sign(n);
+        } else if (t % 3 == 1) {  // the sphere the reach from p
+          const glm::vec4 s0 = gpu::triangleSphere(a, b, c);
+          const glm::vec3 move = p + (reach + s0.w) * n - gpu::xyz(s0);
+          a += move, b += move, c += move;
+        }
+        if (t % 7 == 6) b = c = a;  // a point
+        for (const glm::vec3& x : {a, b, c}) start.push_back(glm::vec4(x, 1.f));
+        spheres.push_back(gpu::triangleSphere(a, b, c));
+        batch->t[t] = t, batch->a[t] = 3 * t, batch->b[t] = 3 * t + 1, batch->c[t] = 3 * t + 2;
+        batch->count = t + 1;
+      }
+      uint32_t lanes[ContactTriangleBatch::kCapacity / 32] = {}, scalar[ContactTriangleBatch::kCapacity / 32] = {};
+      kernel(*batch, start.data(), spheres.data(), p, reach, lanes);
+      contactTriangleMasksScalar(*batch, start.data(), spheres.data(), p, reach, scalar);
+      for (uint32_t w = 0; w < ContactTriangleBatch::kCapacity / 32; ++w) {
+        ASSERT_EQ(lanes[w], scalar[w]) << "width " << width << ", round " << round << ", triangles " << 32 * w << " on";
+        passed += uint64_t(std::popcount(scalar[w]));
+      }
+      tested += batch->count;
+    }
+    expectManyPassAndManyFail(passed, tested, width);
   }
   expectSomeWidth(widths);
 }
