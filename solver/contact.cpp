@@ -234,16 +234,12 @@ struct CandidateList {
 // a neighbour's triangles, then its edges, as the kernel lists them (which pair an owner past its
 // slots drops depends on that order).
 struct SearchPending {
-  struct Triangle {
-    uint32_t step, t;
-    glm::uvec3 corners;
-  };
   struct Edge {
     uint32_t step, f;
     glm::uvec2 ends;
   };
-  ContactTriangleBatch triangleBatch;  // the triangles, the lanes' rows
-  Triangle triangles[ContactTriangleBatch::kCapacity];
+  ContactTriangleBatch triangleBatch;  // the triangles and their corners, the lanes' rows
+  uint32_t triangleSteps[ContactTriangleBatch::kCapacity];
   uint32_t triangleBits[ContactTriangleBatch::kCapacity / 32u];  // those that passed (contactTriangleMasks)
   ContactEdgeBatch batch;  // the edges' geometry, the lanes' rows
   Edge edges[ContactEdgeBatch::kCapacity];
@@ -328,18 +324,18 @@ void contactSearchVertex(uint32_t i, CpuContact& k, const gpu::ContactParams& co
     uint32_t nextTriangle = 0, nextEdge = 0;
     while (nextTriangle < triangleBatch.count || nextEdge < batch.count) {
       if (nextEdge == batch.count ||
-          (nextTriangle < triangleBatch.count && pending.triangles[nextTriangle].step <= pending.edges[nextEdge].step)) {
+          (nextTriangle < triangleBatch.count && pending.triangleSteps[nextTriangle] <= pending.edges[nextEdge].step)) {
         const uint32_t at = nextTriangle++;
-        const SearchPending::Triangle& tri = pending.triangles[at];
         if ((pending.triangleBits[at / 32u] & (1u << (at % 32u))) == 0u) continue;  // beyond the reach
-        if (tri.corners.x == i || tri.corners.y == i || tri.corners.z == i) continue;
+        const glm::uvec3 c(triangleBatch.a[at], triangleBatch.b[at], triangleBatch.c[at]);
+        if (c.x == i || c.y == i || c.z == i) continue;
         if (triangles + edges < slots) {
-          list.slots[triangles] = vertexTrianglePair(start, i, tri.corners, i * slots + triangles);
+          list.slots[triangles] = vertexTrianglePair(start, i, c, i * slots + triangles);
           ++triangles;
         } else {
-          const float g = gpu::sphereGap(xyz(si), spheres[tri.t]);
+          const float g = gpu::sphereGap(xyz(si), spheres[triangleBatch.t[at]]);
           crowded = crowded || g < radius;
-          for (uint32_t v : {i, tri.corners.x, tri.corners.y, tri.corners.z}) lowerDropped(k.candidateCounts, v, g);
+          for (uint32_t v : {i, c.x, c.y, c.z}) lowerDropped(k.candidateCounts, v, g);
         }
         continue;
       }
@@ -379,7 +375,7 @@ void contactSearchVertex(uint32_t i, CpuContact& k, const gpu::ContactParams& co
         const glm::uvec3 c = contactTriangle(topology, contact, t);
         const uint32_t at = triangleBatch.count++;
         triangleBatch.t[at] = t, triangleBatch.a[at] = c.x, triangleBatch.b[at] = c.y, triangleBatch.c[at] = c.z;
-        pending.triangles[at] = {step, t, c};
+        pending.triangleSteps[at] = step;
       }
     }
     if (u < i || ownCount == 0u) return;  // its edges are before this vertex's: their owner lists the pairs
