@@ -273,11 +273,11 @@ void lowerDropped(std::vector<glm::uvec4>& counts, uint32_t v, float gap) {
 // within reach is thus listed exactly once; the incidence table
 // (buildContactIncidence) hands it to each of its four corners. A pair that finds no slot lowers the
 // dropped bound of all four.
-// The walk's distance test and the edge–edge tests run in vector lanes (contact_search_lanes.h): the
-// walk takes a cell's entries 32 at a time, and the foreign edges wait in `pending` until the lanes
-// test them against all of the vertex's own; the pairs are then listed in the walk's order, the
-// kernel's, so that the slots and the bytes are what the tests one at a time gave (on the pile, the
-// search's time fell by two fifths: docs/benchmarks.md, Contact).
+// The tests run in vector lanes (contact_search_lanes.h): the walk takes a cell's entries 32 at a
+// time, and the near neighbours' triangles and foreign edges wait in `pending` until the lanes test
+// them (the edges against all of the vertex's own); the pairs are then listed in the walk's order,
+// the kernel's, so that the slots and the bytes are what the tests one at a time gave (on the pile,
+// the search's time fell by two fifths: docs/benchmarks.md, Contact).
 void contactSearchVertex(uint32_t i, CpuContact& k, const gpu::ContactParams& contact, float longest, CandidateList& list,
                          SearchPending& pending) {
   const std::vector<uint32_t>& topology = k.topology.data;
