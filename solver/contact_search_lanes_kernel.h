@@ -1,7 +1,7 @@
 #pragma once
-// contactNearLanes', contactTriangleLanes' and contactEdgeLanes' kernels over a lane type V (integrators/xpbd/xpbd_lane_math.h), instantiated
-// once per instruction set by the unit built for it (contact_search_lanes.cpp for SSE,
-// contact_search_lanes_avx2.cpp for AVX2). Member accesses only, no glm function: none may be emitted
+// contactNearLanes', contactTriangleLanes' and contactEdgeLanes' kernels over a lane type V
+// (integrators/xpbd/xpbd_lane_math.h), instantiated once per instruction set by the unit built for
+// it (contact_search_lanes.cpp for SSE, contact_search_lanes_avx2.cpp for AVX2). Member accesses only, no glm function: none may be emitted
 // with a wider unit's instruction set.
 #include <cstdint>
 
@@ -12,13 +12,14 @@ namespace weft::lanes {
 
 using integrators::lanes::dot3;
 
-// pointSegmentDistance2 (shaders/contact.h) in lanes: the squared distance from p to the segment
-// from a along ab, t clamped as glm::clamp does (min(max(t, 0), 1)).
+// Three lanes of coordinates: a point or a vector per lane.
 template <class V>
 struct Vec3 {
   typename V::F x, y, z;
 };
 
+// pointSegmentDistance2 (shaders/contact.h) in lanes: the squared distance from p to the segment
+// from a along ab, t clamped as glm::clamp does (min(max(t, 0), 1)).
 template <class V>
 inline typename V::F pointSegmentDistance2(const Vec3<V>& p, const Vec3<V>& a, const Vec3<V>& ab,
                                            typename V::F invLength2) {
