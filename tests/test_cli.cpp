@@ -1092,7 +1092,8 @@ TEST(Cli, BenchJsonRecordsWhatRanAndWhere) {
 #if defined(__x86_64__)
   // The lanes the CPU backend's xpbd ran: this processor's widest (xpbd_lanes.h).
   if (!std::getenv("WEFT_XPBD_LANES")) {
-    EXPECT_EQ(j["cpu"]["xpbdLanes"], __builtin_cpu_supports("avx2") ? 8 : 4);
+    const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+    EXPECT_EQ(j["cpu"]["xpbdLanes"], avx512 ? 16 : __builtin_cpu_supports("avx2") ? 8 : 4);
   }
 #endif
   EXPECT_EQ(j["settings"]["iterations"], 3);

@@ -1,8 +1,8 @@
-// The predict pass Verlet and xpbd share, in lanes eight and four wide (verlet_predict_lanes.h),
-// against verletPredictParticle one particle after another: the same bits in every start position,
-// predicted position and velocity, over free particles of any inverse mass, pinned ones (which
-// keep their place and come to rest), a NaN inverse mass (free, as the scalar test takes it),
-// coordinates of negative zero, and wind with drag.
+// The predict pass Verlet and xpbd share, in lanes sixteen, eight and four wide
+// (verlet_predict_lanes.h), against verletPredictParticle one particle after another: the same bits
+// in every start position, predicted position and velocity, over free particles of any inverse
+// mass, pinned ones (which keep their place and come to rest), a NaN inverse mass (free, as the
+// scalar test takes it), coordinates of negative zero, and wind with drag.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -54,8 +54,8 @@ TEST(VerletPredictLanes, EachWidthGivesTheScalarPassesBits) {
   const size_t n = 203;
   const gpu::StepParams p = stepParams();
   int widths = 0;
-  for (const auto& [kernel, width] : {std::pair{verletPredictLanesAvx2(), 8}, std::pair{verletPredictLanesSse(), 4}}) {
-    if (!kernel || processorLaneWidth() < width) continue;
+  for (const auto& [kernel, width] : {std::pair{verletPredictLanesAvx512(), 16}, std::pair{verletPredictLanesAvx2(), 8}, std::pair{verletPredictLanesSse(), 4}}) {
+    if (!kernel || xpbdProcessorWidth() < width) continue;
     ++widths;
     CpuState lanes = makeState(n, 11u), scalar = makeState(n, 11u);
     const VerletPredictInput in{lanes.positions.data(),    lanes.velocities.data(), lanes.prevPositions.data(),

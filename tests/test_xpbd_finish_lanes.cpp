@@ -1,7 +1,7 @@
-// xpbd's finish in lanes, eight and four wide (xpbd_finish_lanes.h), against the scalar finish of
-// each particle (xpbd.cpp's finishParticle: carryCorrection where the particle is not pinned): the
-// same bits in every velocity, over free particles, pinned ones (left as they are), a NaN inverse
-// mass (free, as the scalar test takes it) and coordinates of negative zero.
+// xpbd's finish in lanes, sixteen, eight and four wide (xpbd_finish_lanes.h), against the scalar
+// finish of each particle (xpbd.cpp's finishParticle: carryCorrection where the particle is not
+// pinned): the same bits in every velocity, over free particles, pinned ones (left as they are), a
+// NaN inverse mass (free, as the scalar test takes it) and coordinates of negative zero.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -50,8 +50,8 @@ TEST(XpbdFinishLanes, EachWidthGivesTheScalarFinishsBits) {
   const size_t n = 203;
   const float dt = 1.f / 1920.f;
   int widths = 0;
-  for (const auto& [kernel, width] : {std::pair{xpbdFinishLanesAvx2(), 8}, std::pair{xpbdFinishLanesSse(), 4}}) {
-    if (!kernel || processorLaneWidth() < width) continue;
+  for (const auto& [kernel, width] : {std::pair{xpbdFinishLanesAvx512(), 16}, std::pair{xpbdFinishLanesAvx2(), 8}, std::pair{xpbdFinishLanesSse(), 4}}) {
+    if (!kernel || xpbdProcessorWidth() < width) continue;
     ++widths;
     Case lanes = makeCase(n, 3u), scalar = makeCase(n, 3u);
     const XpbdFinishInput in{lanes.x.data(), lanes.predicted.data(), lanes.v.data(), dt};

@@ -70,12 +70,13 @@ void projectOneByOne(Case& c, float h, bool first, bool keep) {
   }
 }
 
-// Each width the processor runs (xpbdLaneWidth: 8 with AVX2, then 4 with SSE2), over 1002 springs:
-// with eight wide, 62 groups of sixteen (two of eight side by side, xpbd_twice_lanes.h), one of
-// eight, none of four (asked for with two left), then two the caller takes one by one.
+// Each width the processor runs (xpbdLaneWidth: 16 with AVX-512, 8 with AVX2, then 4 with SSE2), over 1002 springs:
+// sixteen wide, 62 groups of sixteen, one of eight, none of four (asked for with two left), then two
+// the caller takes one by one; eight wide, 62 groups of sixteen (two of eight side by side,
+// xpbd_twice_lanes.h), then as sixteen wide.
 TEST(XpbdSpringLanes, EveryLaneGivesTheScalarSpringsBitsOverASweep) {
   const size_t n = 1002;
-  for (const int width : {8, 4}) {
+  for (const int width : {16, 8, 4}) {
     if (width > xpbdLaneWidth()) continue;
     for (int sweep = 0; sweep < 3; ++sweep) {
       const bool first = sweep == 0, keep = sweep != 1;
@@ -104,18 +105,19 @@ TEST(XpbdSpringLanes, EveryLaneGivesTheScalarSpringsBitsOverASweep) {
 TEST(XpbdSpringLanes, TheProcessorsWidthIsUsed) {
 #if defined(__x86_64__)
   EXPECT_GE(xpbdLaneWidth(), std::getenv("WEFT_XPBD_LANES") ? 1 : 4);
-  if (__builtin_cpu_supports("avx2") && !std::getenv("WEFT_XPBD_LANES")) {
-    EXPECT_EQ(xpbdLaneWidth(), 8);
+  if (!std::getenv("WEFT_XPBD_LANES")) {
+    const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+    EXPECT_EQ(xpbdLaneWidth(), avx512 ? 16 : __builtin_cpu_supports("avx2") ? 8 : 4);
   }
 #else
   GTEST_SKIP() << "not an x86-64 build";
 #endif
 }
 
-// An element at 6 stops eight lanes at 0 and four at 4; one at 12 stops both at 12 (eight take
-// 0-7 and four 8-11).
+// An element at 6 stops sixteen and eight lanes at 0 and four at 4; one at 12 stops each width at
+// 12 (sixteen at 0, then eight take 0-7 and four 8-11).
 TEST(XpbdSpringLanes, StopsBeforeAGroupHoldingAnElement) {
-  for (const int width : {8, 4}) {
+  for (const int width : {16, 8, 4}) {
     if (width > xpbdLaneWidth()) continue;
     for (const size_t element : {6u, 12u}) {
       Case c = makeCase(20, 3u);

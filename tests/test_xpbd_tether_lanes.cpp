@@ -116,10 +116,10 @@ bool sameBits(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b, 
   return true;
 }
 
-// Each width the processor runs (xpbdLaneWidth: 8 with AVX2, then 4 with SSE2).
+// Each width the processor runs (xpbdLaneWidth: 16 with AVX-512, 8 with AVX2, then 4 with SSE2).
 TEST(XpbdTetherLanes, EachWidthGivesTheScalarPathsBits) {
   const float h = 1.f / 480.f;
-  for (const int width : {8, 4}) {
+  for (const int width : {16, 8, 4}) {
     if (width > xpbdLaneWidth()) continue;
     size_t inLanes = 0, total = 0;
     for (unsigned seed = 1; seed <= 40; ++seed) {
@@ -145,7 +145,7 @@ TEST(XpbdTetherLanes, EachWidthGivesTheScalarPathsBits) {
 // A free anchor is moved by every tether that pulls on it; four lanes sharing it would keep one
 // move. The lanes leave such a group to the scalar path.
 TEST(XpbdTetherLanes, AGroupWithAFreeAnchorIsLeftToTheScalarPath) {
-  for (const int width : {8, 4}) {
+  for (const int width : {16, 8, 4}) {
     if (width > xpbdLaneWidth()) continue;
     Case c = makeCase(8, 3);
     for (size_t k = 0; k < c.elements.size(); ++k) {

@@ -8,7 +8,7 @@ namespace weft::integrators {
 VerletPredictLanes verletPredictLanesSse() { return WEFT_SSE_KERNEL(lanes::verletPredictGroup<sse::Ops>); }
 
 VerletPredictKernel verletPredictLanes() {
-  static const VerletPredictKernel kernel = widestLaneKernel(verletPredictLanesSse(), verletPredictLanesAvx2());
+  static const VerletPredictKernel kernel = widestLaneKernel(verletPredictLanesSse(), verletPredictLanesAvx2(), verletPredictLanesAvx512());
   return kernel;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // verlet_predict.comp's pass (verletPredictParticle, verlet.h), which Verlet and xpbd share, on
-// consecutive particles in vector lanes: eight with AVX2, four with SSE2 (lane_kernel.h). Each
+// consecutive particles in vector lanes: sixteen with AVX-512, eight with AVX2, four with SSE2
+// (lane_kernel.h). Each
 // lane does the scalar particle's operations in its order, so the bits are the same. Only for a
 // cloth whose elements gather no force at prediction (no aerodynamic kind: elementForces is then
 // zero); a cloth with them takes the scalar pass.
@@ -31,5 +32,6 @@ VerletPredictKernel verletPredictLanes();
 // Each width's kernel, null where the build has none.
 VerletPredictLanes verletPredictLanesSse();
 VerletPredictLanes verletPredictLanesAvx2();
+VerletPredictLanes verletPredictLanesAvx512();
 
 }  // namespace weft::integrators

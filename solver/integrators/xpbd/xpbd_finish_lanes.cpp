@@ -8,7 +8,7 @@ namespace weft::integrators {
 XpbdFinishLanes xpbdFinishLanesSse() { return WEFT_SSE_KERNEL(lanes::xpbdFinishGroup<sse::Ops>); }
 
 XpbdFinishKernel xpbdFinishLanes() {
-  static const XpbdFinishKernel kernel = widestLaneKernel(xpbdFinishLanesSse(), xpbdFinishLanesAvx2());
+  static const XpbdFinishKernel kernel = widestLaneKernel(xpbdFinishLanesSse(), xpbdFinishLanesAvx2(), xpbdFinishLanesAvx512());
   return kernel;
 }
 

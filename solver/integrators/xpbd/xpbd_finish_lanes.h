@@ -1,6 +1,6 @@
 #pragma once
 // xpbd's finish before its collision (finishParticle in xpbd.cpp, xpbd_finish.comp) on consecutive
-// particles in vector lanes: eight with AVX2, four with SSE2 (lane_kernel.h). Each lane does the
+// particles in vector lanes: sixteen with AVX-512, eight with AVX2, four with SSE2 (lane_kernel.h). Each lane does the
 // scalar particle's operations in its order (carryCorrection: v + (x - x*) / dt, a pinned particle
 // left as it is), so the bits are the same.
 #include <cstdint>
@@ -26,5 +26,6 @@ XpbdFinishKernel xpbdFinishLanes();
 // Each width's kernel, null where the build has none.
 XpbdFinishLanes xpbdFinishLanesSse();
 XpbdFinishLanes xpbdFinishLanesAvx2();
+XpbdFinishLanes xpbdFinishLanesAvx512();
 
 }  // namespace weft::integrators

@@ -21,25 +21,47 @@ int processorLaneWidth() {
   return width;
 }
 
-size_t projectInLanes(LanesKernel eight, LanesKernel four, const gpu::XpbdConstraint* c, size_t count, glm::vec4* x,
+bool processorHasAvx512() {
+  static const bool has = [] {
+#if WEFT_XPBD_AVX512_LANES
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+#else
+    return false;
+#endif
+  }();
+  return has;
+}
+
+int xpbdProcessorWidth() { return processorHasAvx512() ? 16 : processorLaneWidth(); }
+
+size_t projectInLanes(const LanesKernels& kernels, const gpu::XpbdConstraint* c, size_t count, glm::vec4* x,
                       const glm::vec4* start, float h, glm::vec4* lambdas, bool first, bool keep, int width) {
-  width = std::min(width, processorLaneWidth());
+  width = std::min(width, xpbdProcessorWidth());
   size_t done = 0;
-  if (width >= 8 && eight) done = eight(c, count, x, start, h, lambdas, first, keep);
-  // Four wide, or one group of four after the eights (which stop short of a group of eight that
-  // holds another kind, or of fewer than eight left).
-  if (width >= 4 && four)
-    done += four(c + done, std::min<size_t>(count - done, width >= 8 ? 4 : count - done), x, start, h, lambdas + done,
-                 first, keep);
+  // Each kernel from the widest the width allows: all the groups it can take where it is the
+  // widest, else at most one group after the wider one stopped.
+  const struct {
+    LanesKernel kernel;
+    int lanes;
+  } steps[3] = {{kernels.sixteen, 16}, {kernels.eight, 8}, {kernels.four, 4}};
+  bool widest = true;
+  for (const auto& step : steps) {
+    if (width < step.lanes || !step.kernel) continue;
+    const size_t take = widest ? count - done : std::min<size_t>(count - done, size_t(step.lanes));
+    done += step.kernel(c + done, take, x, start, h, lambdas + done, first, keep);
+    widest = false;
+  }
   return done;
 }
 
 int xpbdLaneWidth() {
   static const int width = [] {
-    int w = processorLaneWidth();
+    int w = xpbdProcessorWidth();
     if (const char* asked = std::getenv("WEFT_XPBD_LANES")) {
       if (std::strcmp(asked, "1") == 0) w = 1;
       else if (std::strcmp(asked, "4") == 0) w = std::min(w, 4);
+      else if (std::strcmp(asked, "8") == 0) w = std::min(w, 8);
     }
     return w;
   }();
