@@ -57,7 +57,7 @@ struct BenchEnvironment {
   std::optional<BenchDevice> device;      // none without the GPU backend
   std::string cpuModel;                   // /proc/cpuinfo's "model name", or "unknown"
   unsigned cpuThreads = 0;
-  int cpuXpbdLanes = 1;  // the CPU backend's xpbd lanes (8 with AVX2, 4 with SSE2; xpbd_lanes.h)
+  int cpuXpbdLanes = 1;  // the CPU backend's xpbd lanes (16 with AVX-512, 8 with AVX2, 4 with SSE2; xpbd_lanes.h)
 };
 
 // `context` null: no GPU backend in the run.

@@ -107,9 +107,11 @@ class Suite {
 
   int run() {
     const BenchEnvironment environment = benchEnvironment(context_.get());
-    std::printf("weft bench --suite targets%s: Vulkan device %s (%s), CPU backend %u threads\n\n",
+    // The xpbd lanes: the holding rows' CPU figures depend on the processor's width.
+    std::printf("weft bench --suite targets%s: Vulkan device %s (%s), CPU backend %u threads, xpbd %d lanes wide\n\n",
                 options_.quick ? " --quick (quarter-size grids, a few frames: not the targets' figures)" : "",
-                context_->deviceName().c_str(), context_->deviceType().c_str(), environment.cpuThreads);
+                context_->deviceName().c_str(), context_->deviceType().c_str(), environment.cpuThreads,
+                environment.cpuXpbdLanes);
     explicitRows();
     holdingRows(128);
     holdingRows(256);
