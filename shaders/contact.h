@@ -185,8 +185,23 @@ WEFT_FN bool contactDistanceBeyond(float d, float radius) { return d >= radius +
 // (contactListDrift): the distance has changed by at most twice the drift, and twice the slack leaves
 // room for the listed distance's own rounding, so that this passes over only pairs the cull above
 // would pass over now.
+WEFT_FN bool contactListedBeyondBy(float listed, float closing, float radius) {
+  return listed >= radius + closing + 2.0f * WEFT_CONTACT_DISTANCE_SLACK;
+}
 WEFT_FN bool contactListedBeyond(float listed, float drift, float radius) {
-  return listed >= radius + 2.0f * drift + 2.0f * WEFT_CONTACT_DISTANCE_SLACK;
+  return contactListedBeyondBy(listed, 2.0f * drift, radius);
+}
+// How much nearer a pair can have come since its list was made, from its corners' own moves since,
+// less the common move (the centre of the moves' box, whose half-diagonal is the drift): `moves`
+// holds a vertex's, then its triangle's three corners'; or one edge's two ends', then the other's.
+// Each side's point is a weighted mean of its corners (weights of sum 1), so it has moved at most
+// its largest corner's move from the common one, and the gap by at most the two sides' sum: never
+// more than twice the drift, and much less where the pair's corners rest while others move.
+WEFT_FN float contactPairClosing(vec4 moves, bool edges) {
+  float xy = moves.x > moves.y ? moves.x : moves.y;
+  float zw = moves.z > moves.w ? moves.z : moves.w;
+  if (edges) return xy + zw;                         // each edge's largest
+  return moves.x + (moves.y > zw ? moves.y : zw);  // the vertex's, and the triangle's largest
 }
 // A pair's gap between the points its weights name: p less the triangle's point l, and the edges'
 // points at parameters st. The pair states take these at the start and at the targets, and the

@@ -43,6 +43,22 @@ TEST(ContactGeometry, DistancesMatchTheIndependentDoublePrecisionMeasure) {
   EXPECT_LT(worstEe, 1e-7);
 }
 
+// The unit direction from a pair's first side's nearest point to its second's: the vertex to the
+// triangle's nearest point, or edge to edge.
+glm::vec3 nearestDirection(const std::array<glm::vec3, 4>& x, bool edges) {
+  glm::vec3 from, to;
+  if (edges) {
+    const glm::vec2 st = gpu::closestSegmentParameters(x[0], x[1], x[2], x[3]);
+    from = x[0] + st.x * (x[1] - x[0]);
+    to = x[2] + st.y * (x[3] - x[2]);
+  } else {
+    const glm::vec3 l = gpu::closestTriangleWeights(x[0], x[1], x[2], x[3]);
+    from = x[0];
+    to = l.x * x[1] + l.y * x[2] + l.z * x[3];
+  }
+  return glm::normalize(to - from);
+}
+
 // The resolve's cull by distance (vertexTrianglePairBeyond, edgeEdgePairBeyond), on both backends:
 // its distances are the pair states' own, bit for bit; it passes over a flat grid's parallel
 // diagonals, whose boxes overlap; and the CPU's cull on a pair's listed distance
@@ -85,17 +101,7 @@ TEST(ContactGeometry, TheDistanceCullPassesOverOnlyPairsBeyondTheRadius) {
     const glm::vec3 common(unit(rng), unit(rng), unit(rng));
     std::array<glm::vec3, 4> moved;
     if (k % 4 < 2) {
-      glm::vec3 from, to;  // the nearest points, of the first side and of the second
-      if (edges) {
-        const glm::vec2 st = gpu::closestSegmentParameters(x[0], x[1], x[2], x[3]);
-        from = x[0] + st.x * (x[1] - x[0]);
-        to = x[2] + st.y * (x[3] - x[2]);
-      } else {
-        const glm::vec3 l = gpu::closestTriangleWeights(x[0], x[1], x[2], x[3]);
-        from = x[0];
-        to = l.x * x[1] + l.y * x[2] + l.z * x[3];
-      }
-      const glm::vec3 n = glm::normalize(to - from);
+      const glm::vec3 n = nearestDirection(x, edges);
       for (int m = 0; m < 4; ++m) {
         const bool first = edges ? m < 2 : m == 0;
         moved[m] = x[m] + 0.01f * common + (first ? drift : -drift) * n;
@@ -120,6 +126,58 @@ TEST(ContactGeometry, TheDistanceCullPassesOverOnlyPairsBeyondTheRadius) {
   }
   EXPECT_GT(passedOver, 20000);
   EXPECT_GT(edgeCases, 100) << "pairs that came within the slack of the radius: the test's edge";
+}
+
+// The CPU's listed-gap cull by each corner's own move since the list was made, less the common move
+// (contactPairClosing): it passes over no pair the distance cull would keep, when each corner has
+// moved within its own distance of the common move, in metre coordinates. Half the pairs' sides
+// move straight at each other by their own moves (each side's corners alike, which brings the sides
+// the whole closing nearer), the rest at random within them; some corners rest (no move).
+TEST(ContactGeometry, TheOwnMovesCullPassesOverOnlyPairsBeyondTheRadius) {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> where(-1.5f, 1.5f), near(-0.004f, 0.004f), unit(-1.f, 1.f);
+  int passedOver = 0, edgeCases = 0, nearerThanTheDrift = 0;
+  for (int k = 0; k < 200000; ++k) {
+    std::array<glm::vec3, 4> x;
+    const glm::vec3 o(where(rng), where(rng), where(rng));
+    for (glm::vec3& c : x) c = o + glm::vec3(near(rng), near(rng), near(rng));
+    const bool edges = k % 2 == 1;
+    const float listed = edges ? gpu::edgeEdgeDistance(x[0], x[1], x[2], x[3]) : gpu::vertexTriangleDistance(x[0], x[1], x[2], x[3]);
+    // The corners' own moves: a side's alike where it moves straight at the other, else each its own;
+    // every third corner rests.
+    const bool straight = k % 4 < 2;
+    glm::vec4 own(0.f);
+    for (int m = 0; m < 4; ++m) own[m] = (k / 4 + m) % 3 == 0 ? 0.f : 0.0005f * std::abs(unit(rng));
+    if (straight) {
+      if (edges) own.y = own.x, own.w = own.z;
+      else own.z = own.w = own.y;
+    }
+    const glm::vec3 common(unit(rng), unit(rng), unit(rng));
+    std::array<glm::vec3, 4> moved;
+    const glm::vec3 n = straight ? nearestDirection(x, edges) : glm::vec3(0.f);
+    for (int m = 0; m < 4; ++m) {
+      const bool first = edges ? m < 2 : m == 0;
+      glm::vec3 u = n * (first ? 1.f : -1.f);
+      if (!straight) u = glm::vec3(unit(rng), unit(rng), unit(rng)) / std::sqrt(3.f);
+      moved[m] = x[m] + 0.01f * common + own[m] * u;
+    }
+    const float closing = gpu::contactPairClosing(own, edges);
+    const float largest = std::max(std::max(own.x, own.y), std::max(own.z, own.w));
+    const float below = (k / 4) % 2 == 0 ? 3.f * WEFT_CONTACT_DISTANCE_SLACK * unit(rng) : closing * unit(rng);
+    const float radius = listed - closing - below;
+    if (!(radius > 0.f) || !gpu::contactListedBeyondBy(listed, closing, radius)) continue;
+    ++passedOver;
+    if (closing < 2.f * largest) ++nearerThanTheDrift;  // a pass-over the drift's cull could not make
+    const float now = edges ? gpu::edgeEdgeDistance(moved[0], moved[1], moved[2], moved[3])
+                            : gpu::vertexTriangleDistance(moved[0], moved[1], moved[2], moved[3]);
+    if (now < radius + 3.5f * WEFT_CONTACT_DISTANCE_SLACK) ++edgeCases;
+    ASSERT_TRUE(gpu::contactDistanceBeyond(now, radius))
+        << (edges ? "edges" : "vertex-triangle") << " listed " << listed << " closing " << closing << " radius " << radius
+        << " now " << now;
+  }
+  EXPECT_GT(passedOver, 20000);
+  EXPECT_GT(edgeCases, 100) << "pairs that came within the slack of the radius: the test's edge";
+  EXPECT_GT(nearerThanTheDrift, 10000) << "pairs whose own moves bound them tighter than twice the largest";
 }
 
 // A vertex sums its pairs' shares in fixed point (ContactSums), so that the device, which meets the
