@@ -181,10 +181,10 @@ WEFT_FN bool edgeEdgeBeyond(vec3 e0, vec3 e1, vec3 f0, vec3 f1, float reach) {
 // distance (the CPU's listed one, less the drift) passes over no pair this test would keep.
 #define WEFT_CONTACT_DISTANCE_SLACK 1e-5f
 WEFT_FN bool contactDistanceBeyond(float d, float radius) { return d >= radius + WEFT_CONTACT_DISTANCE_SLACK; }
-// The same cull on a lower bound `listed` of a pair's distance when its list was made, `drift` since
-// (contactListDrift): the distance has changed by at most twice the drift, and twice the slack leaves
-// room for the listed distance's own rounding, so that this passes over only pairs the cull above
-// would pass over now.
+// The same cull on a lower bound `listed` of a pair's distance when its list was made, `closing` the
+// most it can have come nearer since: twice the drift (contactListDrift) in contactListedBeyond, or
+// its corners' own moves (contactPairClosing). Twice the slack leaves room for the listed distance's
+// own rounding, so that this passes over only pairs the cull above would pass over now.
 WEFT_FN bool contactListedBeyondBy(float listed, float closing, float radius) {
   return listed >= radius + closing + 2.0f * WEFT_CONTACT_DISTANCE_SLACK;
 }
