@@ -126,7 +126,7 @@ void Program::bind(VkCommandBuffer cmd, std::span<const BufferBinding> buffers, 
     if (count == infos.size()) throw std::logic_error(name_ + ": too many bindings");
     infos[count] = {it->buffer->handle(), 0, VK_WHOLE_SIZE};
     if (stats) {
-      boundBytes += it->buffer->size();
+      boundBytes += it->reach ? std::min<uint64_t>(*it->reach, it->buffer->size()) : it->buffer->size();
       stats->bound(it->buffer->handle(), it->buffer->size());
     }
     writes[count] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};

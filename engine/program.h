@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -36,6 +37,10 @@ struct SpecConstant {
 struct BufferBinding {
   uint32_t binding;
   const Buffer* buffer;
+  // The bytes of the buffer this dispatch can reach, where it indexes a known part of it (a colour's
+  // constraints; 0 where it reads and writes none of it this time): what the recording statistics
+  // count for it (RecordStats). None: the whole buffer. The buffer is bound whole either way.
+  std::optional<uint64_t> reach = std::nullopt;
 };
 
 // Every program has one push-constant range of this size: the minimum every device guarantees.

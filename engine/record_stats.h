@@ -2,7 +2,8 @@
 // Recording statistics: how many dispatches, barriers and bound bytes the commands recorded on this
 // thread carry, per timed pass. Nothing is counted unless a sink is installed (ScopedRecordStats);
 // the recording paths pay one null check for it. Bound bytes are the sizes of the buffers each
-// dispatch binds: an upper bound of what the dispatch moves (each buffer read or written once).
+// dispatch binds, or of the part of one it declares it reaches (BufferBinding::reach): an upper
+// bound of what the dispatch moves (each of those bytes read or written once).
 #include <cstdint>
 #include <string>
 #include <unordered_map>

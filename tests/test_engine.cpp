@@ -78,6 +78,27 @@ TEST_F(EngineTest, RecordStatsCountsDispatchesBarriersAndBoundBytesPerPass) {
   }
 }
 
+// A dispatch that declares the part of a buffer it reaches (BufferBinding::reach) counts that part of
+// it, none of it for a reach of 0, and never more than the buffer; the others count whole.
+TEST_F(EngineTest, RecordStatsCountsTheReachADispatchDeclares) {
+  engine::ComputeProgram copy(gpuContext(), embeddedShaders(), "copy.comp");
+  engine::Buffer src(gpuContext(), 1000 * 16, engine::kStorageUsage, engine::MemoryUsage::DeviceLocal, "test.src");
+  engine::Buffer dst(gpuContext(), 2000 * 16, engine::kStorageUsage, engine::MemoryUsage::DeviceLocal, "test.dst");
+  gpu::StepParams params{};
+  params.particleCount = 100;
+  engine::RecordStats stats;
+  {
+    engine::ScopedRecordStats counting(stats);
+    engine::submitAndWait(gpuContext(), [&](VkCommandBuffer cmd) {
+      copy.dispatch(cmd, 100, {{WEFT_BIND_POSITIONS, &src, 100 * 16}, {WEFT_BIND_POSITIONS_OUT, &dst}}, params);
+      copy.dispatch(cmd, 100, {{WEFT_BIND_POSITIONS, &src, 0}, {WEFT_BIND_POSITIONS_OUT, &dst, 100 * 16}}, params);
+      copy.dispatch(cmd, 100, {{WEFT_BIND_POSITIONS, &src, 5000 * 16}, {WEFT_BIND_POSITIONS_OUT, &dst, 100 * 16}}, params);
+    });
+  }
+  EXPECT_EQ(stats.total().dispatches, 3u);
+  EXPECT_EQ(stats.total().boundBytes, (100u + 2000u) * 16 + (0u + 100u) * 16 + (1000u + 100u) * 16);
+}
+
 TEST_F(EngineTest, BufferRoundTripIsExact) {
   std::vector<uint32_t> data(100003);
   std::iota(data.begin(), data.end(), 7u);

@@ -158,10 +158,14 @@ void recordXpbdStep(GpuRecorder& r, const gpu::StepParams& params, const SolverP
   });
   for (int iteration = 0; iteration < solver.iterations; ++iteration) {
     engine::timed(r.timer, r.cmd, "xpbd_project", [&] {
-      const std::vector<engine::BufferBinding> bindings = s.withTables({{WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
-                                                                        {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
-                                                                        {WEFT_BIND_XPBD_CONSTRAINTS, &u.constraints},
-                                                                        {WEFT_BIND_XPBD_LAMBDAS, &u.lambdas}});
+      std::vector<engine::BufferBinding> bindings = s.withTables({{WEFT_BIND_POSITIONS_OUT, &s.positionsOut()},
+                                                                  {WEFT_BIND_PREV_POSITIONS, &s.prevPositions},
+                                                                  {WEFT_BIND_XPBD_CONSTRAINTS, &u.constraints},
+                                                                  {WEFT_BIND_XPBD_LAMBDAS, &u.lambdas}});
+      // A part's dispatch reaches its own constraints, and their multipliers where it reads them (after
+      // the first iteration) or keeps them (before the last): what the pass's bytes count.
+      engine::BufferBinding& constraintsBinding = bindings[2];
+      engine::BufferBinding& lambdasBinding = bindings[3];
       for (uint32_t colour = 0; colour < u.set.colours(); ++colour) {
         gpu::XpbdParams p{};
         p.step = params;
@@ -175,6 +179,8 @@ void recordXpbdStep(GpuRecorder& r, const gpu::StepParams& params, const SolverP
         for (int part = 0; part < 3; ++part) {
           p.first = starts[part];
           p.count = starts[part + 1] - starts[part];
+          constraintsBinding.reach = uint64_t(p.count) * sizeof(gpu::XpbdConstraint);
+          lambdasBinding.reach = p.iteration > 0 || p.keepMultipliers != 0 ? uint64_t(p.count) * sizeof(glm::vec4) : 0u;
           if (p.count > 0) kernels[part]->dispatch(r.cmd, p.count, bindings, p);
         }
         engine::barrier::computeToCompute(r.vk(), r.cmd);
