@@ -164,6 +164,22 @@ std::vector<uint32_t> reverseCuthillMcKee(const std::vector<uint32_t>& rowStarts
   return position;
 }
 
+// sum_k a[k] b[k] over [begin, end) in four running sums, so that an add need not wait for the one
+// before it: the factor and the forward solve take one such sum an entry, over 30-40 entries of
+// their rows.
+double spanDot(const double* a, const double* b, uint32_t begin, uint32_t end) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  uint32_t k = begin;
+  for (; k + 4 <= end; k += 4) {
+    s0 += a[k] * b[k];
+    s1 += a[k + 1] * b[k + 1];
+    s2 += a[k + 2] * b[k + 2];
+    s3 += a[k + 3] * b[k + 3];
+  }
+  for (; k < end; ++k) s0 += a[k] * b[k];
+  return (s0 + s1) + (s2 + s3);
+}
+
 // The filter's matrix: S v = applyFilter(constraint, v).
 glm::mat3 filterMatrix(glm::vec4 constraint) {
   glm::mat3 s;
@@ -244,6 +260,7 @@ void CgCoarse::prepare(const SpringTable& springs, const ElementTable& elements)
   start_.assign(dofs + 1, 0);
   for (uint32_t d = 0; d < dofs; ++d) start_[d + 1] = start_[d] + (d - first_[d] + 1);
   factor_.assign(start_[dofs], 0.0);
+  inverseDiagonal_.assign(dofs, 0.0);
   work_.assign(dofs, 0.0);
   sums_.assign(count, glm::dvec3(0.0));
   z_.assign(count, glm::vec3(0.f));
@@ -283,10 +300,16 @@ bool CgCoarse::assemble(const CpuState& s, const std::vector<glm::vec4>& constra
         const float mass = 1.f / w;
         const bool freeI = isFree(i);
         glm::mat3 own = (mass + dragTime) * glm::mat3(1.f);
+        const uint32_t inside = diagonalSlot_[g];  // the slot of a spring whose ends share the aggregate
         for (uint32_t k = springs.rows[i]; k < springs.rows[i + 1]; ++k) {
+          const uint32_t j = springs.entries[k].other;
+          // A spring between two free particles of one aggregate adds b to the diagonal block through
+          // i's own and takes it away through the coupling: nothing, as a constant correction does not
+          // stretch it. Passed over (most of a tile's springs), which also spares the diagonal the
+          // rounding of that cancellation.
+          if (freeI && entrySlot_[k] == inside && isFree(j) && s.positions[j].w > 0.f) continue;
           const glm::mat3 b = gpu::systemBlockMatrix(s.springBlocks[k]);
           own += b;
-          const uint32_t j = springs.entries[k].other;
           if (!(s.positions[j].w > 0.f)) continue;  // its filter is 0
           glm::mat3& coupling = row[entrySlot_[k] - at];
           if (freeI && isFree(j)) {
@@ -349,17 +372,15 @@ bool CgCoarse::assemble(const CpuState& s, const std::vector<glm::vec4>& constra
     double* lr = &factor_[start_[r]] - first_[r];  // lr[c] is L_rc
     for (uint32_t c = first_[r]; c < r; ++c) {
       const double* lc = &factor_[start_[c]] - first_[c];
-      double sum = lr[c];
-      for (uint32_t k = std::max(first_[r], first_[c]); k < c; ++k) sum -= lr[k] * lc[k];
-      lr[c] = sum / lc[c];
+      lr[c] = (lr[c] - spanDot(lr, lc, std::max(first_[r], first_[c]), c)) * inverseDiagonal_[c];
     }
-    double d = lr[r];
-    for (uint32_t k = first_[r]; k < r; ++k) d -= lr[k] * lr[k];
+    const double d = lr[r] - spanDot(lr, lr, first_[r], r);
     if (!(d > 0.0)) {
       factored_ = false;
       return false;
     }
     lr[r] = std::sqrt(d);
+    inverseDiagonal_[r] = 1.0 / lr[r];
   }
   factored_ = true;
   return true;
@@ -374,19 +395,17 @@ double CgCoarse::solve(const std::vector<glm::vec4>& r, ThreadPool& pool) {
         sum += glm::dvec3(gpu::xyz(r[aggregates_.members[m]]));
       sums_[g] = sum;
     }
-  }, 256);
+  }, 16);  // a tile's particles each: a hundred aggregates are worth both threads
   for (uint32_t g = 0; g < count; ++g)
     for (uint32_t a = 0; a < 3; ++a) work_[3u * position_[g] + a] = sums_[g][static_cast<int>(a)];
   const auto dofs = static_cast<uint32_t>(first_.size());
   for (uint32_t d = 0; d < dofs; ++d) {  // L u = y
     const double* ld = &factor_[start_[d]] - first_[d];
-    double sum = work_[d];
-    for (uint32_t k = first_[d]; k < d; ++k) sum -= ld[k] * work_[k];
-    work_[d] = sum / ld[d];
+    work_[d] = (work_[d] - spanDot(ld, work_.data(), first_[d], d)) * inverseDiagonal_[d];
   }
   for (uint32_t d = dofs; d-- > 0;) {  // L^T z = u, column by column
     const double* ld = &factor_[start_[d]] - first_[d];
-    work_[d] /= ld[d];
+    work_[d] *= inverseDiagonal_[d];
     const double zd = work_[d];
     for (uint32_t k = first_[d]; k < d; ++k) work_[k] -= ld[k] * zd;
   }
@@ -403,7 +422,7 @@ uint64_t CgCoarse::hostBytes() const {
   auto bytes = [](const auto& v) { return uint64_t(v.size()) * sizeof(v[0]); };
   return bytes(aggregates_.of) + bytes(aggregates_.memberStarts) + bytes(aggregates_.members) + bytes(rowStarts_) +
          bytes(columns_) + bytes(entrySlot_) + bytes(diagonalSlot_) + bytes(blocks_) + bytes(position_) + bytes(first_) +
-         bytes(start_) + bytes(factor_) + bytes(work_) + bytes(sums_) + bytes(z_);
+         bytes(start_) + bytes(factor_) + bytes(inverseDiagonal_) + bytes(work_) + bytes(sums_) + bytes(z_);
 }
 
 std::vector<double> CgCoarse::denseOperator() const {
@@ -430,7 +449,7 @@ MemoryNeed cgCoarseMemory(const StateSize& size) {
   const uint64_t envelope = dofs * std::min<uint64_t>(dofs, 3 * (2 * across + 3));
   need.add(count * (3 * sizeof(uint32_t) + sizeof(uint32_t) + sizeof(glm::dvec3) + sizeof(glm::vec3)));
   need.add(blocks * (sizeof(uint32_t) + sizeof(glm::dmat3)));
-  need.add(dofs * (sizeof(uint32_t) + sizeof(size_t) + sizeof(double)));
+  need.add(dofs * (sizeof(uint32_t) + sizeof(size_t) + 2 * sizeof(double)));  // first_, start_, work_, inverseDiagonal_
   need.add(envelope * sizeof(double));
   return need;
 }

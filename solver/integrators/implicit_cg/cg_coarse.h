@@ -82,6 +82,7 @@ class CgCoarse : public UnitResources {
   std::vector<uint32_t> position_, first_;
   std::vector<size_t> start_;
   std::vector<double> factor_, work_;
+  std::vector<double> inverseDiagonal_;  // 1 / L_dd: a multiplication where the solves divided
   std::vector<glm::dvec3> sums_;
   std::vector<glm::vec3> z_;
   bool factored_ = false;
