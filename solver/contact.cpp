@@ -493,10 +493,7 @@ void evaluateListedPairs(uint32_t owner, CpuContact& k, const CpuState& s, const
       if (listedHere) pair.listedGap = std::max(pair.listedGap, state.d);
       beyond = gpu::contactDistanceBeyond(state.d, contact.radius);  // the distance the kernel's cull takes
     }
-    if (beyond) {
-      for (int m = 0; m < 4; ++m) k.live[pair.at[m]] = kIncidenceBeyond;
-      continue;
-    }
+    if (beyond) continue;  // its corners' entries stay kIncidenceBeyond, as the pass found them
     for (int m = 0; m < 4; ++m) {
       const uint32_t corner = cornerOf(v, v[m]);
       const uint32_t other = edges ? (corner < 2u ? v.z : v.x) : (corner == 0u ? v.y : v.x);
@@ -905,6 +902,9 @@ ContactPassTimes resolveContactCpu(CpuState& state, float dt, bool collectPairs,
       k.passStart[i] = gpu::contactPassCorner(
           k.start[i], integrators::restsOnAnyCollider(xyz(k.start[i]), state.colliders, state.colliderGrid));
   });
+  // Every incidence entry beyond the radius until its pair's evaluation finds it live: most listed
+  // pairs are culled, and their corners' entries lie scattered over the table.
+  std::fill(k.live.begin(), k.live.end(), kIncidenceBeyond);
   pool.parallelForClaimed(n, kContactGrain, [&](size_t begin, size_t end) {
     for (size_t owner = begin; owner < end; ++owner) evaluateListedPairs(static_cast<uint32_t>(owner), k, state, c, listDrift);
   }, 64);
