@@ -74,7 +74,7 @@ class Context {
   void setName(VkObjectType type, uint64_t handle, const std::string& name) const;
 
   // Bytes of the Buffers alive on this context: what a solver's state really takes, to hold its
-  // estimate (solver/memory_budget.h) to. Buffer keeps it.
+  // estimate (solver/backend/memory_budget.h) to. Buffer keeps it.
   uint64_t bufferBytes() const { return bufferBytes_.load(); }
   void countBufferBytes(int64_t change) const { bufferBytes_ += static_cast<uint64_t>(change); }
 

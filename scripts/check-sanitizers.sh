@@ -15,7 +15,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
 # Tests run side by side on every core: a CPU-backend pool spinning between passes would hold a core
-# that another test's threads wait for (solver/thread_pool.h), so the pools sleep at once.
+# that another test's threads wait for (solver/cpu/thread_pool.h), so the pools sleep at once.
 export WEFT_SPIN_US="${WEFT_SPIN_US:-0}"
 jobs="$(nproc)"
 fuzz_seconds="${WEFT_FUZZ_SECONDS:-60}"

@@ -33,7 +33,7 @@ def run(scene_file, *args, env=None):
 # ---- a grid's springs, masses and highest frequency (linearised about the flat rest state) ----
 
 def grid_model(n, size, total_mass, ks, ksh, kb, pins_corners):
-    """The springs and lumped masses of buildGrid (solver/cloth_model.cpp) for an n x n grid."""
+    """The springs and lumped masses of buildGrid (solver/model/cloth_model.cpp) for an n x n grid."""
     h = size / (n - 1)
     pos = [(c * h, 0.0, r * h) for r in range(n) for c in range(n)]
     idx = lambda r, c: r * n + c

@@ -1,5 +1,5 @@
 #version 450
-// Implicit CG: c = filter(s + beta c). Mirrors cgDirectionParticle() in solver/integrators/implicit_cg/cg_solve.cpp.
+// Implicit CG: c = filter(s + beta c). Mirrors cgDirectionParticle() in solver/integrators/common/cg/cg_solve.cpp.
 #include "cg_bindings.glsl"
 
 layout(local_size_x = WEFT_WORKGROUP_SIZE) in;

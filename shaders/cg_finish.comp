@@ -2,7 +2,7 @@
 // CG, last pass of a solve: v' = v0 + dv, x' = x0 + d v' (d = solve.driftTime: the step h for
 // implicit-cg and imex's first half step, 0 for imex's second), then the colliders. A particle
 // held on a collider first gets Coulomb friction on the constraint's press (restingFriction).
-// Mirrors cgFinishParticle() in solver/integrators/implicit_cg/cg_solve.cpp.
+// Mirrors cgFinishParticle() in solver/integrators/common/cg/cg_solve.cpp.
 #include "cg_bindings.glsl"
 #define WEFT_ELEMENT_VECTOR(j) dv[j].xyz
 #include "cg_system_product.glsl"

@@ -1,6 +1,6 @@
 #version 450
 // CG: q = filter(A c) (cg_system_product.glsl), and the partial sums of c.q.
-// Mirrors cgProductParticle() in solver/integrators/implicit_cg/cg_solve.cpp.
+// Mirrors cgProductParticle() in solver/integrators/common/cg/cg_solve.cpp.
 #include "cg_bindings.glsl"
 #define WEFT_ELEMENT_VECTOR(j) c[j].xyz
 #include "cg_system_product.glsl"

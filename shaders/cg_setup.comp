@@ -3,7 +3,7 @@
 // resting on a collider, free), b itself for the finish, the inverse of its 3x3 diagonal block of
 // A = M - a df/dv - a l df/dx as the preconditioner, and the first residual and direction
 // (a = solve.forceTime, l = solve.stiffnessTime: see SolveParams), and the warm start's guess in dv.
-// Mirrors cgSetupParticle() in solver/integrators/implicit_cg/cg_solve.cpp.
+// Mirrors cgSetupParticle() in solver/integrators/common/cg/cg_solve.cpp.
 #include "cg_bindings.glsl"
 #define WEFT_ELEMENT_VECTOR(j) velocities[j].xyz  // K v0 for the right-hand side
 #include "element_product.glsl"

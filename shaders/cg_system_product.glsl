@@ -4,7 +4,7 @@
 // after cg_bindings.glsl: cg_product applies A to the direction, cg_warm to the warm start's guess.
 // Each spring end's block is the compact (sqrt(beta) n, gamma) cg_setup built. (a = solve.forceTime,
 // l = solve.stiffnessTime: see SolveParams.) Mirrors systemProduct() in
-// solver/integrators/implicit_cg/cg_solve.cpp.
+// solver/integrators/common/cg/cg_solve.cpp.
 #ifndef WEFT_CG_SYSTEM_PRODUCT_GLSL
 #define WEFT_CG_SYSTEM_PRODUCT_GLSL
 

@@ -6,7 +6,7 @@
 // once the rest of r had come down to it the iterations diverged (r.s climbing 2-3 times an
 // iteration, to NaN within a few hundred, for any tolerance under about 1e-7). Filtered each time,
 // it stays at the rounding of r itself.
-// Mirrors cgUpdateParticle() in solver/integrators/implicit_cg/cg_solve.cpp.
+// Mirrors cgUpdateParticle() in solver/integrators/common/cg/cg_solve.cpp.
 #include "cg_bindings.glsl"
 
 layout(local_size_x = WEFT_WORKGROUP_SIZE) in;

@@ -7,7 +7,7 @@
 //  WEFT_CG_WARM_CHOOSE: where the guess was kept (cgWarmKept), r = q and c = filter(P q); else dv = 0
 //    and the solve starts from zero as it would cold.
 // Mirrors cgWarmResidualParticle() and cgWarmChooseParticle() in
-// solver/integrators/implicit_cg/cg_solve.cpp.
+// solver/integrators/common/cg/cg_solve.cpp.
 #include "cg_bindings.glsl"
 #include "cg.h"
 #define WEFT_ELEMENT_VECTOR(j) dv[j].xyz

@@ -13,7 +13,7 @@ layout(std430, binding = WEFT_BIND_COLLIDER_CELLS) readonly buffer ColliderCells
 
 // The colliders a particle at x tests when the grid is on, in ascending order as a pass over every
 // collider meets them: the always-tested ones merged with the faces of its cell (ColliderGrid).
-// Mirrors ColliderWalk in solver/collider_grid.h.
+// Mirrors ColliderWalk in solver/model/collider_grid.h.
 struct ColliderWalk {
   uint always, alwaysEnd, cell, cellEnd;
 };
@@ -42,7 +42,7 @@ bool nextCollider(inout ColliderWalk w, out uint c) {
 // A move the contact pass gives a particle at x, after colliderGripMove against each of the
 // `colliderCount` colliders it rests on: with the grid, those of its cell (a face the cell leaves
 // out is too far for the particle to rest on it). Mirrors colliderGripAll in
-// solver/integrators/common/cpu_forces.h.
+// solver/cpu/cpu_forces.h.
 vec3 colliderGripAll(vec3 x, vec3 move, uint colliderCount) {
   if (weftColliderKinds == 0u) return move;  // built for no collider at all
   if ((weftColliderKinds & WEFT_COLLIDER_GRID_BIT) == 0u || colliderGrid.tableSize == 0u) {
@@ -57,7 +57,7 @@ vec3 colliderGripAll(vec3 x, vec3 move, uint colliderCount) {
 
 // Whether a particle at x rests on one of the `colliderCount` colliders (restsOnCollider): with the
 // grid, those of its cell, as colliderGripAll walks them. Mirrors restsOnAnyCollider in
-// solver/integrators/common/cpu_forces.h.
+// solver/cpu/cpu_forces.h.
 bool restsOnAnyCollider(vec3 x, uint colliderCount) {
   if (weftColliderKinds == 0u) return false;  // built for no collider at all
   if ((weftColliderKinds & WEFT_COLLIDER_GRID_BIT) == 0u || colliderGrid.tableSize == 0u) {

@@ -174,7 +174,7 @@ WEFT_FN float colliderDepth(vec3 x, WEFT_COLLIDER c, WEFT_INOUT(vec3) n) {
 // went on in, the particle is pushed back out through that face, onto its plane. A mesh face's rim
 // counts as the face (its plane goes on to the rim's width beyond its edges): a step that enters
 // a convex edge between two faces is met by both. A plane cannot be passed; a sphere or capsule
-// that moves is refused a step longer than half its radius (solver/kinematics.h).
+// that moves is refused a step longer than half its radius (solver/model/kinematics.h).
 WEFT_FN float sweptDepth(vec3 x, vec3 stepStart, WEFT_COLLIDER c, float dt, WEFT_INOUT(vec3) n) {
   float depth = colliderDepth(x, c, n);
   if (!WEFT_MAY_MEET(WEFT_COLLIDER_BOX) && !WEFT_MAY_MEET(WEFT_COLLIDER_TRIANGLE)) return depth;

@@ -1,5 +1,5 @@
 // Contact between primitives of the cloth that share no corner (self-contact, and cloth against
-// cloth, since several cloths are one model), written once for contact_*.comp and solver/contact.cpp.
+// cloth, since several cloths are one model), written once for contact_*.comp and solver/contact/contact.cpp.
 // Pure functions of values. docs/contact.md gives the argument; in short:
 //  - the guarantee: at the step's start no edge crosses a triangle. A corner moves by at most
 //    WEFT_CONTACT_BOUND_FRACTION times the smallest distance between primitives it belongs to (or the

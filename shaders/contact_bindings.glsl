@@ -37,7 +37,7 @@ float contactDrift() {
 }
 // true when this step evaluates an earlier search's candidates: the hash and the search stand aside.
 bool contactListKept() { return contactListHolds(contactDrift(), contact.radius); }
-// Triangle t's corners and edge e's ends (ContactParams' offsets; contactTriangle/contactEdge in solver/contact.cpp).
+// Triangle t's corners and edge e's ends (ContactParams' offsets; contactTriangle/contactEdge in solver/contact/contact.cpp).
 uvec3 contactTriangle(uint t) {
   uint at = contact.trianglesAt + 3u * t;
   return uvec3(topology[at], topology[at + 1u], topology[at + 2u]);

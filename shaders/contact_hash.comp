@@ -15,7 +15,7 @@
 //    holds the few vertices of one cell), undoing the order the atomics happened to take. The
 //    search then meets its candidates in the CPU's order every time, so the float sums of the
 //    pushes, and the whole motion, repeat bit for bit from run to run.
-// Mirrors the hash part of solver/contact.cpp.
+// Mirrors the hash part of solver/contact/contact.cpp.
 #include "shared.h"
 #include "physics.h"
 #include "common.glsl"

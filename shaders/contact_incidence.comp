@@ -6,7 +6,7 @@
 // its run's end. The runs come in the order the atomics happened to take: the vertex sums its shares
 // exactly (ContactSums) and keeps its pairs by a total order (KeptPairs), so no sort is needed.
 // It stands aside while an earlier search's list holds (contactListHolds).
-// Mirrors buildContactIncidence() in solver/contact.cpp.
+// Mirrors buildContactIncidence() in solver/contact/contact.cpp.
 #include "shared.h"
 #include "physics.h"
 #include "common.glsl"

@@ -14,7 +14,7 @@
 // ones at each corner, with each corner's collider tests. A step whose live pairs pass
 // ContactParams::pairStateCapacity stores what fits and scatters nothing: its resolve takes the
 // whole incidence table instead (contact_resolve's livePairsStored).
-// Mirrors evaluateListedPairs() in solver/contact.cpp, which evaluates each pair once as well.
+// Mirrors evaluateListedPairs() in solver/contact/contact.cpp, which evaluates each pair once as well.
 #include "shared.h"
 #include "physics.h"
 #include "common.glsl"

@@ -12,7 +12,7 @@
 // did. When the integrator holds contact forces (collectPairs), the vertex also keeps its
 // WEFT_CONTACT_PAIR_SLOTS nearest pairs as elements for the next step's solve (contactPairElement).
 // Only the vertex's own entries are written.
-// Mirrors evaluateListedPairs() and contactResolveVertex() in solver/contact.cpp, which evaluate each
+// Mirrors evaluateListedPairs() and contactResolveVertex() in solver/contact/contact.cpp, which evaluate each
 // pair once, for all four corners, and then sum each vertex's shares: the same arithmetic (each
 // corner's share is still taken here, with the corner's own friction).
 #include "shared.h"

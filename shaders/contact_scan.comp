@@ -4,7 +4,7 @@
 // live pairs' (contact_pairs): each thread sums a run of entries,
 // the workgroup scans the 256 sums, each thread writes its run's starts. The table has about one
 // bucket per vertex, so one pass of N / 256 reads per thread.
-// Mirrors the scans in solver/contact.cpp.
+// Mirrors the scans in solver/contact/contact.cpp.
 #include "shared.h"
 #include "physics.h"
 #include "contact_bindings.glsl"

@@ -24,7 +24,7 @@
 // one subgroup, which run in lock step, visit the same cells and neighbours and share their loads
 // and their loop counts (the pile's find on lavapipe: 24.0 -> 20.2 ms a step, the same motion to the
 // byte). Each vertex still lists its own pairs in its own slots, so the list does not depend on it.
-// Mirrors contactSearchVertex() in solver/contact.cpp, which takes the walk's distance test and the
+// Mirrors contactSearchVertex() in solver/contact/contact.cpp, which takes the walk's distance test and the
 // edge–edge tests in vector lanes and lists the same pairs in the same order.
 #include "shared.h"
 #include "physics.h"

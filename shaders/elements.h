@@ -1,7 +1,7 @@
 // The element kinds' registry: each kind's header, and the one switch that maps Element.kind to
 // its conditions (or, for the aerodynamic triangle, its force). Adding a kind is its header in
 // elements/, a WEFT_ELEMENT_* id in shared.h, a line here and its builder on the host
-// (solver/elements.cpp). Everything else (force, Jacobian products, projections, both backends'
+// (solver/model/elements.cpp). Everything else (force, Jacobian products, projections, both backends'
 // gathers) is written once over the conditions. Included inside physics.h.
 #ifndef WEFT_ELEMENTS_H
 #define WEFT_ELEMENTS_H

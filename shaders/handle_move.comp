@@ -1,7 +1,7 @@
 #version 450
 // Before a step: every particle a handle carries is placed where the handle's pose at the step's
 // end takes it. It stays pinned (inverse mass 0), so the step solves the cloth around it there.
-// Mirrors moveHandlesCpu() in solver/handles.cpp.
+// Mirrors moveHandlesCpu() in solver/passes/handles.cpp.
 #include "shared.h"
 #include "physics.h"
 #include "common.glsl"

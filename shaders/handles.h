@@ -1,4 +1,4 @@
-// Handles: pinned particles carried along a path (solver/kinematics.h). Included by physics.h, so
+// Handles: pinned particles carried along a path (solver/model/kinematics.h). Included by physics.h, so
 // shared by GLSL and C++ like the rest of the physics.
 #ifndef WEFT_HANDLES_H
 #define WEFT_HANDLES_H

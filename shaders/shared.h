@@ -60,7 +60,7 @@ using uvec4 = glm::uvec4;
 // whose constraints move the same particle, and each constraint's multipliers.
 #define WEFT_BIND_XPBD_CONSTRAINTS 54  // XpbdConstraint[K]
 #define WEFT_BIND_XPBD_LAMBDAS 55      // vec4[K]: the step's multipliers, one per condition (springs: x)
-// Self- and cloth-cloth contact (contact_*.comp, solver/contact.h), bound only when contact is on.
+// Self- and cloth-cloth contact (contact_*.comp, solver/contact/contact.h), bound only when contact is on.
 #define WEFT_BIND_CONTACT_START 56     // vec4[N]: positions at the step's start, crossing-free
 #define WEFT_BIND_CONTACT_LISTED 74    // vec4[N]: the start positions the candidates were listed at (contactListHolds)
 #define WEFT_BIND_CONTACT_TOPOLOGY 57  // uint[]: triangles, edges and their per-vertex rows (ContactParams' offsets)
@@ -356,7 +356,7 @@ struct Collider {
   float friction;   // Coulomb coefficient of sliding, applied to the tangential velocity on contact
   float margin;     // m kept between the cloth and the surface
   float staticFriction;  // Coulomb coefficient of sticking, at least friction
-  // A moving collider's rigid motion over this step (solver/kinematics.h): the surface at x moves
+  // A moving collider's rigid motion over this step (solver/model/kinematics.h): the surface at x moves
   // with velocity.xyz + cross(spin.xyz, x - pivot.xyz). All zero for one that stays put.
   vec4 velocity;    // xyz m/s: the pivot's velocity
   vec4 spin;        // xyz rad/s: angular velocity
@@ -364,7 +364,7 @@ struct Collider {
 };
 
 // A hash grid over the faces of mesh colliders, so a particle tests the faces near it rather than
-// every face (solver/collider_grid.h builds it on the host, once for colliders that stay put and once
+// every face (solver/model/collider_grid.h builds it on the host, once for colliders that stay put and once
 // a frame for those that move). Its lists, one uint array at WEFT_BIND_COLLIDER_CELLS:
 //   [0, alwaysCount)                 colliders every particle tests, ascending: all but the gridded faces
 //   [alwaysCount, + tableSize)       each bucket's end in the entries (its start: the bucket before's end)
@@ -386,7 +386,7 @@ struct ColliderGrid {
   uint pad1;
 };
 
-// A particle carried by a handle (solver/kinematics.h): it is pinned, and before each step it is
+// A particle carried by a handle (solver/model/kinematics.h): it is pinned, and before each step it is
 // placed where its handle's pose takes its rest position.
 struct HandleVertex {
   vec4 rest;        // xyz m: where the particle was when the solver was made

@@ -65,7 +65,7 @@ layout(std430, binding = WEFT_BIND_GRID_STENCIL) readonly buffer GridStencilBloc
 layout(std430, binding = WEFT_BIND_GRID_REST_LENGTHS) readonly buffer GridRestLengths { float gridRestLengths[]; };
 
 // Stencil spring k of particle i, at (column, row), as the table's entry for it, into e; false where
-// the particle has no such spring. Mirrors GridSprings::spring in solver/grid_stencil.h. The family
+// the particle has no such spring. Mirrors GridSprings::spring in solver/model/grid_stencil.h. The family
 // is read from the buffer where it is used: a copy of the stencil passed to a function that indexes
 // it by k costs lavapipe an array in memory per lane, a third of the explicit step at 250²
 // (docs/benchmarks.md, "The grid path").
@@ -108,7 +108,7 @@ void collideEvery(inout vec3 x, inout vec3 v, vec3 start, float dt) {
 // grid, the faces of the particle's cell, unless it moved too far for the cell to be sure of holding
 // every face that touches it (colliderGridHeld): then every collider, from where it was.
 void collideAll(inout vec3 x, inout vec3 v, float dt) {
-  if (weftColliderKinds == 0u) return;  // built for no collider at all (LastPassCollides in solver/backend_state.h)
+  if (weftColliderKinds == 0u) return;  // built for no collider at all (LastPassCollides in solver/backend/backend_state.h)
   vec3 start = x - v * dt;
   if ((weftColliderKinds & WEFT_COLLIDER_GRID_BIT) == 0u || colliderGrid.tableSize == 0u) {
     collideEvery(x, v, start, dt);

@@ -4,7 +4,7 @@
 //    corrections' symmetric shares need (strainShare: a gather cannot know its neighbour's sum);
 //  WEFT_STRAIN_CORRECT(_FINAL): each particle moves by the sum of its springs' shared corrections,
 //    its velocity by the same move / dt; the final iteration collides, so colliders keep the last word.
-// Mirrors strainLimitMeasure() and strainLimitCorrect() in solver/strain_limit.cpp.
+// Mirrors strainLimitMeasure() and strainLimitCorrect() in solver/passes/strain_limit.cpp.
 #include "shared.h"
 #include "physics.h"
 #include "common.glsl"

@@ -2,7 +2,7 @@
 // Finds the springs past their breaking length after a frame: each particle checks the springs of
 // its row whose other end has a larger index (so each spring once) and appends the broken ones'
 // model indices to the list. The host reads the count after the frame and, if any broke, edits the
-// topology (solver/tearing.h). Mirrors detectTearsCpu() in solver/tearing.cpp, which lists the same
+// topology (solver/model/tearing.h). Mirrors detectTearsCpu() in solver/model/tearing.cpp, which lists the same
 // springs; the order of the list differs (atomics), so the host sorts it before use.
 #include "shared.h"
 #include "physics.h"

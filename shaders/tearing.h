@@ -1,4 +1,4 @@
-// When a spring breaks, written once for tear_detect.comp and its CPU twin (solver/tearing.cpp).
+// When a spring breaks, written once for tear_detect.comp and its CPU twin (solver/model/tearing.cpp).
 // Included by physics.h.
 #ifndef WEFT_TEARING_H
 #define WEFT_TEARING_H

@@ -6,7 +6,7 @@
 #include <numeric>
 #include <vector>
 
-#include "solver/cloth_model.h"
+#include "solver/model/cloth_model.h"
 
 namespace weft::test {
 

@@ -8,7 +8,7 @@
 #include <glm/gtc/constants.hpp>
 #include <glm/gtc/quaternion.hpp>
 
-#include "solver/scene.h"
+#include "solver/model/scene.h"
 
 namespace weft::test {
 

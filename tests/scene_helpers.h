@@ -4,7 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "solver/scene.h"
+#include "solver/io/scene_reader.h"
+#include "solver/model/scene.h"
 
 namespace weft::test {
 

@@ -14,7 +14,7 @@
 
 #include "shaders/physics.h"
 #include "lane_test_rows.h"
-#include "solver/backend_state.h"
+#include "solver/backend/backend_state.h"
 #include "solver/integrators/common/acceleration_lanes.h"
 
 namespace weft::integrators {

@@ -3,7 +3,7 @@
 // validation layer does not always flag) shows up here as a large difference.
 #include <cmath>
 
-#include "solver/spring_table.h"
+#include "solver/model/spring_table.h"
 #include "test_support.h"
 
 namespace weft::test {

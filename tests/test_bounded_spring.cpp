@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "shaders/physics.h"
-#include "solver/spring_table.h"
+#include "solver/model/spring_table.h"
 #include "test_support.h"
 
 namespace weft::test {

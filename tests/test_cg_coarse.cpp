@@ -1,4 +1,4 @@
-// Implicit CG's two-level preconditioner (solver/integrators/implicit_cg/cg_coarse.h), its coarse
+// Implicit CG's two-level preconditioner (solver/integrators/common/cg/cg_coarse.h), its coarse
 // level alone: the aggregates cover every particle once (a grid's tiles, a mesh's breadth-first
 // groups, each connected); the assembled A_c is the Galerkin product P^T A P + R M (I - S) R^T of
 // the filtered system, with P = S R^T, checked entry by entry against the fine product itself
@@ -14,12 +14,12 @@
 #include <vector>
 
 #include "shaders/physics.h"
-#include "solver/elements.h"
-#include "solver/integrators/common/cpu_elements.h"
-#include "solver/integrators/implicit_cg/cg_coarse.h"
-#include "solver/integrators/implicit_cg/cg_product_lanes.h"
-#include "solver/spring_table.h"
-#include "solver/thread_pool.h"
+#include "solver/model/elements.h"
+#include "solver/cpu/cpu_elements.h"
+#include "solver/integrators/common/cg/cg_coarse.h"
+#include "solver/integrators/common/cg/cg_product_lanes.h"
+#include "solver/model/spring_table.h"
+#include "solver/cpu/thread_pool.h"
 
 namespace weft::integrators {
 namespace {

@@ -11,9 +11,9 @@
 #include <random>
 #include <vector>
 
-#include "solver/integrators/implicit_cg/cg_product_lanes.h"
+#include "solver/integrators/common/cg/cg_product_lanes.h"
 #include "solver/integrators/newton_chebyshev/newton_sweep_lanes.h"
-#include "solver/integrators/xpbd/xpbd_lanes.h"
+#include "solver/cpu/simd/lanes.h"
 #include "lane_test_rows.h"
 
 namespace weft::integrators {

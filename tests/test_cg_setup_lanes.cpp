@@ -15,7 +15,7 @@
 
 #include "lane_test_rows.h"
 #include "shaders/physics.h"
-#include "solver/integrators/implicit_cg/cg_setup_lanes.h"
+#include "solver/integrators/common/cg/cg_setup_lanes.h"
 
 namespace weft::integrators {
 namespace {

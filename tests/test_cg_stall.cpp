@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "shaders/cg.h"
-#include "solver/cloth_model.h"
+#include "solver/model/cloth_model.h"
 #include "test_support.h"
 
 namespace weft::test {

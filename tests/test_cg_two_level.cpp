@@ -5,9 +5,9 @@
 // refuses it for the integrators that solve with CG and says what to use.
 #include "demos/common/demo_scene.h"
 #include "input_error.h"
-#include "solver/elements.h"
-#include "solver/grid_resize.h"
-#include "solver/scene.h"
+#include "solver/model/elements.h"
+#include "solver/model/grid_resize.h"
+#include "solver/model/scene.h"
 #include "test_support.h"
 
 namespace weft::test {

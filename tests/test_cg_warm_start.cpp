@@ -1,4 +1,4 @@
-// implicit-cg's warm start (solver/integrators/implicit_cg/cg_solve.h): each solve starts from the
+// implicit-cg's warm start (solver/integrators/common/cg/cg_solve.h): each solve starts from the
 // last one's answer where that leaves a smaller residual than zero does, and stops at the same
 // accuracy relative to b's own residual. The same motion to the solve's tolerance, in fewer
 // iterations; a guess that is worse than zero is dropped; and a state written into a solver
@@ -7,7 +7,7 @@
 
 #include "demos/common/demo_scene.h"
 #include "shaders/cg.h"
-#include "solver/scene.h"
+#include "solver/model/scene.h"
 #include "test_support.h"
 
 namespace weft::test {

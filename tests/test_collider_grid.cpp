@@ -1,4 +1,4 @@
-// The hash grid over mesh colliders' faces (solver/collider_grid.h) is only a faster way to the same
+// The hash grid over mesh colliders' faces (solver/model/collider_grid.h) is only a faster way to the same
 // result as testing every collider:
 //  - thousands of particles near a sphere of 9,216 faces, a box and a plane, some slow and some
 //    far too fast for the grid, end each step bit for bit where a test of every collider leaves them,
@@ -15,9 +15,9 @@
 
 #include "collider_meshes.h"
 #include "shaders/physics.h"
-#include "solver/collider_grid.h"
-#include "solver/integrators/common/cpu_forces.h"
-#include "solver/spring_table.h"
+#include "solver/model/collider_grid.h"
+#include "solver/cpu/cpu_forces.h"
+#include "solver/model/spring_table.h"
 #include "test_support.h"
 
 namespace weft::test {

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "shaders/physics.h"
-#include "solver/spring_table.h"
+#include "solver/model/spring_table.h"
 #include "test_support.h"
 
 namespace weft::test {

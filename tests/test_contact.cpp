@@ -1,4 +1,4 @@
-// Contact within a cloth and between cloths (solver/contact.h, docs/contact.md), measured by the
+// Contact within a cloth and between cloths (solver/contact/contact.h, docs/contact.md), measured by the
 // independent crossing counter and distances of crossing_counter.h, which share no code with it:
 //  - the shared geometry's distances equal the counter's double-precision ones;
 //  - no vertex moves farther in a step than its bound over every pair a brute-force search finds;
@@ -16,7 +16,7 @@
 #include "demos/common/demo_scene.h"
 #include "engine/error.h"
 #include "shaders/physics.h"
-#include "solver/contact.h"
+#include "solver/contact/contact.h"
 #include "test_support.h"
 
 namespace weft::test {

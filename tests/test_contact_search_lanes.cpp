@@ -1,4 +1,4 @@
-// The contact search's tests in lanes, eight and four wide (solver/contact_search_lanes.h), against
+// The contact search's tests in lanes, eight and four wide (solver/contact/contact_search_lanes.h), against
 // the same tests one at a time. The walk's distance test (contactNearLanes): the same bit and the
 // same distance's bits for every neighbour, neighbours on the edge of the reach among them. The
 // vertex against triangles (contactTriangleMasksScalar: sphereBeyond, vertexTriangleBeyond): the
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "shaders/physics.h"
-#include "solver/contact_search_lanes.h"
+#include "solver/contact/contact_search_lanes.h"
 
 namespace weft {
 namespace {

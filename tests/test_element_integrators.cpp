@@ -7,11 +7,12 @@
 #include <cmath>
 
 #include "shaders/physics.h"
-#include "solver/elements.h"
-#include "solver/grid_resize.h"
+#include "solver/io/scene_reader.h"
+#include "solver/model/elements.h"
+#include "solver/model/grid_resize.h"
 #include "solver/integrators/integrator_unit.h"
-#include "solver/scene.h"
-#include "solver/spring_table.h"
+#include "solver/model/scene.h"
+#include "solver/model/spring_table.h"
 #include "test_support.h"
 
 namespace weft::test {

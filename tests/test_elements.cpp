@@ -12,8 +12,8 @@
 
 #include "engine/error.h"
 #include "shaders/physics.h"
-#include "solver/cloth_model.h"
-#include "solver/elements.h"
+#include "solver/model/cloth_model.h"
+#include "solver/model/elements.h"
 
 namespace weft {
 namespace {

@@ -1,8 +1,8 @@
-// The energy a scene can supply (solver/energy_bound.h): exact motion stays within it, a state
+// The energy a scene can supply (solver/model/energy_bound.h): exact motion stays within it, a state
 // with a few times the energy of that motion leaves it.
 #include <gtest/gtest.h>
 
-#include "solver/energy_bound.h"
+#include "solver/model/energy_bound.h"
 
 namespace weft {
 namespace {

@@ -2,6 +2,7 @@
 // per-particle work must show on any machine (a threshold in ms would hold on one machine only).
 #include <cmath>
 
+#include "solver/io/scene_reader.h"
 #include "demos/common/frame_timing.h"
 #include "test_support.h"
 

@@ -9,7 +9,8 @@
 
 #include "input_error.h"
 #include "scene_helpers.h"
-#include "solver/grid_resize.h"
+#include "solver/io/scene_reader.h"
+#include "solver/model/grid_resize.h"
 
 namespace weft {
 namespace {

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "engine/record_stats.h"
-#include "solver/spring_table.h"
+#include "solver/model/spring_table.h"
 #include "test_support.h"
 
 namespace weft::test {

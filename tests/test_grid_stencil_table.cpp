@@ -1,4 +1,4 @@
-// A grid's spring table read from the index (solver/grid_stencil.h, shaders/grid_stencil.h): the
+// A grid's spring table read from the index (solver/model/grid_stencil.h, shaders/grid_stencil.h): the
 // stencil is found only where it gives every particle exactly its row of the table.
 #include <algorithm>
 #include <set>
@@ -9,8 +9,8 @@
 #include <gtest/gtest.h>
 
 #include "shaders/physics.h"
-#include "solver/cloth_model.h"
-#include "solver/spring_table.h"
+#include "solver/model/cloth_model.h"
+#include "solver/model/spring_table.h"
 
 namespace weft::test {
 namespace {

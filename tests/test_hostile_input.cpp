@@ -13,9 +13,10 @@
 
 #include "engine/error.h"
 #include "input_error.h"
-#include "solver/cloth_model.h"
-#include "solver/recording.h"
-#include "solver/scene.h"
+#include "solver/io/scene_reader.h"
+#include "solver/model/cloth_model.h"
+#include "solver/io/recording.h"
+#include "solver/model/scene.h"
 
 namespace weft {
 namespace {

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "demos/common/demo_scene.h"
-#include "solver/scene.h"
+#include "solver/model/scene.h"
 #include "test_support.h"
 
 namespace weft::test {

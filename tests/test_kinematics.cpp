@@ -1,4 +1,4 @@
-// What moves by prescription (solver/kinematics.h), on both backends:
+// What moves by prescription (solver/model/kinematics.h), on both backends:
 //  - handles carry their particles exactly along their path with every integrator, and the cloth
 //    follows them;
 //  - a spinning sphere turns the cloth resting on it through friction (and does not without it);
@@ -12,8 +12,9 @@
 #include "crossing_counter.h"
 #include "demos/common/demo_scene.h"
 #include "engine/error.h"
-#include "solver/grid_resize.h"
-#include "solver/kinematics.h"
+#include "solver/io/scene_reader.h"
+#include "solver/model/grid_resize.h"
+#include "solver/model/kinematics.h"
 #include "test_support.h"
 
 #include <gmock/gmock.h>

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "solver/elements.h"
+#include "solver/model/elements.h"
 #include "test_support.h"
 
 namespace weft::test {

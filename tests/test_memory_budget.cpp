@@ -4,11 +4,11 @@
 #include <gtest/gtest.h>
 
 #include "input_error.h"
-#include "solver/cpu_solver.h"
-#include "solver/elements.h"
-#include "solver/gpu_solver.h"
-#include "solver/host_memory.h"
-#include "solver/memory_budget.h"
+#include "solver/cpu/cpu_solver.h"
+#include "solver/model/elements.h"
+#include "solver/gpu/gpu_solver.h"
+#include "solver/model/host_memory.h"
+#include "solver/backend/memory_budget.h"
 #include "test_support.h"
 
 namespace weft {
@@ -37,7 +37,7 @@ ClothModel elementGrid() {
   return model;
 }
 
-// A strain limit adds its per-spring-end table and per-particle sums (solver/strain_limit.h).
+// A strain limit adds its per-spring-end table and per-particle sums (solver/passes/strain_limit.h).
 ClothModel limitedGrid() {
   ClothModel model = springGrid();
   applyStrainLimit(model, StrainLimitSpec{0.1f, 0.05f});

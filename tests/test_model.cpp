@@ -11,8 +11,8 @@
 
 #include "engine/error.h"
 #include "input_error.h"
-#include "solver/cloth_model.h"
-#include "solver/motion.h"
+#include "solver/model/cloth_model.h"
+#include "solver/model/motion.h"
 
 #ifndef WEFT_SOURCE_DIR
 #error "WEFT_SOURCE_DIR must name the repository root"
@@ -503,7 +503,7 @@ TEST(ObjMesh, ShippedFlagIsAnOrientedDisk) {
 namespace weft {
 namespace {
 
-// Rigid motion (solver/motion.h): between two poses of a body turning steadily about its own
+// Rigid motion (solver/model/motion.h): between two poses of a body turning steadily about its own
 // reference point, the interpolated pose is exactly the one in between, and the velocity field
 // recovered from two poses is the one that moved it.
 TEST(RigidMotion, InterpolationAndVelocityRecoverASteadyTurnAndGlide) {

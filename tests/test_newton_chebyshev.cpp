@@ -6,7 +6,7 @@
 #include "shaders/newton.h"
 #include "demos/common/demo_scene.h"
 #include "solver/integrators/newton_chebyshev/newton_chebyshev.h"
-#include "solver/scene.h"
+#include "solver/model/scene.h"
 #include "test_support.h"
 
 namespace weft::test {

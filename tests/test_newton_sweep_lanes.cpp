@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "solver/integrators/newton_chebyshev/newton_sweep_lanes.h"
-#include "solver/integrators/xpbd/xpbd_lanes.h"
+#include "solver/cpu/simd/lanes.h"
 #include "lane_test_rows.h"
 
 namespace weft::integrators {

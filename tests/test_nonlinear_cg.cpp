@@ -12,9 +12,9 @@
 #include <stdexcept>
 
 #include "engine/error.h"
-#include "solver/gpu_solver.h"
+#include "solver/gpu/gpu_solver.h"
 #include "demos/common/demo_scene.h"
-#include "solver/scene.h"
+#include "solver/model/scene.h"
 #include "test_support.h"
 
 namespace weft::test {

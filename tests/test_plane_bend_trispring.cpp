@@ -13,8 +13,8 @@
 #include <random>
 
 #include "shaders/physics.h"
-#include "solver/cloth_model.h"
-#include "solver/elements.h"
+#include "solver/model/cloth_model.h"
+#include "solver/model/elements.h"
 
 namespace weft {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "engine/error.h"
 #include "input_error.h"
-#include "solver/recording.h"
+#include "solver/io/recording.h"
 #include "test_support.h"
 
 namespace weft::test {

@@ -13,7 +13,7 @@
 
 #include "engine/error.h"
 #include "input_error.h"
-#include "solver/recording.h"
+#include "solver/io/recording.h"
 
 namespace weft::test {
 namespace {

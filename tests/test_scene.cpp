@@ -10,9 +10,10 @@
 #include "engine/error.h"
 #include "input_error.h"
 #include "scene_helpers.h"
-#include "solver/scene.h"
-#include "solver/scene_json.h"
-#include "solver/solver.h"
+#include "solver/io/scene_reader.h"
+#include "solver/model/scene.h"
+#include "solver/io/scene_json.h"
+#include "solver/backend/solver.h"
 
 namespace weft {
 namespace {

@@ -1,10 +1,10 @@
-// The explicit integrators' stable steps (solver/stability.h) against a chain of springs, whose
+// The explicit integrators' stable steps (solver/model/stability.h) against a chain of springs, whose
 // modes are known in closed form, and against the steps themselves on both backends.
 #include <cmath>
 #include <numbers>
 
 #include "solver/integrators/integrator_unit.h"
-#include "solver/stability.h"
+#include "solver/model/stability.h"
 #include "test_support.h"
 
 namespace weft::test {

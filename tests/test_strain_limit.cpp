@@ -8,7 +8,7 @@
 #include <cstring>
 #include <limits>
 
-#include "solver/spring_table.h"
+#include "solver/model/spring_table.h"
 #include "test_support.h"
 
 namespace weft::test {

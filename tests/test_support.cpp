@@ -6,7 +6,7 @@
 
 #include "engine/commands.h"
 #include "engine/error.h"
-#include "solver/gpu_solver.h"
+#include "solver/gpu/gpu_solver.h"
 
 namespace weft::test {
 

@@ -8,8 +8,8 @@
 
 #include "engine/context.h"
 #include "engine/shader_library.h"
-#include "solver/cloth_model.h"
-#include "solver/solver.h"
+#include "solver/model/cloth_model.h"
+#include "solver/backend/solver.h"
 
 namespace weft::test {
 

@@ -1,4 +1,4 @@
-// Tearing on both backends (solver/tearing.h): a notched cloth pulled from two sides tears from the
+// Tearing on both backends (solver/model/tearing.h): a notched cloth pulled from two sides tears from the
 // notch along the line of highest strain, keeps its mass, stays finite, and ends in two pieces.
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <weft/errors.h>
 
 #include "engine/commands.h"
-#include "solver/gpu_solver.h"
+#include "solver/gpu/gpu_solver.h"
 #include "test_support.h"
 #include "tests/cloth_pieces.h"
 

@@ -1,4 +1,4 @@
-// The topology edit of tearing (solver/tearing.h), without a backend: which particles split, where
+// The topology edit of tearing (solver/model/tearing.h), without a backend: which particles split, where
 // the mass goes, which springs and hinges follow which side, and what a cut crosses.
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <numeric>
 
 #include "engine/error.h"
-#include "solver/elements.h"
-#include "solver/tearing.h"
+#include "solver/model/elements.h"
+#include "solver/model/tearing.h"
 #include "tests/cloth_pieces.h"
 
 namespace weft {

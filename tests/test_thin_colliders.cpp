@@ -15,7 +15,7 @@
 #include "demos/common/demo_scene.h"
 #include "engine/error.h"
 #include "shaders/physics.h"
-#include "solver/spring_table.h"
+#include "solver/model/spring_table.h"
 #include "test_support.h"
 
 namespace weft::test {

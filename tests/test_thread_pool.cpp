@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "solver/thread_pool.h"
+#include "solver/cpu/thread_pool.h"
 
 namespace weft {
 namespace {

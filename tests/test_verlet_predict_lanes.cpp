@@ -12,9 +12,9 @@
 
 #include "shaders/physics.h"
 #include "lane_test_rows.h"
-#include "solver/backend_state.h"
+#include "solver/backend/backend_state.h"
 #include "solver/integrators/verlet/verlet.h"
-#include "solver/integrators/verlet/verlet_predict_lanes.h"
+#include "solver/integrators/common/verlet_predict_lanes.h"
 
 namespace weft::integrators {
 namespace {

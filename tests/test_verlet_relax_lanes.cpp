@@ -16,10 +16,10 @@
 
 #include "shaders/physics.h"
 #include "lane_test_rows.h"
-#include "solver/backend_state.h"
+#include "solver/backend/backend_state.h"
 #include "solver/integrators/verlet/verlet.h"
 #include "solver/integrators/verlet/verlet_relax_lanes.h"
-#include "solver/spring_table.h"
+#include "solver/model/spring_table.h"
 
 namespace weft::integrators {
 namespace {

@@ -15,7 +15,7 @@
 #include "demos/render/scene_drawer.h"
 #include "demos/view/orbit_camera.h"
 #include "demos/view/view_command.h"
-#include "solver/recording.h"
+#include "solver/io/recording.h"
 #include "tests/view_run.h"
 
 namespace weft {

@@ -12,8 +12,8 @@
 #include "demos/common/demo_scene.h"
 #include "demos/render/camera.h"
 #include "demos/view/orbit_camera.h"
-#include "solver/recording.h"
-#include "solver/scene.h"
+#include "solver/io/recording.h"
+#include "solver/model/scene.h"
 #include "tests/view_run.h"
 
 namespace weft {

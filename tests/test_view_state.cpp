@@ -10,7 +10,7 @@
 #include "demos/view/live_simulation.h"
 #include "demos/view/perf_history.h"
 #include "demos/view/replay_clock.h"
-#include "solver/elements.h"
+#include "solver/model/elements.h"
 #include "test_support.h"
 
 namespace weft {
@@ -250,7 +250,7 @@ TEST_P(LiveSimulationTest, PinPresetsHoldTheirCornersWhereTheyAreAndNoneLetsEver
   EXPECT_EQ(sim.scene().cloth.pinned, smallScene(Integrator::Verlet).cloth.pinned);
 }
 
-// Tethers hang from the pins (solver/elements.h): the pins the viewer chooses get tethers of their
+// Tethers hang from the pins (solver/model/elements.h): the pins the viewer chooses get tethers of their
 // own, each free particle tied to its nearest pins, and a cloth let go keeps none (writeState
 // refuses a tether's pin given a mass, so the old ones would have stopped the viewer).
 TEST_P(LiveSimulationTest, TethersFollowThePinsTheViewerChooses) {

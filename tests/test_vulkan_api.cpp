@@ -13,7 +13,7 @@
 
 #include "engine/buffer.h"
 #include "engine/context.h"
-#include "solver/gpu_solver.h"
+#include "solver/gpu/gpu_solver.h"
 #include "test_support.h"
 
 static_assert(std::is_same_v<decltype(&vkGetInstanceProcAddr), PFN_vkGetInstanceProcAddr>,

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "input_error.h"
-#include "solver/elements.h"
+#include "solver/model/elements.h"
 #include "test_support.h"
 
 namespace weft::test {

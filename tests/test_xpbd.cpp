@@ -7,10 +7,10 @@
 
 #include "demos/common/demo_scene.h"
 #include "engine/record_stats.h"
-#include "solver/elements.h"
+#include "solver/model/elements.h"
 #include "solver/integrators/xpbd/xpbd_colouring.h"
-#include "solver/spring_table.h"
-#include "solver/stretch.h"
+#include "solver/model/spring_table.h"
+#include "solver/model/stretch.h"
 #include "test_support.h"
 
 namespace weft::test {

@@ -73,7 +73,7 @@ void projectOneByOne(Case& c, float h, bool first, bool keep) {
 // Each width the processor runs (xpbdLaneWidth: 16 with AVX-512, 8 with AVX2, then 4 with SSE2), over 1002 springs:
 // sixteen wide, 62 groups of sixteen, one of eight, none of four (asked for with two left), then two
 // the caller takes one by one; eight wide, 62 groups of sixteen (two of eight side by side,
-// xpbd_twice_lanes.h), then as sixteen wide.
+// cpu/simd/twice_lanes.h), then as sixteen wide.
 TEST(XpbdSpringLanes, EveryLaneGivesTheScalarSpringsBitsOverASweep) {
   const size_t n = 1002;
   for (const int width : {16, 8, 4}) {

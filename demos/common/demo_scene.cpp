@@ -2,7 +2,7 @@
 // reports the same first one as when one reader read everything.
 #include "demos/common/demo_scene.h"
 
-#include "solver/scene_json.h"
+#include "solver/io/scene_json.h"
 
 namespace weft {
 namespace {

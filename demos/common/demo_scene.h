@@ -1,14 +1,15 @@
 #pragma once
 // What the demos read from a scene file beside the cloth: where the camera looks, how many frames
 // `weft run` simulates, and the range the viewer's calibration searches. The cloth's reader
-// (solver/scene.h) accepts these keys unread and this one reads them from the same parsed file, so
+// (solver/model/scene.h) accepts these keys unread and this one reads them from the same parsed file, so
 // a scene stays one file and every message still names it and the key (docs/scene-format.md).
 #include <optional>
 #include <string>
 
 #include "demos/common/camera_desc.h"
 #include "demos/common/grid_calibration.h"
-#include "solver/scene.h"
+#include "solver/io/scene_reader.h"
+#include "solver/model/scene.h"
 
 namespace weft {
 

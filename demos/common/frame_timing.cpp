@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "solver/grid_resize.h"
+#include "solver/model/grid_resize.h"
 
 namespace weft {
 

@@ -2,8 +2,8 @@
 // What one frame of a scene costs at a given grid size: the measurement calibrateGrid searches with.
 #include <cstdint>
 
-#include "solver/scene.h"
-#include "solver/solver.h"
+#include "solver/model/scene.h"
+#include "solver/backend/solver.h"
 
 namespace weft {
 

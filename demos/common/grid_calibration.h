@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "solver/scene.h"
+#include "solver/model/scene.h"
 
 namespace weft {
 

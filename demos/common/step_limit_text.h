@@ -1,11 +1,11 @@
 #pragma once
-// What `weft run` and the viewer say of an explicit integrator's step limit (solver/stability.h):
+// What `weft run` and the viewer say of an explicit integrator's step limit (solver/model/stability.h):
 // a warning before a run whose steps are longer than its stable step, the substeps to take when
 // such a run explodes, and the viewer panel's line.
 #include <string>
 
-#include "solver/scene.h"
-#include "solver/stability.h"
+#include "solver/model/scene.h"
+#include "solver/model/stability.h"
 
 namespace weft {
 

@@ -14,7 +14,7 @@
 #include "engine/context.h"
 #include "engine/shader_library.h"
 #include "shaders/shared.h"
-#include "solver/vertex_triangles.h"
+#include "solver/model/vertex_triangles.h"
 
 namespace weft {
 namespace {

@@ -14,8 +14,8 @@
 #include "demos/common/camera_desc.h"
 #include "engine/buffer.h"
 #include "engine/program.h"
-#include "solver/cloth_model.h"
-#include "solver/scene.h"
+#include "solver/model/cloth_model.h"
+#include "solver/model/scene.h"
 
 namespace weft {
 

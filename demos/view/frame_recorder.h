@@ -1,6 +1,6 @@
 #pragma once
 // The viewer's record button: every simulated frame's positions appended to a recording
-// (solver/recording.h) without stalling the frame loop. On the GPU the frame's command buffer copies
+// (solver/io/recording.h) without stalling the frame loop. On the GPU the frame's command buffer copies
 // the positions into its slot's readback buffer, and the copy is appended when that slot comes round
 // again (its fence already waited on), two frames later; the CPU backend appends its host copy at once.
 #include <array>
@@ -13,7 +13,7 @@
 
 #include "demos/view/frame_ring.h"
 #include "engine/buffer.h"
-#include "solver/recording.h"
+#include "solver/io/recording.h"
 
 namespace weft {
 

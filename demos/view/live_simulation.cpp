@@ -1,7 +1,7 @@
 #include "demos/view/live_simulation.h"
-#include "solver/elements.h"
+#include "solver/model/elements.h"
 
-#include "solver/gpu_solver.h"
+#include "solver/gpu/gpu_solver.h"
 #include "solver/integrators/integrator_unit.h"
 
 namespace weft {

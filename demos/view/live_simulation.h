@@ -11,8 +11,8 @@
 #include <glm/glm.hpp>
 
 #include "demos/common/step_limit_text.h"
-#include "solver/scene.h"
-#include "solver/solver.h"
+#include "solver/model/scene.h"
+#include "solver/backend/solver.h"
 
 namespace weft {
 
@@ -58,7 +58,7 @@ class LiveSimulation {
   void setIntegrator(Integrator integrator);
   void setMaterial(const SpringMaterial& material);
   void setPins(PinChoice pins);
-  // Self-collision and cloth-cloth contact on or off (solver/contact.h): rebuilds, carrying the state
+  // Self-collision and cloth-cloth contact on or off (solver/contact/contact.h): rebuilds, carrying the state
   // over. On, with the scene's own contact section, or contact's defaults where it has none.
   void setContact(bool on);
   bool contact() const { return scene_.contact.enabled; }

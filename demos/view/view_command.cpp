@@ -13,8 +13,8 @@
 #include "engine/context.h"
 #include "engine/error.h"
 #include "engine/shader_library.h"
-#include "solver/grid_resize.h"
-#include "solver/scene.h"
+#include "solver/model/grid_resize.h"
+#include "solver/model/scene.h"
 
 namespace weft {
 namespace {
@@ -126,7 +126,7 @@ void calibrate(ViewContent& content, engine::Context& context, const engine::Sha
   CalibrationResult result = calibrateGrid(
       spec,
       [&](uint32_t n) {
-        // A size the device or the host cannot hold (solver/memory_budget.h) is over any budget:
+        // A size the device or the host cannot hold (solver/backend/memory_budget.h) is over any budget:
         // the search then looks below it.
         try {
           return measureFrameMs(timed, n, content.backend, &context, &shaders, kCalibrationFrames);

@@ -14,8 +14,8 @@
 #include "demos/render/png_file.h"
 #include "engine/commands.h"
 #include "engine/vk_check.h"
-#include "solver/gpu_solver.h"
-#include "solver/kinematics.h"
+#include "solver/gpu/gpu_solver.h"
+#include "solver/model/kinematics.h"
 
 namespace weft {
 namespace {

@@ -27,8 +27,8 @@
 #include "engine/context.h"
 #include "engine/gpu_timer.h"
 #include "engine/shader_library.h"
-#include "solver/recording.h"
-#include "solver/scene.h"
+#include "solver/io/recording.h"
+#include "solver/model/scene.h"
 
 namespace weft {
 

@@ -7,7 +7,7 @@
 #include <imgui.h>
 
 #include "demos/view/viewer.h"
-#include "solver/gpu_solver.h"
+#include "solver/gpu/gpu_solver.h"
 
 namespace weft {
 namespace {

@@ -16,7 +16,7 @@
 #include "engine/context.h"
 #include "engine/error.h"
 #include "engine/shader_library.h"
-#include "solver/solver.h"
+#include "solver/backend/solver.h"
 
 namespace weft {
 namespace {

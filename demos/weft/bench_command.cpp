@@ -21,9 +21,9 @@
 #include "engine/shader_library.h"
 #include "shaders/shared.h"
 #include "solver/integrators/integrator_unit.h"
-#include "solver/solver.h"
-#include "solver/stretch.h"
-#include "solver/thread_pool.h"
+#include "solver/backend/solver.h"
+#include "solver/model/stretch.h"
+#include "solver/cpu/thread_pool.h"
 
 namespace weft {
 namespace {
@@ -127,7 +127,7 @@ int benchCommand(const BenchOptions& options) {
       try {
         solver = makeSolver(model, params, backend, context.get(), shaders.get());
       } catch (const InputError& error) {
-        // A state this backend cannot hold (solver/memory_budget.h) ends its row, not the bench:
+        // A state this backend cannot hold (solver/backend/memory_budget.h) ends its row, not the bench:
         // the other backend, and smaller grids, are still measured.
         std::printf("| %d² | %u | %s | %s | not run: %s |\n", n, particles, integratorName(integrator),
                     backendName.c_str(), error.what());

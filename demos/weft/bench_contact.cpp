@@ -16,8 +16,8 @@
 #include "engine/context.h"
 #include "engine/error.h"
 #include "engine/shader_library.h"
-#include "solver/solver.h"
-#include "solver/stretch.h"
+#include "solver/backend/solver.h"
+#include "solver/model/stretch.h"
 
 namespace weft {
 namespace {
@@ -164,7 +164,7 @@ int benchContactSuite(const BenchOptions& options) {
   const int total = static_cast<int>(cases.size()) * 4;
   int done = 0;
   Json rows = Json::array();
-  // The stretch columns: the structural springs' after the last timed frame, mean / max (solver/stretch.h),
+  // The stretch columns: the structural springs' after the last timed frame, mean / max (solver/model/stretch.h),
   // with contact on and off. A cloth that does not hold (a fine twist at the scene's substeps)
   // has long edges, which widen the search's cells: its contact time is not that of a cloth that holds.
   std::printf("| cloth | backend | ms/frame, contact on | of which contact (find + resolve) | ms/frame, off | on / off | stretch on, mean / max | "

@@ -14,7 +14,7 @@
 #include "engine/program.h"
 #include "shaders/shared.h"
 #include "solver/integrators/integrator_unit.h"
-#include "solver/thread_pool.h"
+#include "solver/cpu/thread_pool.h"
 
 namespace weft {
 

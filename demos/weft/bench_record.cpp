@@ -14,7 +14,7 @@
 #include "engine/context.h"
 #include "engine/error.h"
 #include "engine/shader_library.h"
-#include "solver/integrators/xpbd/xpbd_lanes.h"
+#include "solver/cpu/simd/lanes.h"
 
 #ifndef WEFT_VERSION_TEXT
 #define WEFT_VERSION_TEXT "unknown"

@@ -38,7 +38,7 @@ struct BenchRow {
   double particleStepsPerSecond = 0;
   double copyGBps = 0;
   std::optional<double> medianSolveIterations, maxResidual;
-  // The structural springs' stretch after the last measured frame (solver/stretch.h): what the budget holds.
+  // The structural springs' stretch after the last measured frame (solver/model/stretch.h): what the budget holds.
   std::optional<double> stretchMean, stretchMax;
   // GPU rows: what one step records (RecordStats), per step.
   std::optional<double> dispatchesPerStep, barriersPerStep, boundBytesPerStep;
@@ -57,7 +57,7 @@ struct BenchEnvironment {
   std::optional<BenchDevice> device;      // none without the GPU backend
   std::string cpuModel;                   // /proc/cpuinfo's "model name", or "unknown"
   unsigned cpuThreads = 0;
-  int cpuXpbdLanes = 1;  // the CPU backend's xpbd lanes (16 with AVX-512, 8 with AVX2, 4 with SSE2; xpbd_lanes.h)
+  int cpuXpbdLanes = 1;  // the CPU backend's xpbd lanes (16 with AVX-512, 8 with AVX2, 4 with SSE2; cpu/simd/lanes.h)
 };
 
 // `context` null: no GPU backend in the run.

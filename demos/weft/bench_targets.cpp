@@ -19,9 +19,9 @@
 #include "engine/context.h"
 #include "engine/error.h"
 #include "engine/shader_library.h"
-#include "solver/elements.h"
-#include "solver/solver.h"
-#include "solver/stretch.h"
+#include "solver/model/elements.h"
+#include "solver/backend/solver.h"
+#include "solver/model/stretch.h"
 
 namespace weft {
 namespace {

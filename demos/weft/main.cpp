@@ -10,7 +10,7 @@
 #include "demos/weft/run_command.h"
 #include "engine/context.h"
 #include "engine/error.h"
-#include "solver/scene.h"
+#include "solver/model/scene.h"
 
 namespace {
 

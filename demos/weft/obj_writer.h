@@ -6,7 +6,7 @@
 
 #include <glm/glm.hpp>
 
-#include "solver/scene.h"
+#include "solver/model/scene.h"
 
 namespace weft {
 

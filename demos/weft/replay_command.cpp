@@ -8,8 +8,8 @@
 #include "engine/context.h"
 #include "engine/error.h"
 #include "engine/shader_library.h"
-#include "solver/kinematics.h"
-#include "solver/recording.h"
+#include "solver/model/kinematics.h"
+#include "solver/io/recording.h"
 
 namespace weft {
 int replayCommand(const ReplayOptions& options) {

@@ -19,19 +19,19 @@
 #include "engine/context.h"
 #include "engine/error.h"
 #include "engine/shader_library.h"
-#include "solver/gpu_solver.h"
-#include "solver/grid_resize.h"
-#include "solver/recording.h"
-#include "solver/shown_text.h"
-#include "solver/scene.h"
-#include "solver/energy_bound.h"
-#include "solver/solver.h"
+#include "solver/gpu/gpu_solver.h"
+#include "solver/model/grid_resize.h"
+#include "solver/io/recording.h"
+#include "solver/model/shown_text.h"
+#include "solver/model/scene.h"
+#include "solver/model/energy_bound.h"
+#include "solver/backend/solver.h"
 
 namespace weft {
 namespace {
 
 
-// A loop count from the command line, within the bounds the scene readers hold it to (solver/scene.h,
+// A loop count from the command line, within the bounds the scene readers hold it to (solver/model/scene.h,
 // demos/common/demo_scene.h).
 int bounded(const char* flag, int value, int minimum, int maximum) {
   if (value < minimum || value > maximum)
@@ -155,7 +155,7 @@ int runCommand(const RunOptions& options) {
   const SolverParams params = solverParams(scene);
   std::unique_ptr<Solver> solver = makeSolver(scene.cloth, params, backend, context.get(), shaders.get());
   // A tearing cloth adds particles as it tears: the retry from the last good state assumes a fixed
-  // particle count (the recording carries each change, solver/recording.h).
+  // particle count (the recording carries each change, solver/io/recording.h).
   if (solver->tears() && options.onExplosion == "halve-dt")
     throw InputError("--on-explosion halve-dt cannot retry a tearing cloth (a tear cannot be undone)");
   if (backend == Backend::Cpu) std::printf("weft: CPU backend on %s\n", solver->deviceName().c_str());

@@ -9,8 +9,8 @@
 #include <glm/glm.hpp>
 
 #include "demos/weft/solve_log.h"
-#include "solver/solver.h"
-#include "solver/stretch.h"
+#include "solver/backend/solver.h"
+#include "solver/model/stretch.h"
 
 namespace weft {
 
@@ -24,7 +24,7 @@ struct StateSummary {
 StateSummary summarizeState(const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities,
                             const std::vector<float>& masses, size_t first = 0, size_t count = 0);
 
-// Contact over a run (solver/contact.h): summed over its steps, the smallest distance over them,
+// Contact over a run (solver/contact/contact.h): summed over its steps, the smallest distance over them,
 // and the contact pass's time per step, one sample per frame: the whole, and its two parts, finding
 // the pairs and resolving them (kContactFindPass, kContactResolvePass).
 struct ContactReport {
@@ -59,9 +59,9 @@ struct RunReport {
   size_t particles = 0, springs = 0, triangles = 0;
   uint32_t gridWidth = 0, gridHeight = 0;  // particles per row and rows of a grid cloth; 0 for a mesh
   int frames = 0, substeps = 0, iterations = 0;
-  int64_t steps = 0;  // frames x substeps reaches 10^10 within the bounds (solver/scene.h, demos/common/demo_scene.h)
+  int64_t steps = 0;  // frames x substeps reaches 10^10 within the bounds (solver/model/scene.h, demos/common/demo_scene.h)
   double frameDt = 0, stepDt = 0;
-  // s: the integrator's stable step on the cloth's springs (solver/stability.h); infinite where
+  // s: the integrator's stable step on the cloth's springs (solver/model/stability.h); infinite where
   // its forces set no limit
   double stableStep = 0;
   std::vector<double> wallMsPerStep;                          // one sample per frame
@@ -69,7 +69,7 @@ struct RunReport {
   std::vector<std::pair<std::string, std::vector<double>>> passMsPerStep;  // per pass, per frame
   SolveLog solves;  // implicit integrators: one per step the solver took
   StateSummary final;
-  StretchStats stretch;  // the structural springs' at the end (solver/stretch.h)
+  StretchStats stretch;  // the structural springs' at the end (solver/model/stretch.h)
   WorstStretch worstStretch;  // theirs over every frame the run ended well
   ContactReport contact;
   RestReport rest;
@@ -78,7 +78,7 @@ struct RunReport {
   int64_t explosionStep = -1;  // the step whose energy passed what the scene can supply (EnergyBound)
   int halvings = 0;  // --on-explosion halve-dt: frames rolled back and retried at half the step
   std::string failure;  // why the integrator could not take a step (SolveError); empty if it could
-  // A tearing cloth (solver/tearing.h): its particles, springs and triangles at the end, and its tears
+  // A tearing cloth (solver/model/tearing.h): its particles, springs and triangles at the end, and its tears
   // (particles split and springs removed). tears < 0: the cloth does not tear.
   int64_t tears = -1;
   size_t finalParticles = 0, finalSprings = 0, finalTriangles = 0;

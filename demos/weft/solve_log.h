@@ -9,7 +9,7 @@
 #include <map>
 #include <vector>
 
-#include "solver/solver.h"
+#include "solver/backend/solver.h"
 
 namespace weft {
 

@@ -8,9 +8,9 @@
 #include "engine/context.h"
 #include "engine/program.h"
 #include "engine/shader_library.h"
-#include "solver/cloth_model.h"
-#include "solver/gpu_solver.h"
-#include "solver/solver.h"
+#include "solver/model/cloth_model.h"
+#include "solver/gpu/gpu_solver.h"
+#include "solver/backend/solver.h"
 #include "weft/settings.h"
 
 namespace weft::detail {

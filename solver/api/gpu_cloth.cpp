@@ -15,9 +15,9 @@
 #include "engine/program.h"
 #include "shaders/shared.h"
 #include "solver/api/api_internal.h"
-#include "solver/gpu_solver.h"
+#include "solver/gpu/gpu_solver.h"
 #include "solver/integrators/integrator_unit.h"
-#include "solver/vertex_triangles.h"
+#include "solver/model/vertex_triangles.h"
 
 namespace weft {
 

@@ -55,7 +55,7 @@ Collider Collider::capsule(glm::vec3 a, glm::vec3 b, float radius) {
   return c;
 }
 
-// integratorNames() is the model library's own (solver/integrator_names.cpp).
+// integratorNames() is the model library's own (solver/model/integrator_names.cpp).
 
 namespace detail {
 namespace {
@@ -66,7 +66,7 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw InputError("StepSettings: " + what);
 }
 
-// The same ranges a scene file is held to (solver/scene.cpp), for settings that come from code.
+// The same ranges a scene file is held to (solver/io/scene_reader.cpp), for settings that come from code.
 void validate(const StepSettings& s) {
   require(s.iterations >= 0 && s.iterations <= kMaxIterations,
           "iterations must be in [0, " + std::to_string(kMaxIterations) + "] (got " + std::to_string(s.iterations) + ")");

@@ -9,9 +9,9 @@
 #include <memory>
 #include <vector>
 
-#include "solver/backend_state.h"
-#include "solver/memory_budget.h"
-#include "solver/stability.h"
+#include "solver/backend/backend_state.h"
+#include "solver/backend/memory_budget.h"
+#include "solver/model/stability.h"
 
 namespace weft::integrators {
 
@@ -34,7 +34,7 @@ class IntegratorUnit {
   virtual bool explicitForces() const { return false; }
 
   // The longest step (s) for which this method keeps every mode within `bounds` bounded: its
-  // stability region met by the modes' frequencies and damping rates (solver/stability.h).
+  // stability region met by the modes' frequencies and damping rates (solver/model/stability.h).
   // Infinite where the forces set no step limit (implicit solves, projections).
   virtual double stableStep(const ModeBounds&) const { return std::numeric_limits<double>::infinity(); }
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "engine/error.h"
-#include "solver/cloth_model.h"
+#include "solver/model/cloth_model.h"
 #include "tests/fuzz/fuzz_message.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

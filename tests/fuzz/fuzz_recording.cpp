@@ -11,7 +11,7 @@
 #include <string>
 
 #include "engine/error.h"
-#include "solver/recording.h"
+#include "solver/io/recording.h"
 #include "tests/fuzz/fuzz_message.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

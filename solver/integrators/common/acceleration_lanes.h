@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "solver/integrators/common/cpu_forces.h"
-#include "solver/integrators/common/lane_kernel.h"
+#include "solver/cpu/cpu_forces.h"
+#include "solver/cpu/simd/lane_kernel.h"
 
 namespace weft::integrators {
 

@@ -5,10 +5,10 @@
 #include "solver/integrators/common/acceleration_lanes.h"
 
 #if WEFT_XPBD_AVX2_LANES
-#include "solver/integrators/common/avx2_target_begin.h"
+#include "solver/cpu/simd/avx2_target_begin.h"
 
 #include "solver/integrators/common/acceleration_lanes_kernel.h"
-#include "solver/integrators/xpbd/xpbd_avx2_lanes.h"
+#include "solver/cpu/simd/avx2_lanes.h"
 
 namespace weft::integrators {
 namespace {
@@ -20,7 +20,7 @@ void accelerationsAvx2(const AccelerationInput& in, uint32_t first, glm::vec4* o
 }  // namespace
 }  // namespace weft::integrators
 
-#include "solver/integrators/common/avx2_target_end.h"
+#include "solver/cpu/simd/avx2_target_end.h"
 #endif  // WEFT_XPBD_AVX2_LANES
 
 namespace weft::integrators {

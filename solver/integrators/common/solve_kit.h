@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "engine/commands.h"
-#include "solver/backend_state.h"
+#include "solver/backend/backend_state.h"
 
 namespace weft::integrators {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The spring loop that implicit CG's system product and Newton-Chebyshev's Jacobi sweep share, over
-// a lane type V (xpbd_lane_math.h) on V::N consecutive rows: each spring end's block b, in the form
+// a lane type V (cpu/simd/lane_math.h) on V::N consecutive rows: each spring end's block b, in the form
 // of applySystemBlock (b.xyz dot(b.xyz, d) + b.w d, d = u_i - u_j), added to
 // or taken from each lane's sum in the row's order, so each lane gives the scalar loop's bits.
 // The rows may have different numbers of spring ends (a mesh's valences, a grid's edges): each
@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "shaders/shared.h"
-#include "solver/integrators/xpbd/xpbd_lane_math.h"
+#include "solver/cpu/simd/lane_math.h"
 
 namespace weft::integrators::lanes {
 

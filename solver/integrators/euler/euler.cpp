@@ -7,8 +7,8 @@
 #include "engine/commands.h"
 #include "shaders/physics.h"
 #include "solver/integrators/common/acceleration_lanes.h"
-#include "solver/integrators/common/cpu_forces.h"
-#include "solver/thread_pool.h"
+#include "solver/cpu/cpu_forces.h"
+#include "solver/cpu/thread_pool.h"
 
 namespace weft::integrators {
 

@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-#include "solver/integrators/implicit_cg/cg_solve.h"
+#include "solver/integrators/common/cg/cg_solve.h"
 
 namespace weft::integrators {
 

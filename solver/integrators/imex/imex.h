@@ -11,7 +11,7 @@
 //   (M - h/2 df/dv) dv = h/2 f(x, v_start),   v_end = v_start + dv,
 // with the damping Jacobian only: no stiffness term, whatever the springs' stiffness. That is
 // implicit-cg's system with its position term dropped (stiffnessTime 0), so both half steps run
-// implicit-cg's solve (solver/integrators/implicit_cg/cg_solve.h) with
+// implicit-cg's solve (solver/integrators/common/cg/cg_solve.h) with
 // (forceTime, stiffnessTime, driftTime) = (h/2, 0, h), then (h/2, 0, 0).
 //
 // Why: stiff damping then costs no step limit (explicit damping diverges once h c/m > 2), while

@@ -3,12 +3,12 @@
 #include <array>
 
 #include "engine/commands.h"
-#include "solver/integrators/common/cpu_forces.h"
+#include "solver/cpu/cpu_forces.h"
 #include "solver/integrators/common/solve_kit.h"
 #include "shaders/newton.h"
-#include "solver/integrators/common/cpu_elements.h"
+#include "solver/cpu/cpu_elements.h"
 #include "solver/integrators/newton_chebyshev/newton_sweep_lanes.h"
-#include "solver/thread_pool.h"
+#include "solver/cpu/thread_pool.h"
 
 namespace weft::integrators {
 

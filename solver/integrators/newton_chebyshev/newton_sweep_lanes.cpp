@@ -1,7 +1,7 @@
 #include "solver/integrators/newton_chebyshev/newton_sweep_lanes.h"
 
 #include "solver/integrators/newton_chebyshev/newton_sweep_lanes_kernel.h"
-#include "solver/integrators/xpbd/xpbd_sse_lanes.h"
+#include "solver/cpu/simd/sse_lanes.h"
 
 namespace weft::integrators {
 

@@ -1,7 +1,7 @@
 #pragma once
 // One Jacobi sweep of Newton-Chebyshev's solve on the CPU backend (the CPU twin of
 // newton_sweep.comp) row by row (springResidual, newtonSweepRow), and several rows at once in the
-// lanes of the CPU backend's vector kernels (eight with AVX2, four with SSE2; xpbd_lanes.h picks
+// lanes of the CPU backend's vector kernels (eight with AVX2, four with SSE2; cpu/simd/lanes.h picks
 // the width). The sweep is nearly all of the integrator's step; its spring loop is implicit CG's
 // product loop with the terms taken away (common/spring_term_lanes.h). Each lane does the scalar
 // functions' operations in their order, so the lanes give their bits.
@@ -9,7 +9,7 @@
 
 #include "shaders/newton.h"
 #include "shaders/shared.h"
-#include "solver/integrators/common/lane_kernel.h"
+#include "solver/cpu/simd/lane_kernel.h"
 
 namespace weft::integrators {
 

@@ -4,13 +4,13 @@
 #include <cstdint>
 
 #include "solver/integrators/newton_chebyshev/newton_sweep_lanes.h"
-#include "solver/integrators/xpbd/xpbd_lanes.h"
+#include "solver/cpu/simd/lanes.h"
 
 #if WEFT_XPBD_AVX2_LANES
-#include "solver/integrators/common/avx2_target_begin.h"
+#include "solver/cpu/simd/avx2_target_begin.h"
 
 #include "solver/integrators/newton_chebyshev/newton_sweep_lanes_kernel.h"
-#include "solver/integrators/xpbd/xpbd_avx2_lanes.h"
+#include "solver/cpu/simd/avx2_lanes.h"
 
 namespace weft::integrators {
 namespace {
@@ -22,7 +22,7 @@ void newtonSweepsAvx2(const NewtonSweepInput& in, uint32_t first, const glm::vec
 }  // namespace
 }  // namespace weft::integrators
 
-#include "solver/integrators/common/avx2_target_end.h"
+#include "solver/cpu/simd/avx2_target_end.h"
 #endif  // WEFT_XPBD_AVX2_LANES
 
 namespace weft::integrators {

@@ -1,6 +1,6 @@
 #pragma once
 // A Newton-Chebyshev sweep (springResidual and newtonSweepRow, newton_sweep_lanes.h) over a lane
-// type V (xpbd_lane_math.h) on V::N consecutive rows at once, the same operations in the same
+// type V (cpu/simd/lane_math.h) on V::N consecutive rows at once, the same operations in the same
 // order, so each lane gives the scalar functions' bits. Instantiated once per instruction set, by
 // the unit built for it (newton_sweep_lanes.cpp for SSE, newton_sweep_lanes_avx2.cpp for AVX2).
 #include <cstddef>

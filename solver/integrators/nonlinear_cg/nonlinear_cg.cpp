@@ -15,8 +15,8 @@
 #include "solver/integrators/common/solve_kit.h"
 #include "shaders/nlcg.h"
 #include "solver/integrators/common/acceleration_lanes.h"
-#include "solver/integrators/common/cpu_forces.h"
-#include "solver/thread_pool.h"
+#include "solver/cpu/cpu_forces.h"
+#include "solver/cpu/thread_pool.h"
 
 namespace weft::integrators {
 

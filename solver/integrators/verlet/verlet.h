@@ -16,6 +16,7 @@
 // Seed 003 writes 0.5 a dt^2; that is the position-update of constant-acceleration kinematics from
 // rest, not Verlet's recurrence (its own comment thread asks why): weft uses a dt^2, which is exact
 // for free fall from the derived velocity and matches the closed form in the tests.
+#include "solver/integrators/common/verlet_predict.h"
 #include "solver/integrators/integrator_unit.h"
 
 namespace weft::integrators {
@@ -25,15 +26,6 @@ namespace weft::integrators {
 // gpu::nesterovMomentum(); its last un-extrapolated iterates live in the first scratch buffer).
 const IntegratorUnit& verletUnit();
 float chebyshevOmega(int pass, float rho);
-// The prediction pass (verlet_predict.comp) for particle i, which xpbd shares: prevPositions = x,
-// positionsOut = x + dt (v + a_ext dt), velocitiesOut = v + a_ext dt.
-void verletPredictParticle(uint32_t i, CpuState& s, const gpu::StepParams& p);
-// The pass over particles [begin, end), in vector lanes where the cloth allows them
-// (verlet_predict_lanes.h), the same bits as verletPredictParticle on each.
-void verletPredictRange(size_t begin, size_t end, CpuState& s, const gpu::StepParams& p);
-// Its GPU twin: records verlet_predict.comp (`predict`, the state's variant of it) over the state's
-// buffers, then a barrier.
-void recordVerletPredict(GpuRecorder& r, const engine::ComputeProgram& predict, const gpu::StepParams& params);
 // The relaxation pass (verlet_relax.comp) for particle i: the averaged distance corrections of its
 // springs and the elements' projections, Chebyshev's blend or Nesterov's momentum (`lastJacobi`,
 // WEFT_BIND_LAST_JACOBI), the move carried into the velocity, and in the last pass the colliders.

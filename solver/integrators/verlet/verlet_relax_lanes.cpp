@@ -1,7 +1,7 @@
 #include "solver/integrators/verlet/verlet_relax_lanes.h"
 
 #include "solver/integrators/verlet/verlet_relax_lanes_kernel.h"
-#include "solver/integrators/xpbd/xpbd_sse_lanes.h"
+#include "solver/cpu/simd/sse_lanes.h"
 
 namespace weft::integrators {
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "shaders/shared.h"
-#include "solver/integrators/common/lane_kernel.h"
+#include "solver/cpu/simd/lane_kernel.h"
 
 namespace weft::integrators {
 

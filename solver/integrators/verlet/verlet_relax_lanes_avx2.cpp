@@ -3,13 +3,13 @@
 #include <cstdint>
 
 #include "solver/integrators/verlet/verlet_relax_lanes.h"
-#include "solver/integrators/xpbd/xpbd_lanes.h"
+#include "solver/cpu/simd/lanes.h"
 
 #if WEFT_XPBD_AVX2_LANES
-#include "solver/integrators/common/avx2_target_begin.h"
+#include "solver/cpu/simd/avx2_target_begin.h"
 
 #include "solver/integrators/verlet/verlet_relax_lanes_kernel.h"
-#include "solver/integrators/xpbd/xpbd_avx2_lanes.h"
+#include "solver/cpu/simd/avx2_lanes.h"
 
 namespace weft::integrators {
 namespace {
@@ -21,7 +21,7 @@ void verletRelaxAvx2(const VerletRelaxInput& in, uint32_t first, glm::vec4* sums
 }  // namespace
 }  // namespace weft::integrators
 
-#include "solver/integrators/common/avx2_target_end.h"
+#include "solver/cpu/simd/avx2_target_end.h"
 #endif  // WEFT_XPBD_AVX2_LANES
 
 namespace weft::integrators {

@@ -1,5 +1,5 @@
 #pragma once
-// verletRelaxLanes' kernel over a lane type V (xpbd_lane_math.h), instantiated once per
+// verletRelaxLanes' kernel over a lane type V (cpu/simd/lane_math.h), instantiated once per
 // instruction set by the unit built for it (verlet_relax_lanes.cpp for SSE,
 // verlet_relax_lanes_avx2.cpp for AVX2). Member accesses only, no glm function: none may be
 // emitted with a wider unit's instruction set.
@@ -7,7 +7,7 @@
 
 #include "solver/integrators/common/spring_term_lanes.h"
 #include "solver/integrators/verlet/verlet_relax_lanes.h"
-#include "solver/integrators/xpbd/xpbd_lane_math.h"
+#include "solver/cpu/simd/lane_math.h"
 
 namespace weft::integrators::lanes {
 

@@ -5,14 +5,14 @@
 #include "engine/buffer.h"
 #include "engine/commands.h"
 #include "shaders/physics.h"
-#include "solver/integrators/common/cpu_forces.h"
-#include "solver/integrators/verlet/verlet.h"
+#include "solver/cpu/cpu_forces.h"
 #include "solver/integrators/xpbd/xpbd_colouring.h"
 #include "solver/integrators/xpbd/xpbd_finish_lanes.h"
 #include "solver/integrators/xpbd/xpbd_spring_lanes.h"
 #include "solver/integrators/xpbd/xpbd_tether_lanes.h"
 #include "solver/integrators/xpbd/xpbd_tether.h"
-#include "solver/thread_pool.h"
+#include "solver/cpu/thread_pool.h"
+#include "solver/integrators/common/verlet_predict.h"
 
 namespace weft::integrators {
 

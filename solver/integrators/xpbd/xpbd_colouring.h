@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "shaders/shared.h"
-#include "solver/elements.h"
-#include "solver/spring_table.h"
+#include "solver/model/elements.h"
+#include "solver/model/spring_table.h"
 
 namespace weft::integrators {
 
@@ -29,7 +29,7 @@ struct XpbdConstraintSet {
 };
 
 // The constraints a cloth's tables can hold, what the unit's buffers and vectors are sized for (and
-// what solver/memory_budget.h counts): each spring once and each element of the table, the
+// what solver/backend/memory_budget.h counts): each spring once and each element of the table, the
 // aerodynamic ones and the inert placeholder of a cloth without elements included; at least one.
 inline uint64_t xpbdConstraintCapacity(uint64_t springEntries, uint64_t elements) {
   return std::max<uint64_t>(springEntries / 2 + elements, 1);

@@ -1,5 +1,5 @@
 #pragma once
-// xpbdFinishLanes' kernel over a lane type V (xpbd_lane_math.h), instantiated once per instruction
+// xpbdFinishLanes' kernel over a lane type V (cpu/simd/lane_math.h), instantiated once per instruction
 // set by the unit built for it (xpbd_finish_lanes.cpp for SSE, xpbd_lanes_avx2.cpp for AVX2).
 // Member accesses only, no glm function: none may be emitted with a wider unit's instruction set.
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The eight-wide kernels of the CPU backend's xpbd (xpbd_lanes.h, and the finish's,
+// The eight-wide kernels of the CPU backend's xpbd (cpu/simd/lanes.h, and the finish's,
 // xpbd_finish_lanes.h), compiled for AVX2 by a target
 // switch on this unit's own functions, so the rest of the binary still runs on any x86-64; they are
 // called only where the processor has AVX2. FMA is not switched on: a multiply and an add fused
@@ -8,23 +8,23 @@
 
 #include "shaders/shared.h"
 #include "solver/integrators/xpbd/xpbd_finish_lanes.h"
-#include "solver/integrators/xpbd/xpbd_lanes.h"
+#include "solver/cpu/simd/lanes.h"
 
 #if WEFT_XPBD_AVX2_LANES
 // The lane type and the kernels' instantiations with it, compiled for AVX2.
-#include "solver/integrators/common/avx2_target_begin.h"
+#include "solver/cpu/simd/avx2_target_begin.h"
 
-#include "solver/integrators/xpbd/xpbd_avx2_lanes.h"
+#include "solver/cpu/simd/avx2_lanes.h"
 #include "solver/integrators/xpbd/xpbd_finish_lanes_kernel.h"
 #include "solver/integrators/xpbd/xpbd_spring_lanes_kernel.h"
 #include "solver/integrators/xpbd/xpbd_tether_lanes_kernel.h"
-#include "solver/integrators/xpbd/xpbd_twice_lanes.h"
+#include "solver/cpu/simd/twice_lanes.h"
 
 namespace weft::integrators {
 
 size_t projectSpringLanesAvx2(const gpu::XpbdConstraint* constraints, size_t count, glm::vec4* x, const glm::vec4* start,
                               float h, glm::vec4* lambdas, bool first, bool keep) {
-  // Sixteen at a time (two chains side by side, xpbd_twice_lanes.h), then one group of eight.
+  // Sixteen at a time (two chains side by side, cpu/simd/twice_lanes.h), then one group of eight.
   const size_t done = lanes::projectSprings<lanes::Twice<avx2::Ops>>(constraints, count, x, start, h, lambdas, first, keep);
   return done + lanes::projectSprings<avx2::Ops>(constraints + done, count - done, x, start, h, lambdas + done, first, keep);
 }
@@ -42,7 +42,7 @@ void xpbdFinishAvx2(const XpbdFinishInput& in, uint32_t first) { lanes::xpbdFini
 }  // namespace
 }  // namespace weft::integrators
 
-#include "solver/integrators/common/avx2_target_end.h"
+#include "solver/cpu/simd/avx2_target_end.h"
 
 #endif  // WEFT_XPBD_AVX2_LANES
 

@@ -1,8 +1,8 @@
 #include "solver/integrators/xpbd/xpbd_spring_lanes.h"
 
-#include "solver/integrators/common/lane_kernel.h"
+#include "solver/cpu/simd/lane_kernel.h"
 #include "solver/integrators/xpbd/xpbd_spring_lanes_kernel.h"
-#include "solver/integrators/xpbd/xpbd_sse_lanes.h"
+#include "solver/cpu/simd/sse_lanes.h"
 
 namespace weft::integrators {
 

@@ -1,13 +1,13 @@
 #pragma once
 // XPBD's springs several at a time on the CPU backend: the same operations as gpu::xpbdSpring
 // (shaders/xpbd.h), in the same order, on springs of one colour in the lanes of a vector register,
-// so each lane's result is bit for bit the scalar function's (xpbd_lanes.h: sixteen with AVX-512,
+// so each lane's result is bit for bit the scalar function's (cpu/simd/lanes.h: sixteen with AVX-512,
 // eight with AVX2, four with SSE2, none elsewhere, where every spring takes the scalar path). The
 // spring's divisions and square root are most of its arithmetic, and the lanes take them at once.
 #include <cstddef>
 
 #include "shaders/shared.h"
-#include "solver/integrators/xpbd/xpbd_lanes.h"
+#include "solver/cpu/simd/lanes.h"
 
 namespace weft::integrators {
 
@@ -16,7 +16,7 @@ namespace weft::integrators {
 // a time: positions x moved in place, `start` the step's start positions, h the step. The springs'
 // multipliers are read from `lambdas` unless `first` (then 0), and written back to it if `keep`.
 // Sixteen wide, the springs go in groups of sixteen, then one group of eight, then one of four;
-// eight wide, sixteen at a time (two groups of eight side by side, xpbd_twice_lanes.h), then one
+// eight wide, sixteen at a time (two groups of eight side by side, cpu/simd/twice_lanes.h), then one
 // group of eight, then one of four. Stops before the first group
 // that holds an element or runs past `count`, and returns how many constraints it projected (a
 // multiple of four); the caller projects the rest. The springs must be of one colour: no two of

@@ -1,5 +1,5 @@
 #pragma once
-// projectSpringLanes' kernel over a lane type V (xpbd_lane_math.h): xpbdSpring (shaders/xpbd.h) on
+// projectSpringLanes' kernel over a lane type V (cpu/simd/lane_math.h): xpbdSpring (shaders/xpbd.h) on
 // V::N springs of one colour at once, the same operations in the same order, so each lane gives
 // the scalar function's bits. Instantiated once per instruction set, by the unit built for it
 // (xpbd_spring_lanes.cpp for SSE, xpbd_lanes_avx2.cpp for AVX2).
@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "shaders/shared.h"
-#include "solver/integrators/xpbd/xpbd_lane_math.h"
+#include "solver/cpu/simd/lane_math.h"
 
 namespace weft::integrators::lanes {
 

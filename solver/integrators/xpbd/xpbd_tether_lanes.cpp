@@ -1,7 +1,7 @@
 #include "solver/integrators/xpbd/xpbd_tether_lanes.h"
 
-#include "solver/integrators/common/lane_kernel.h"
-#include "solver/integrators/xpbd/xpbd_sse_lanes.h"
+#include "solver/cpu/simd/lane_kernel.h"
+#include "solver/cpu/simd/sse_lanes.h"
 #include "solver/integrators/xpbd/xpbd_tether_lanes_kernel.h"
 
 namespace weft::integrators {

@@ -2,13 +2,13 @@
 // XPBD's tethers several at a time on the CPU backend: gpu::xpbdTether (shaders/xpbd.h) and
 // projectTether's writes (xpbd_tether.h), the same operations in the same order, in the lanes of a
 // vector register, so each lane's result is bit for bit the scalar path's (XpbdTetherLanes checks;
-// xpbd_lanes.h: sixteen with AVX-512, eight with AVX2, four with SSE2, none elsewhere). A colour lists its tethers
+// cpu/simd/lanes.h: sixteen with AVX-512, eight with AVX2, four with SSE2, none elsewhere). A colour lists its tethers
 // together after its springs (buildXpbdConstraints), so they come in long runs; their square root
 // and divisions were most of their cost, which the tethers to two pins made a quarter of a step.
 #include <cstddef>
 
 #include "shaders/shared.h"
-#include "solver/integrators/xpbd/xpbd_lanes.h"
+#include "solver/cpu/simd/lanes.h"
 
 namespace weft::integrators {
 

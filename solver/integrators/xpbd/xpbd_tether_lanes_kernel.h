@@ -1,5 +1,5 @@
 #pragma once
-// projectTetherLanes' kernel over a lane type V (xpbd_lane_math.h): gpu::xpbdTether
+// projectTetherLanes' kernel over a lane type V (cpu/simd/lane_math.h): gpu::xpbdTether
 // (shaders/xpbd.h) and projectTether's writes (xpbd_tether.h) on V::N tethers of one colour at once,
 // the same operations in the same order, so each lane gives the scalar path's bits. Instantiated
 // once per instruction set, by the unit built for it (xpbd_tether_lanes.cpp for SSE,
@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "shaders/shared.h"
-#include "solver/integrators/xpbd/xpbd_lane_math.h"
+#include "solver/cpu/simd/lane_math.h"
 
 namespace weft::integrators::lanes {
 

@@ -1,0 +1,2 @@
+// Allowed: an integrator's own folder.
+#include "solver/integrators/verlet/verlet_relax_lanes.h"
