@@ -27,6 +27,7 @@
 #include <stb/stb_image.h>
 
 #include "demos/render/palette.h"
+#include "weft/version.h"
 #include "scratch_dir.h"
 
 namespace {
@@ -109,6 +110,16 @@ fs::path writeFile(const std::string& name, const std::string& text) {
 
 const char* kSmallScene = R"({"cloth": {"grid": {"width": 8, "height": 6, "size": [0.5, 0.4]}},
   "pins": {"corners": 2}, "solver": {"frames": 5}})";
+
+// --version prints the project's version (CMakeLists.txt's project(VERSION), <weft/version.h>) and
+// succeeds, with or without a subcommand, as a packager's smoke test expects.
+TEST(Cli, VersionPrintsTheProjectsVersionAndSucceeds) {
+  for (const char* args : {"--version", "run --version"}) {
+    const Result r = weft(args);
+    EXPECT_EQ(r.exitCode, 0) << args << ": " << r.output;
+    EXPECT_EQ(r.output, std::string("weft ") + WEFT_VERSION_STRING + "\n") << args;
+  }
+}
 
 TEST(Cli, RunWritesStatsPngAndObjFramesWithTheRightNumbers) {
   fs::path dir = tempDir();
@@ -645,7 +656,7 @@ TEST(Cli, UnwritableOutputsAreRefusedBeforeTheRun) {
 }
 
 // An explosion that stays finite for a while (its kinetic energy passes what gravity, the start
-// and the wind can supply: solver/energy_bound.h) stops the run within a few steps of its start.
+// and the wind can supply: solver/model/energy_bound.h) stops the run within a few steps of its start.
 TEST(Cli, AFiniteExplosionStopsTheRunAtItsStepAndNamesTheIntegrator) {
   // Stiff springs and one explicit Euler step per frame: omega dt >> 2, the amplitude grows
   // geometrically and would overflow only after some dozens of steps.
@@ -690,7 +701,7 @@ TEST(Cli, HalveDtOnExplosionRetriesTheFrameUntilTheStepIsStable) {
   EXPECT_THAT(typo.output, HasSubstr("--on-explosion must be 'stop' or 'halve-dt'"));
 }
 
-// An explicit integrator past its stable step on the cloth's springs (solver/stability.h) is told
+// An explicit integrator past its stable step on the cloth's springs (solver/model/stability.h) is told
 // so before the run, with the substeps that stay within it; the explosion's sentence repeats them,
 // and a run at those substeps holds. hanging.json under symplectic-euler: 8 substeps a frame, where
 // about 560 hold (docs/integrators.md, "Stable steps").
@@ -1090,7 +1101,7 @@ TEST(Cli, BenchJsonRecordsWhatRanAndWhere) {
   EXPECT_FALSE(j["cpu"]["model"].get<std::string>().empty());
   EXPECT_GT(j["cpu"]["threads"].get<int>(), 0);
 #if defined(__x86_64__)
-  // The lanes the CPU backend's xpbd ran: this processor's widest (xpbd_lanes.h).
+  // The lanes the CPU backend's xpbd ran: this processor's widest (cpu/simd/lanes.h).
   if (!std::getenv("WEFT_XPBD_LANES")) {
     const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
     EXPECT_EQ(j["cpu"]["xpbdLanes"], avx512 ? 16 : __builtin_cpu_supports("avx2") ? 8 : 4);

@@ -11,6 +11,7 @@
 #include "engine/context.h"
 #include "engine/error.h"
 #include "solver/model/scene.h"
+#include "weft/version.h"
 
 namespace {
 
@@ -25,6 +26,8 @@ std::string integratorList() {
 int main(int argc, char** argv) {
   CLI::App app{"weft: real-time cloth on Vulkan compute, with a CPU backend beside it"};
   app.require_subcommand(1);
+  // Prints "weft 0.1.0" (the project's version, <weft/version.h>) and exits 0, subcommand or not.
+  app.set_version_flag("--version", std::string("weft ") + WEFT_VERSION_STRING, "print the version and exit");
 
   weft::RunOptions run;
   CLI::App* runCmd = app.add_subcommand("run", "simulate a scene headless; summary, PNG, OBJ frames, stats");
