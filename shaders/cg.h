@@ -7,18 +7,7 @@
 
 #include "shared.h"
 
-#ifdef __cplusplus
-#include <algorithm>
-#include <cmath>
-namespace weft::gpu {
-using std::max;
-using std::sqrt;
-#define WEFT_FN inline
-#define WEFT_INOUT(T) T&
-#else
-#define WEFT_FN
-#define WEFT_INOUT(T) inout T
-#endif
+WEFT_GPU_BEGIN
 
 // One scalar pass; `total` is the reduction the pass before it finished:
 // - WEFT_SOLVE_BEGIN: r0.s0 of the setup; the solve starts (stops at once if there is nothing to
@@ -90,10 +79,6 @@ WEFT_FN float cgRelativeResidual(SolveScalars s) {
   return s.delta0 > 0.0f ? sqrt(max(s.deltaNew, 0.0f) / s.delta0) : 0.0f;
 }
 
-#ifdef __cplusplus
-#undef WEFT_FN
-#undef WEFT_INOUT
-}  // namespace weft::gpu
-#endif
+WEFT_GPU_END
 
 #endif  // WEFT_CG_H

@@ -7,18 +7,7 @@
 
 #include "physics.h"
 
-#ifdef __cplusplus
-#include <algorithm>
-#include <cmath>
-namespace weft::gpu {
-using std::max;
-using std::sqrt;
-#define WEFT_FN inline
-#define WEFT_INOUT(T) T&
-#else
-#define WEFT_FN
-#define WEFT_INOUT(T) inout T
-#endif
+WEFT_GPU_BEGIN
 
 // A spring's block B of A = M/h^2 + (c/h) I + sum_springs B (c: air drag): B = K + D/h, with
 // K the stiffness block kept positive semi-definite (compressed springs drop their transverse
@@ -109,10 +98,6 @@ WEFT_FN bool newtonScalarStep(WEFT_INOUT(NewtonScalars) s, uint mode, float norm
 // its last sweep measured. Even indices live in the WEFT_BIND_NEWTON_DX buffer of the first sweep.
 WEFT_FN uint newtonAnswer(NewtonScalars s) { return s.iterations > 0u ? s.iterations - 1u : 0u; }
 
-#ifdef __cplusplus
-#undef WEFT_FN
-#undef WEFT_INOUT
-}  // namespace weft::gpu
-#endif
+WEFT_GPU_END
 
 #endif  // WEFT_NEWTON_H

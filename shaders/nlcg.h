@@ -7,17 +7,7 @@
 
 #include "shared.h"
 
-#ifdef __cplusplus
-namespace weft::gpu {
-using glm::dot;
-using glm::sqrt;
-using glm::vec3;
-#define WEFT_FN inline
-#define WEFT_INOUT(T) T&
-#else
-#define WEFT_FN
-#define WEFT_INOUT(T) inout T
-#endif
+WEFT_GPU_BEGIN
 
 // How far max_i |r_i|^2 may climb above the step's start (or the threshold, if larger) before the
 // step counts as diverged: 1e6, a thousandfold growth of the largest residual. A converging solve
@@ -141,10 +131,6 @@ WEFT_FN StepLog nlcgLog(NonlinearCgScalars s, float dt) {
   return log;
 }
 
-#ifdef __cplusplus
-#undef WEFT_FN
-#undef WEFT_INOUT
-}  // namespace weft::gpu
-#endif
+WEFT_GPU_END
 
 #endif  // WEFT_NLCG_H

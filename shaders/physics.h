@@ -6,24 +6,7 @@
 
 #include "shared.h"
 
-#ifdef __cplusplus
-#include <cmath>
-namespace weft::gpu {
-using std::sqrt;  // the float overload, as GLSL's sqrt
-using glm::mat3;
-using glm::vec2;
-using glm::vec3;
-using glm::dot;
-using glm::length;
-using glm::outerProduct;
-using glm::cross;
-inline float atan(float y, float x) { return std::atan2(y, x); }  // GLSL's two-argument atan
-#define WEFT_FN inline
-#define WEFT_INOUT(T) T&
-#else
-#define WEFT_FN
-#define WEFT_INOUT(T) inout T
-#endif
+WEFT_GPU_BEGIN
 
 WEFT_FN vec3 xyz(vec4 v) { return vec3(v.x, v.y, v.z); }
 
@@ -168,10 +151,6 @@ WEFT_FN vec3 carryCorrection(vec3 v, vec3 after, vec3 before, float dt) { return
 #include "colliders.h"  // after contact.h: a mesh collider's triangles use its point-triangle geometry
 #include "handles.h"
 
-#ifdef __cplusplus
-#undef WEFT_FN
-#undef WEFT_INOUT
-}  // namespace weft::gpu
-#endif
+WEFT_GPU_END
 
 #endif  // WEFT_PHYSICS_H
