@@ -39,11 +39,11 @@ void expectSameMotionInFewerIterations(const ClothModel& cloth, const SolverPara
               what, jacobi.iterations, twoLevel.iterations, jacobiError, twoLevelError);
 }
 
-// hanging.json's cloth at 64^2 (springs; the grid's tiles), falling from the horizontal.
+// hanging_verlet.json's cloth at 64^2 (springs; the grid's tiles), falling from the horizontal.
 TEST(CgTwoLevel, SameMotionToTheToleranceInFewerIterationsOnAGridOfSprings) {
   const Scene scene =
-      withGridSize(loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/demos/scenes/hanging.json").scene, 64);
-  expectSameMotionInFewerIterations(scene.cloth, solverParams(scene), 10, 5, 0.45, "hanging.json at 64^2, 5 steps a frame");
+      withGridSize(loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/tests/scenes/hanging_verlet.json").scene, 64);
+  expectSameMotionInFewerIterations(scene.cloth, solverParams(scene), 10, 5, 0.45, "hanging_verlet.json at 64^2, 5 steps a frame");
 }
 
 // A 24^2 cloth of membrane and dihedral elements alone (no springs to tile by: aggregates grown
@@ -67,7 +67,7 @@ TEST(CgTwoLevel, SameMotionToTheToleranceInFewerIterationsOnAClothOfElements) {
 // The GPU backend has block-Jacobi alone: asked for two-level by an integrator that solves with CG,
 // when made or later, it refuses with the way out; for any other integrator the setting is moot.
 TEST(CgTwoLevel, TheGpuBackendRefusesItAndSaysWhatToUse) {
-  const Scene scene = loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/demos/scenes/hanging.json").scene;
+  const Scene scene = loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/tests/scenes/hanging_verlet.json").scene;
   SolverParams params = solverParams(scene);
   params.cgPreconditioner = Preconditioner::TwoLevel;
   for (Integrator integrator : {Integrator::ImplicitCg, Integrator::Imex}) {

@@ -42,9 +42,9 @@ TEST(CgWarmScalars, AGuessIsKeptOnlyWhereItLeavesLessResidual) {
 
 class CgWarmStartTest : public ValidatedTest, public ::testing::WithParamInterface<Backend> {};
 
-// hanging.json's 48 x 48 cloth falling from the horizontal, implicit-cg at 5 steps a frame.
+// hanging_verlet.json's 48 x 48 cloth falling from the horizontal, implicit-cg at 5 steps a frame.
 SolvedRun runHanging(Backend backend, bool warm, int frames, float tolerance = 1e-3f) {
-  const Scene scene = loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/demos/scenes/hanging.json").scene;
+  const Scene scene = loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/tests/scenes/hanging_verlet.json").scene;
   SolverParams params = solverParams(scene);
   params.integrator = Integrator::ImplicitCg;
   params.tolerance = tolerance;
@@ -66,7 +66,7 @@ TEST_P(CgWarmStartTest, SameMotionToTheToleranceInFewerIterations) {
   EXPECT_LT(warm.iterations, 0.7 * cold.iterations);
   // The error the tolerance leaves grows over the steps the same way from either start.
   EXPECT_LT(warmError, 1.5 * coldError) << "m, root mean square";
-  std::printf("[ info ] implicit-cg on hanging.json (48x48, 5 steps a frame, 20 frames) to 1e-3: %d iterations cold, "
+  std::printf("[ info ] implicit-cg on hanging_verlet.json (48x48, 5 steps a frame, 20 frames) to 1e-3: %d iterations cold, "
               "%d warm; from the 1e-5 solution: %.3g m cold, %.3g m warm\n",
               cold.iterations, warm.iterations, coldError, warmError);
 }
@@ -74,7 +74,7 @@ TEST_P(CgWarmStartTest, SameMotionToTheToleranceInFewerIterations) {
 // A solver given a state by writeState continues exactly as a solver made from that state, warm
 // start or not: the answer of the solve before the write is no guess for the one after it.
 TEST_P(CgWarmStartTest, ASolverGivenAStateContinuesAsOneMadeFromIt) {
-  const Scene scene = loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/demos/scenes/hanging.json").scene;
+  const Scene scene = loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/tests/scenes/hanging_verlet.json").scene;
   SolverParams params = solverParams(scene);
   params.integrator = Integrator::ImplicitCg;
   auto used = makeTestSolver(scene.cloth, params, GetParam());

@@ -53,7 +53,7 @@ TEST_P(ImplicitTest, StiffClothAtSixtyHertzBlowsUpExplicitlyAndRestsImplicitly) 
 }
 
 TEST_P(ImplicitTest, EverySolveReachesItsToleranceWithinTheCap) {
-  Scene scene = loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/demos/scenes/hanging.json").scene;
+  Scene scene = loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/tests/scenes/hanging_verlet.json").scene;
   SolverParams params = solverParams(scene);
   params.integrator = Integrator::ImplicitCg;
   params.tolerance = 1e-3f;
@@ -71,7 +71,7 @@ TEST_P(ImplicitTest, EverySolveReachesItsToleranceWithinTheCap) {
   }
   EXPECT_EQ(steps, 40);
   EXPECT_LT(worst, params.maxIterations);
-  std::printf("[ info ] implicit-cg on hanging.json (48x48, h = 1/120 s): at most %d iterations to 1e-3\n", worst);
+  std::printf("[ info ] implicit-cg on hanging_verlet.json (48x48, h = 1/120 s): at most %d iterations to 1e-3\n", worst);
 }
 
 class ImplicitAgreeTest : public ValidatedTest {};

@@ -129,10 +129,10 @@ TEST_P(NewtonChebyshevTest, NesterovStiffClothAtSixtyHertzStaysBoundedAndComesTo
   expectStiffClothComesToRest(GetParam(), Acceleration::Nesterov, 256);
 }
 
-// Runs 10 frames of hanging.json, every step's solves to `tolerance` within the cap; returns the positions.
+// Runs 10 frames of hanging_verlet.json, every step's solves to `tolerance` within the cap; returns the positions.
 std::vector<glm::vec4> expectEveryStepConverges(Backend backend, Acceleration acceleration, int maxIterations,
                                                 float tolerance = 1e-3f) {
-  Scene scene = loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/demos/scenes/hanging.json").scene;
+  Scene scene = loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/tests/scenes/hanging_verlet.json").scene;
   SolverParams params = solverParams(scene);
   params.integrator = Integrator::NewtonChebyshev;
   params.tolerance = tolerance;

@@ -102,7 +102,7 @@ TEST_P(NonlinearCgTest, StiffClothAtSixtyHertzStaysBoundedAndComesToRest) {
 }
 
 TEST_P(NonlinearCgTest, EveryStepReachesThePrecisionWithinTheCap) {
-  Scene scene = loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/demos/scenes/hanging.json").scene;
+  Scene scene = loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/tests/scenes/hanging_verlet.json").scene;
   // The scene starts flat and at rest, where the explicit prediction alone is within tolerance;
   // a swinging state (springs stretched, 0.5 s in, taken with the scene's own Verlet on the CPU)
   // makes the solver iterate.
@@ -128,7 +128,7 @@ TEST_P(NonlinearCgTest, EveryStepReachesThePrecisionWithinTheCap) {
   EXPECT_NEAR(frameTime(stats), scene.solver.dt / 2, 1e-6 * scene.solver.dt);
   EXPECT_GT(iterating, 0) << "no step needed an iteration: the test checks nothing";
   EXPECT_LT(worst, params.maxIterations);
-  std::printf("[ info ] nonlinear-cg on hanging.json (48x48, 1/120 s requested): %zu steps, %d iterated, "
+  std::printf("[ info ] nonlinear-cg on hanging_verlet.json (48x48, 1/120 s requested): %zu steps, %d iterated, "
               "at most %d iterations to 1e-3 m/s\n", stats.size(), iterating, worst);
 }
 

@@ -78,7 +78,7 @@ HoldingCloth holdingCloth(int n) {
   return cloth;
 }
 
-// hanging.json's cloth at n^2 (the same, with 0.5 N s/m spring damping, no tethers and 2e-4 kg/s
+// hanging.json's cloth at n^2 without its tethers (0.5 N s/m spring damping, 2e-4 kg/s
 // air drag): the implicit-cg row's.
 ClothModel hangingCloth(int n, SolverParams& params) {
   GridSpec grid;

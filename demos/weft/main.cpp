@@ -26,7 +26,7 @@ std::string integratorList() {
 int main(int argc, char** argv) {
   CLI::App app{"weft: real-time cloth on Vulkan compute, with a CPU backend beside it"};
   app.require_subcommand(1);
-  // Prints "weft 0.1.0" (the project's version, <weft/version.h>) and exits 0, subcommand or not.
+  // Prints "weft 0.1.0" (the project's version, <weft/version.h>) and exits 0, with no subcommand.
   app.set_version_flag("--version", std::string("weft ") + WEFT_VERSION_STRING, "print the version and exit");
 
   weft::RunOptions run;
