@@ -720,10 +720,11 @@ TEST(Cli, HalveDtOnExplosionRetriesTheFrameUntilTheStepIsStable) {
 
 // An explicit integrator past its stable step on the cloth's springs (solver/model/stability.h) is told
 // so before the run, with the substeps that stay within it; the explosion's sentence repeats them,
-// and a run at those substeps holds. hanging.json under symplectic-euler: 8 substeps a frame, where
-// about 560 hold (docs/integrators.md, "Stable steps").
+// and a run at those substeps holds. hanging_verlet.json (hanging.json's cloth without tethers) under
+// symplectic-euler: 8 substeps a frame, where about 560 hold (docs/integrators.md, "Stable steps").
 TEST(Cli, RunWarnsOfAStepPastTheExplicitLimitAndTheSubstepsItGivesHold) {
-  Result r = weft("run " + scene("hanging.json") + " --backend cpu --quiet --integrator symplectic-euler --frames 2");
+  const std::string cloth = std::string(WEFT_SOURCE_DIR) + "/tests/scenes/hanging_verlet.json";
+  Result r = weft("run " + cloth + " --backend cpu --quiet --integrator symplectic-euler --frames 2");
   EXPECT_EQ(r.exitCode, 3) << r.output;
   const std::string warning = "weft: warning: symplectic-euler holds this cloth's springs stable only at steps up to ";
   ASSERT_THAT(r.output, HasSubstr(warning));
@@ -735,7 +736,7 @@ TEST(Cli, RunWarnsOfAStepPastTheExplicitLimitAndTheSubstepsItGivesHold) {
   EXPECT_THAT(r.output, HasSubstr("exploded at step"));
   EXPECT_THAT(r.output, HasSubstr("; --substeps " + std::to_string(substeps) + " keeps each step within"));
   fs::path stats = tempDir() / "stable_step.json";
-  Result held = weft("run " + scene("hanging.json") + " --backend cpu --quiet --integrator symplectic-euler --frames 20" +
+  Result held = weft("run " + cloth + " --backend cpu --quiet --integrator symplectic-euler --frames 20" +
                      " --substeps " + std::to_string(substeps) + " --stats " + stats.string());
   EXPECT_EQ(held.exitCode, 0) << held.output;
   EXPECT_THAT(held.output, ::testing::Not(HasSubstr("warning")));

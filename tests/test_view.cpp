@@ -232,7 +232,8 @@ void expectClothInBothPanes(const Screenshot& shot) {
 TEST(View, CompareDrawsBothIntegratorsSideBySide) {
   if (!haveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
   Screenshot shot =
-      viewScreenshot(scene("hanging.json") + " --compare verlet,implicit-cg --no-panel --frames 30", "view_compare.png");
+      viewScreenshot(std::string(WEFT_SOURCE_DIR) + "/tests/scenes/hanging_verlet.json --compare verlet,implicit-cg --no-panel --frames 30",
+                     "view_compare.png");
   ASSERT_TRUE(shot);
   expectClothInBothPanes(shot);
 }
