@@ -61,11 +61,6 @@ ClothModel testSheet(uint32_t n, float size, glm::vec3 origin, float stiffness) 
   return buildGrid(g, m);
 }
 
-std::vector<Integrator> allIntegrators() {
-  return {Integrator::ExplicitEuler, Integrator::SymplecticEuler, Integrator::Verlet, Integrator::Rk4, Integrator::ImplicitCg,
-          Integrator::NonlinearCg, Integrator::NewtonChebyshev, Integrator::Imex, Integrator::Xpbd};
-}
-
 std::string integratorCaseName(Integrator integrator, Backend backend, const std::string& suffix) {
   std::string name = std::string(integratorName(integrator)) + "_" + backendName(backend) + suffix;
   for (char& c : name)

@@ -31,9 +31,8 @@ std::unique_ptr<Solver> makeTestSolver(const ClothModel& model, const SolverPara
 // `words`, leaving the state and the clock as they were.
 void expectAdvanceRefusedWithNothingChanged(Solver& solver, float frameDt, int substeps, const std::string& words);
 
-// Every integrator, for suites that run each on both backends; and such a case's test name
-// ("xpbd_gpu", with `suffix` appended).
-std::vector<Integrator> allIntegrators();
+// A case's test name for suites that run every integrator (weft::allIntegrators(), the model's
+// WEFT_INTEGRATORS list) on both backends: "xpbd_gpu", with `suffix` appended.
 std::string integratorCaseName(Integrator integrator, Backend backend, const std::string& suffix = "");
 
 // A horizontal n x n grid `size` m square from `origin`, 0.2 kg/m^2, with springs of `stiffness`

@@ -3,7 +3,7 @@
 // sequence needs, behind one small interface. The solvers of both backends ask the registry
 // (integratorUnit) for the unit a SolverParams names and never branch on the integrator
 // themselves, so adding an integrator is a folder under solver/integrators/ and a line in
-// registry.cpp.
+// WEFT_INTEGRATORS (solver/model/scene.h).
 #include <functional>
 #include <limits>
 #include <memory>
@@ -82,5 +82,10 @@ class IntegratorUnit {
 
 // The unit of every integrator the scene format names; integratorUnit(id).id() == id.
 const IntegratorUnit& integratorUnit(Integrator integrator);
+
+// Each integrator's folder defines this for its own ids (a unit may serve several, as Euler's
+// explicit and symplectic variants): registry.cpp finds every unit of WEFT_INTEGRATORS through it.
+template <Integrator I>
+const IntegratorUnit& integratorUnitFor();
 
 }  // namespace weft::integrators

@@ -1,28 +1,24 @@
-// The one list of integrator units. Adding an integrator: its folder, its id in scene.h's
-// Integrator and name table, and a line here.
+// The registry of integrator units. It lists no integrator itself: it expands the model's list
+// (WEFT_INTEGRATORS, solver/model/scene.h), and each integrator's folder defines
+// integratorUnitFor<Integrator::Id>() for its own ids. Adding an integrator touches neither this
+// file nor the backends (docs/extending.md).
 #include <stdexcept>
 #include <string>
 
-#include "solver/integrators/euler/euler.h"
-#include "solver/integrators/imex/imex.h"
-#include "solver/integrators/implicit_cg/implicit_cg.h"
 #include "solver/integrators/integrator_unit.h"
-#include "solver/integrators/newton_chebyshev/newton_chebyshev.h"
-#include "solver/integrators/nonlinear_cg/nonlinear_cg.h"
-#include "solver/integrators/rk4/rk4.h"
-#include "solver/integrators/verlet/verlet.h"
-#include "solver/integrators/xpbd/xpbd.h"
 
 namespace weft::integrators {
 
+#define WEFT_DECLARE_UNIT(id, name) \
+  template <>                       \
+  const IntegratorUnit& integratorUnitFor<Integrator::id>();
+WEFT_INTEGRATORS(WEFT_DECLARE_UNIT)
+#undef WEFT_DECLARE_UNIT
+
 const IntegratorUnit& integratorUnit(Integrator integrator) {
-  static const IntegratorUnit* const units[kIntegratorCount] = {
-      &eulerUnit(Integrator::ExplicitEuler), &eulerUnit(Integrator::SymplecticEuler),
-      &verletUnit(),                         &rk4Unit(),
-      &implicitCgUnit(),                     &nonlinearCgUnit(),
-      &newtonChebyshevUnit(),                &imexUnit(),
-      &xpbdUnit(),
-  };
+#define WEFT_UNIT_ENTRY(id, name) &integratorUnitFor<Integrator::id>(),
+  static const IntegratorUnit* const units[kIntegratorCount] = {WEFT_INTEGRATORS(WEFT_UNIT_ENTRY)};
+#undef WEFT_UNIT_ENTRY
   const auto i = static_cast<size_t>(integrator);
   if (i >= kIntegratorCount || units[i]->id() != integrator)
     throw std::logic_error("no integrator unit for id " + std::to_string(i));

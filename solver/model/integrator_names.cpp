@@ -10,8 +10,9 @@
 namespace weft {
 namespace {
 
-constexpr const char* kIntegratorNames[] = {"explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-cg",
-                                            "nonlinear-cg", "newton-chebyshev", "imex", "xpbd"};
+#define WEFT_INTEGRATOR_NAME(id, name) name,
+constexpr const char* kIntegratorNames[] = {WEFT_INTEGRATORS(WEFT_INTEGRATOR_NAME)};
+#undef WEFT_INTEGRATOR_NAME
 static_assert(std::size(kIntegratorNames) == kIntegratorCount, "one name per integrator");
 
 }  // namespace
@@ -29,6 +30,12 @@ Integrator parseIntegrator(const std::string& name) {
 const char* integratorName(Integrator integrator) {
   const auto i = static_cast<size_t>(integrator);
   return i < std::size(kIntegratorNames) ? kIntegratorNames[i] : "unknown";
+}
+
+std::vector<Integrator> allIntegrators() {
+  std::vector<Integrator> all;
+  for (size_t i = 0; i < kIntegratorCount; ++i) all.push_back(static_cast<Integrator>(i));
+  return all;
 }
 
 std::vector<std::string> integratorNames() {

@@ -103,18 +103,30 @@ struct ContactSpec {
   std::vector<ClothFriction> clothFriction;
 };
 
-enum class Integrator : uint8_t {
-  ExplicitEuler,
-  SymplecticEuler,
-  Verlet,
-  Rk4,
-  ImplicitCg,
-  NonlinearCg,
-  NewtonChebyshev,
-  Imex,
-  Xpbd,
-};
-constexpr size_t kIntegratorCount = static_cast<size_t>(Integrator::Xpbd) + 1;
+// The integrators, one line each: X(Enumerator, "name as scene files and the command line spell it").
+// This list is where an integrator is registered: the enumeration, the names and the solver's
+// registry (solver/integrators/registry.cpp, which finds each unit by its enumerator) all expand
+// it. Adding an integrator is its folder under solver/integrators/ and a line here
+// (docs/extending.md).
+#define WEFT_INTEGRATORS(X)                  \
+  X(ExplicitEuler, "explicit-euler")         \
+  X(SymplecticEuler, "symplectic-euler")     \
+  X(Verlet, "verlet")                        \
+  X(Rk4, "rk4")                              \
+  X(ImplicitCg, "implicit-cg")               \
+  X(NonlinearCg, "nonlinear-cg")             \
+  X(NewtonChebyshev, "newton-chebyshev")     \
+  X(Imex, "imex")                            \
+  X(Xpbd, "xpbd")
+
+#define WEFT_INTEGRATOR_ENUMERATOR(id, name) id,
+enum class Integrator : uint8_t { WEFT_INTEGRATORS(WEFT_INTEGRATOR_ENUMERATOR) };
+#undef WEFT_INTEGRATOR_ENUMERATOR
+#define WEFT_INTEGRATOR_ONE(id, name) +1
+constexpr size_t kIntegratorCount = 0 WEFT_INTEGRATORS(WEFT_INTEGRATOR_ONE);
+#undef WEFT_INTEGRATOR_ONE
+// Every integrator, in the list's order.
+std::vector<Integrator> allIntegrators();
 
 // How the Jacobi iterations of newton-chebyshev's linear solves and Verlet's relaxation are
 // accelerated (docs/integrators.md): Chebyshev's semi-iteration with the rho keys' spectral radius
@@ -146,24 +158,40 @@ constexpr int kMaxSubsteps = 10000;         // steps per frame
 constexpr int kMaxIterations = 10000;       // Verlet relaxation iterations; implicit solves' maxIterations
 constexpr int kMaxNewtonIterations = 100;   // Newton-Chebyshev: Newton iterations per step
 
+// How a cloth steps: one vocabulary for the scene reader (solver/io/scene_reader.h), the solver
+// (SolverParams below) and the public API (weft::StepSettings wraps it). Each field says which
+// integrators read it.
 struct SolverSettings {
   Integrator integrator = Integrator::Verlet;
-  float dt = 1.f / 60.f;   // s per frame
-  int substeps = 8;        // steps per frame; each advances dt / substeps
-  int iterations = 10;     // Verlet constraint-relaxation iterations per substep
+  float dt = 1.f / 60.f;   // s per frame (what a host advances by; Solver::advance takes it per call)
+  int substeps = 8;        // steps per frame; each advances dt / substeps (likewise)
+  int iterations = 10;     // Verlet constraint-relaxation iterations per substep; xpbd: Gauss-Seidel sweeps
   float constraintStiffness = 1.f;  // Verlet: (0, 1]
   float relaxation = 1.5f;          // Verlet Jacobi averaging over-relaxation, [1, 2)
   float relaxationRho = 0.f;        // Verlet: Chebyshev acceleration of the Jacobi relaxation, [0, 1); 0: off
-  float tolerance = 1e-3f;          // implicit solves: relative residual at which a solve stops
-  int maxIterations = 200;          // implicit solves: iteration cap per step
-  Preconditioner preconditioner = Preconditioner::BlockJacobi;  // implicit-cg, imex: of their CG solves
+  // implicit-cg, newton-chebyshev: the relative residual at which a solve stops; nonlinear-cg:
+  // every particle's velocity error per step (m/s)
+  float tolerance = 1e-3f;
+  int maxIterations = 200;          // implicit solves: iteration cap per step (Newton-Chebyshev: Jacobi iterations)
+  // implicit-cg, imex: their CG solves' preconditioner. TwoLevel runs on the CPU backend only; the
+  // GPU backend refuses it (checkParams) for an integrator that solves with CG.
+  Preconditioner preconditioner = Preconditioner::BlockJacobi;
+  // implicit-cg: start each solve from the last one's answer where that leaves the smaller residual
+  // (solver/integrators/common/cg/cg_solve.h). Off, every solve starts from zero, as Baraff &
+  // Witkin's plain PCG: for tests and benchmarks that measure the warm start.
+  bool cgWarmStart = true;
   int newtonIterations = 2;         // Newton-Chebyshev: Newton iterations per step
   float chebyshevRho = 0.999f;      // Newton-Chebyshev: Jacobi spectral radius estimate, [0, 1); 0: plain Jacobi
   Acceleration acceleration = Acceleration::Chebyshev;  // of both Jacobi solves (Newton's, Verlet's)
   float momentum = kMomentumSchedule;  // Nesterov: fixed momentum in [0, 1), or kMomentumSchedule
-  float velocityScale = 0.01f;      // nonlinear-cg: velocity residual scale k (s)
-  float relativeTolerance = 0.f;    // nonlinear-cg: fraction of each step's explicit move, [0, 1); 0: off
-  int strainLimitIterations = 8;    // Jacobi iterations of the strain limit after each step (where a material has one)
+  float velocityScale = 0.01f;      // nonlinear-cg: velocity residual scale k (s): position tolerance = k * velocity tolerance
+  float relativeTolerance = 0.f;    // nonlinear-cg: also below this fraction of each step's explicit move, [0, 1); 0: off
+  // Jacobi iterations of the strain limit after each step; the limits themselves are the model's
+  // (per spring, where a material has one), none: no pass at all
+  int strainLimitIterations = 8;
+  // The hash grid over mesh colliders' faces (solver/model/collider_grid.h). Off, every particle tests
+  // every face, with the same result, only slower: for benchmarks and tests that measure the grid.
+  bool colliderGrid = true;
 };
 
 // The pins as the scene file gave them, kept so withGridSize can pin the same places again.
@@ -182,6 +210,15 @@ struct ClothPart {
   std::string name;
   uint32_t firstParticle = 0, particleCount = 0;
   uint32_t firstTriangle = 0, triangleCount = 0;
+};
+
+// Everything a solver steps by, the same for both backends: how it steps (SolverSettings, no
+// field of it copied) and what surrounds the cloth.
+struct SolverParams : SolverSettings {
+  Environment environment;
+  std::vector<ColliderDesc> colliders;
+  std::vector<HandleGroup> handles;  // particles carried along paths (solver/model/kinematics.h); fixed at creation
+  ContactSpec contact;
 };
 
 struct Scene {

@@ -1,4 +1,7 @@
-#include "solver/integrators/euler/euler.h"
+// Explicit Euler exactly as seed 000 defines it (x' = x + v dt, v' = v + a dt), and symplectic
+// Euler (v' = v + a dt, x' = x + v' dt). One gathered pass per step on both backends.
+// Both are one unit, told apart by the step's mode (makeStepParams).
+#include "solver/integrators/integrator_unit.h"
 
 #include <algorithm>
 #include <cmath>
@@ -108,9 +111,16 @@ class EulerUnit final : public IntegratorUnit {
 
 }  // namespace
 
-const IntegratorUnit& eulerUnit(Integrator variant) {
-  static const EulerUnit explicitEuler(Integrator::ExplicitEuler), symplecticEuler(Integrator::SymplecticEuler);
-  return variant == Integrator::ExplicitEuler ? explicitEuler : symplecticEuler;
+template <>
+const IntegratorUnit& integratorUnitFor<Integrator::ExplicitEuler>() {
+  static const EulerUnit unit(Integrator::ExplicitEuler);
+  return unit;
+}
+
+template <>
+const IntegratorUnit& integratorUnitFor<Integrator::SymplecticEuler>() {
+  static const EulerUnit unit(Integrator::SymplecticEuler);
+  return unit;
 }
 
 }  // namespace weft::integrators

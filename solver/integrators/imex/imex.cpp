@@ -107,7 +107,8 @@ class ImexUnit final : public IntegratorUnit {
 
 }  // namespace
 
-const IntegratorUnit& imexUnit() {
+template <>
+const IntegratorUnit& integratorUnitFor<Integrator::Imex>() {
   static const ImexUnit unit;
   return unit;
 }

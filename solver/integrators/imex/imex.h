@@ -27,6 +27,5 @@ namespace weft::integrators {
 
 // Solves take SolverParams::tolerance and maxIterations, per half step; a step's SolveStats add
 // the two solves' iterations and keep the larger residual.
-const IntegratorUnit& imexUnit();
 
 }  // namespace weft::integrators

@@ -48,7 +48,8 @@ class ImplicitCgUnit final : public IntegratorUnit {
 
 }  // namespace
 
-const IntegratorUnit& implicitCgUnit() {
+template <>
+const IntegratorUnit& integratorUnitFor<Integrator::ImplicitCg>() {
   static const ImplicitCgUnit unit;
   return unit;
 }

@@ -22,6 +22,5 @@ namespace weft::integrators {
 // where nothing may wait on the host); advance() instead submits the iterations in chunks and stops
 // at the first chunk after convergence, reading the 32-byte scalar state between chunks, instead
 // of paying for the cap's empty dispatches (~35 us each on lavapipe).
-const IntegratorUnit& implicitCgUnit();
 
 }  // namespace weft::integrators

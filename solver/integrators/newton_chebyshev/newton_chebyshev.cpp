@@ -366,7 +366,8 @@ class NewtonChebyshevUnit final : public IntegratorUnit {
 
 }  // namespace
 
-const IntegratorUnit& newtonChebyshevUnit() {
+template <>
+const IntegratorUnit& integratorUnitFor<Integrator::NewtonChebyshev>() {
   static const NewtonChebyshevUnit unit;
   return unit;
 }

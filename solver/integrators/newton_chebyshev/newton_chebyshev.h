@@ -79,6 +79,5 @@ std::vector<float> chebyshevWeights(float rho, int count);
 // (gpu::nesterovMomentum) or 1 (none).
 std::vector<float> sweepWeights(const NewtonSettings& settings, int count);
 
-const IntegratorUnit& newtonChebyshevUnit();
 
 }  // namespace weft::integrators

@@ -448,7 +448,8 @@ class NonlinearCgUnit final : public IntegratorUnit {
 
 }  // namespace
 
-const IntegratorUnit& nonlinearCgUnit() {
+template <>
+const IntegratorUnit& integratorUnitFor<Integrator::NonlinearCg>() {
   static const NonlinearCgUnit unit;
   return unit;
 }

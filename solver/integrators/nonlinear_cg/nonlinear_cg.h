@@ -69,6 +69,5 @@ namespace weft::integrators {
 // velocityScale (k, s). The adaptive step persists across frames, in the CPU state or the unit's
 // GPU resources. A step that keeps diverging below a millionth of the requested step (a non-finite
 // state, or an impossible scene) throws std::runtime_error.
-const IntegratorUnit& nonlinearCgUnit();
 
 }  // namespace weft::integrators

@@ -223,7 +223,8 @@ class VerletUnit final : public IntegratorUnit {
 
 }  // namespace
 
-const IntegratorUnit& verletUnit() {
+template <>
+const IntegratorUnit& integratorUnitFor<Integrator::Verlet>() {
   static const VerletUnit unit;
   return unit;
 }

@@ -24,7 +24,6 @@ namespace weft::integrators {
 // Steps take SolverParams::iterations, acceleration and relaxationRho (the Chebyshev
 // spectral-radius estimate, 0: plain Jacobi, see chebyshevOmega()) or momentum (Nesterov's,
 // gpu::nesterovMomentum(); its last un-extrapolated iterates live in the first scratch buffer).
-const IntegratorUnit& verletUnit();
 float chebyshevOmega(int pass, float rho);
 // The relaxation pass (verlet_relax.comp) for particle i: the averaged distance corrections of its
 // springs and the elements' projections, Chebyshev's blend or Nesterov's momentum (`lastJacobi`,

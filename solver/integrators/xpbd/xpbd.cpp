@@ -229,7 +229,8 @@ class XpbdUnit final : public IntegratorUnit {
 
 }  // namespace
 
-const IntegratorUnit& xpbdUnit() {
+template <>
+const IntegratorUnit& integratorUnitFor<Integrator::Xpbd>() {
   static const XpbdUnit unit;
   return unit;
 }

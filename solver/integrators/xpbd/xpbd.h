@@ -16,6 +16,5 @@
 namespace weft::integrators {
 
 // Steps take SolverParams::iterations (0: no projection, the step is Verlet's prediction alone).
-const IntegratorUnit& xpbdUnit();
 
 }  // namespace weft::integrators

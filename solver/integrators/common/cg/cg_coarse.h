@@ -1,5 +1,5 @@
 #pragma once
-// Implicit CG's two-level preconditioner (SolverParams::cgPreconditioner, CPU backend): the
+// Implicit CG's two-level preconditioner (SolverParams::preconditioner, CPU backend): the
 // block-Jacobi preconditioner plus a coarse correction over aggregates of particles,
 //   P^-1 r = S D^-1 r + S R^T A_c^-1 R r,    A_c = R (S A_s S + M (I - S)) R^T,
 // with R the sum over each aggregate's particles (a piecewise-constant velocity per aggregate), S

@@ -326,7 +326,7 @@ struct CgPasses {
 }  // namespace
 
 CgSettings cgSettings(const SolverParams& params, bool warmStart) {
-  return {params.tolerance, params.maxIterations, 8, warmStart && params.cgWarmStart, params.cgPreconditioner == Preconditioner::TwoLevel};
+  return {params.tolerance, params.maxIterations, 8, warmStart && params.cgWarmStart, params.preconditioner == Preconditioner::TwoLevel};
 }
 
 UnitMemory cgMemory(const StateSize& size) {
