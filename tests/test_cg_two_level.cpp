@@ -1,4 +1,4 @@
-// Implicit CG's two-level preconditioner (SolverParams::cgPreconditioner, cg_coarse.h) in the solve:
+// Implicit CG's two-level preconditioner (SolverParams::preconditioner, cg_coarse.h) in the solve:
 // on the CPU backend it reaches the motion of a tightly converged block-Jacobi solve as closely as
 // block-Jacobi does at the same tolerance, in far fewer iterations, on a grid of springs (tiles) and
 // on a cloth of membrane and bending elements (aggregates grown over its elements); the GPU backend
@@ -18,7 +18,7 @@ SolvedRun run(const ClothModel& cloth, SolverParams params, Preconditioner preco
   params.integrator = Integrator::ImplicitCg;
   params.tolerance = tolerance;
   params.maxIterations = 2000;
-  params.cgPreconditioner = preconditioner;
+  params.preconditioner = preconditioner;
   auto solver = makeTestSolver(cloth, params, Backend::Cpu);
   return runSolves(*solver, frames, 1.f / 60.f, substeps);
 }
@@ -69,7 +69,7 @@ TEST(CgTwoLevel, SameMotionToTheToleranceInFewerIterationsOnAClothOfElements) {
 TEST(CgTwoLevel, TheGpuBackendRefusesItAndSaysWhatToUse) {
   const Scene scene = loadDemoScene(std::string(WEFT_SOURCE_DIR) + "/tests/scenes/hanging_verlet.json").scene;
   SolverParams params = solverParams(scene);
-  params.cgPreconditioner = Preconditioner::TwoLevel;
+  params.preconditioner = Preconditioner::TwoLevel;
   for (Integrator integrator : {Integrator::ImplicitCg, Integrator::Imex}) {
     params.integrator = integrator;
     const std::string message = inputErrorOf([&] { makeTestSolver(scene.cloth, params, Backend::Gpu); });

@@ -79,7 +79,7 @@ TEST(MemoryBudget, TheTwoLevelEstimateCoversALargeGridsCoarseLevel) {
   const ClothModel model = buildGrid(grid, Material{});
   SolverParams params;
   params.integrator = Integrator::ImplicitCg;
-  params.cgPreconditioner = Preconditioner::TwoLevel;
+  params.preconditioner = Preconditioner::TwoLevel;
   CpuSolver solver(model, params, 1);
   solver.advance(1.f / 60.f, 1);
   const MemoryNeed need = cpuStateNeed(stateSize(model), Integrator::ImplicitCg, Acceleration::Chebyshev, Preconditioner::TwoLevel);
@@ -109,7 +109,7 @@ TEST(MemoryBudget, CpuEstimateIsTheStateEachIntegratorGrows) {
     for (Integrator integrator : {Integrator::ImplicitCg, Integrator::Imex}) {
       SolverParams params;
       params.integrator = integrator;
-      params.cgPreconditioner = Preconditioner::TwoLevel;
+      params.preconditioner = Preconditioner::TwoLevel;
       CpuSolver solver(model, params, 1);
       solver.advance(1.f / 60.f, 1);
       const MemoryNeed need = cpuStateNeed(stateSize(model), integrator, Acceleration::Chebyshev, Preconditioner::TwoLevel);

@@ -211,7 +211,7 @@ TEST(SceneParse, ThePreconditionerIsReadAndAnUnknownOneNamesTheKnown) {
   EXPECT_EQ(parse(R"({"cloth": {"grid": {"width": 4, "height": 4}}})").solver.preconditioner, Preconditioner::BlockJacobi);
   const Scene twoLevel = parse(R"({"cloth": {"grid": {"width": 4, "height": 4}}, "solver": {"preconditioner": "two-level"}})");
   EXPECT_EQ(twoLevel.solver.preconditioner, Preconditioner::TwoLevel);
-  EXPECT_EQ(solverParams(twoLevel).cgPreconditioner, Preconditioner::TwoLevel);
+  EXPECT_EQ(solverParams(twoLevel).preconditioner, Preconditioner::TwoLevel);
   EXPECT_THAT(inputErrorOf([] { parse(R"({"cloth": {"grid": {}}, "solver": {"preconditioner": "multigrid"}})"); }),
               AllOf(HasSubstr("preconditioner"), HasSubstr("'multigrid'"), HasSubstr("block-jacobi, two-level")));
 }

@@ -108,7 +108,7 @@ int benchCommand(const BenchOptions& options) {
     if (options.chebyshevRho >= 0.f) params.chebyshevRho = options.chebyshevRho;
     params.relaxationRho = options.relaxationRho;
     params.acceleration = acceleration;
-    params.cgPreconditioner = preconditioner;
+    params.preconditioner = preconditioner;
     params.momentum = options.momentum < 0.f ? kMomentumSchedule : options.momentum;
     ColliderDesc ground;
     params.colliders = {ground};

@@ -257,7 +257,7 @@ class Suite {
       SolverParams params;
       params.integrator = Integrator::ImplicitCg;
       params.tolerance = 1e-3f;
-      params.cgPreconditioner = preconditioner;
+      params.preconditioner = preconditioner;
       const ClothModel model = hangingCloth(n, params);
       auto s = solver(model, params, Backend::Cpu);
       const FrameTimes t = timeFrames(*s, 1.f / 60.f, 5, speedFrames_, 2, {}, bound_);

@@ -29,7 +29,7 @@ void refuseUnrecordable(const SolverParams& params) {
     throw InputError(std::string(integratorName(params.integrator)) +
                      " decides on the host between steps, so a GpuCloth cannot record it into a command buffer; "
                      "use a CpuCloth or another integrator");
-  if (solvesWithCg(params.integrator) && params.cgPreconditioner == Preconditioner::TwoLevel)
+  if (solvesWithCg(params.integrator) && params.preconditioner == Preconditioner::TwoLevel)
     throw InputError(std::string("the two-level preconditioner is a CpuCloth's alone (") + integratorName(params.integrator) +
                      " in a GpuCloth solves with block-jacobi): use a CpuCloth, or preconditioner \"block-jacobi\"");
 }

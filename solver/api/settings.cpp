@@ -162,7 +162,7 @@ SolverParams toSolverParams(const StepSettings& settings) {
   params.iterations = settings.iterations;
   params.tolerance = settings.tolerance;
   params.maxIterations = settings.maxIterations;
-  params.cgPreconditioner = parsePreconditionerName(settings.preconditioner);
+  params.preconditioner = parsePreconditionerName(settings.preconditioner);
   params.environment.gravity = settings.gravity;
   params.environment.wind = settings.wind;
   params.environment.airDrag = settings.airDrag;

@@ -49,21 +49,7 @@ void Solver::setParams(const SolverParams& params) {
 
 SolverParams solverParams(const Scene& scene) {
   SolverParams p;
-  p.integrator = scene.solver.integrator;
-  p.iterations = scene.solver.iterations;
-  p.constraintStiffness = scene.solver.constraintStiffness;
-  p.relaxation = scene.solver.relaxation;
-  p.relaxationRho = scene.solver.relaxationRho;
-  p.tolerance = scene.solver.tolerance;
-  p.maxIterations = scene.solver.maxIterations;
-  p.newtonIterations = scene.solver.newtonIterations;
-  p.chebyshevRho = scene.solver.chebyshevRho;
-  p.acceleration = scene.solver.acceleration;
-  p.cgPreconditioner = scene.solver.preconditioner;
-  p.momentum = scene.solver.momentum;
-  p.velocityScale = scene.solver.velocityScale;
-  p.relativeTolerance = scene.solver.relativeTolerance;
-  p.strainLimitIterations = scene.solver.strainLimitIterations;
+  static_cast<SolverSettings&>(p) = scene.solver;
   p.environment = scene.environment;
   p.colliders = scene.colliders;
   p.handles = handleGroups(scene);

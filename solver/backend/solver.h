@@ -30,39 +30,8 @@ enum class Backend : uint8_t { Cpu, Gpu };
 Backend parseBackend(const std::string& name);  // "cpu" | "gpu"; else InputError
 const char* backendName(Backend backend);
 
-// Every parameter a step needs, identical for both backends.
-struct SolverParams {
-  Integrator integrator = Integrator::Verlet;
-  int iterations = 10;
-  float constraintStiffness = 1.f;
-  float relaxation = 1.5f;
-  float relaxationRho = 0.f;  // Verlet: Chebyshev spectral radius estimate of its Jacobi relaxation; 0: off
-  float tolerance = 1e-3f;   // implicit-cg, newton-chebyshev: relative residual to reach;
-                             // nonlinear-cg: every particle's velocity error per step (m/s)
-  int maxIterations = 200;   // implicit solves: cap per step (Newton-Chebyshev: Jacobi iterations)
-  // implicit-cg: start each solve from the last one's answer where that leaves the smaller residual
-  // (solver/integrators/common/cg/cg_solve.h). Off, every solve starts from zero, as Baraff &
-  // Witkin's plain PCG: for tests and benchmarks that measure the warm start.
-  bool cgWarmStart = true;
-  // implicit-cg, imex: their CG solves' preconditioner (scene.h). TwoLevel runs on the CPU backend
-  // only; the GPU backend refuses it (checkParams) for an integrator that solves with CG.
-  Preconditioner cgPreconditioner = Preconditioner::BlockJacobi;
-  int newtonIterations = 2;  // Newton-Chebyshev: Newton iterations per step
-  float chebyshevRho = 0.999f;  // Newton-Chebyshev: Jacobi spectral radius estimate; 0: plain Jacobi
-  Acceleration acceleration = Acceleration::Chebyshev;  // of Newton-Chebyshev's and Verlet's Jacobi iterations
-  float momentum = kMomentumSchedule;  // Nesterov: fixed momentum in [0, 1), or kMomentumSchedule
-  float velocityScale = 0.01f;  // nonlinear-cg: k (s), position tolerance = k * velocity tolerance
-  float relativeTolerance = 0.f;  // nonlinear-cg: also below this fraction of each step's explicit move; 0: off
-  int strainLimitIterations = 8;  // Jacobi iterations of the strain limit after each step; the limits
-                                  // themselves are the model's (per spring), none: no pass at all
-  Environment environment;
-  std::vector<ColliderDesc> colliders;
-  // The hash grid over mesh colliders' faces (solver/model/collider_grid.h). Off, every particle tests
-  // every face, with the same result, only slower: for benchmarks and tests that measure the grid.
-  bool colliderGrid = true;
-  std::vector<HandleGroup> handles;  // particles carried along paths (solver/model/kinematics.h); fixed at creation
-  ContactSpec contact;
-};
+// The solver's parameters (SolverParams, solver/model/scene.h) of a scene: its SolverSettings with
+// its environment, colliders, handles and contact.
 SolverParams solverParams(const Scene& scene);
 
 // What the iterative solve of one step did (implicit integrators; empty for the others).

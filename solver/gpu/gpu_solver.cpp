@@ -18,7 +18,7 @@ namespace {
 
 // What the GPU backend refuses of a solver's parameters whatever its state.
 void checkGpuParams(const SolverParams& params) {
-  if (solvesWithCg(params.integrator) && params.cgPreconditioner == Preconditioner::TwoLevel)
+  if (solvesWithCg(params.integrator) && params.preconditioner == Preconditioner::TwoLevel)
     throw InputError(std::string("the two-level preconditioner runs on the CPU backend only (") +
                      integratorName(params.integrator) +
                      " on the GPU backend solves with block-jacobi): use --backend cpu, or \"preconditioner\": \"block-jacobi\"");
