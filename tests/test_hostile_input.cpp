@@ -13,6 +13,7 @@
 
 #include "engine/error.h"
 #include "input_error.h"
+#include "solver/io/obj_mesh.h"
 #include "solver/io/scene_reader.h"
 #include "solver/model/cloth_model.h"
 #include "solver/io/recording.h"

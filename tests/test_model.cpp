@@ -11,6 +11,7 @@
 
 #include "engine/error.h"
 #include "input_error.h"
+#include "solver/io/obj_mesh.h"
 #include "solver/model/cloth_model.h"
 #include "solver/model/motion.h"
 

@@ -1,5 +1,7 @@
 // OBJ files as cloth meshes: the file read and checked by weft, parsed by tinyobjloader, then built
 // by buildMesh. Part of the scene reader (weft_scene), so the core library needs no OBJ parser.
+#include "solver/io/obj_mesh.h"
+
 #include <tiny_obj_loader.h>
 
 #include <string>

@@ -1,5 +1,6 @@
 // Scene files (docs/scene-format.md): strict JSON reading, so a typo or an impossible value stops
 // the run with one sentence naming the file and the key instead of simulating something else.
+#include "solver/io/obj_mesh.h"
 #include "solver/io/scene_reader.h"
 
 #include <algorithm>

@@ -136,15 +136,6 @@ struct MeshSpec {
 ClothModel buildMesh(const std::vector<glm::vec3>& vertices, const std::vector<glm::uvec3>& triangles,
                      const Material& material, float totalMass, float arealDensity);
 
-// Large enough for a mesh at kMaxParticles vertices written with full float precision.
-constexpr uint64_t kMaxObjBytes = uint64_t{512} << 20;
-
-// Reads an OBJ file (faces triangulated) and calls buildMesh. Missing, not a regular file, over
-// kMaxObjBytes, or malformed: InputError naming the file.
-ClothModel loadMesh(const MeshSpec& spec, const Material& material);
-// The same from the file's text (spec.path only names it in messages): what loadMesh does after reading.
-ClothModel parseObjMesh(const std::string& text, const MeshSpec& spec, const Material& material);
-
 // Unique edges of a triangle list, sorted, by the sorted edge-triple construction.
 struct MeshTopology {
   std::vector<std::pair<uint32_t, uint32_t>> edges;  // v0 < v1

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/error.h"
+#include "solver/io/obj_mesh.h"
 #include "solver/model/cloth_model.h"
 #include "tests/fuzz/fuzz_message.h"
 
