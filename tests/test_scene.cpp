@@ -14,6 +14,7 @@
 #include "solver/model/scene.h"
 #include "solver/io/scene_json.h"
 #include "solver/backend/solver.h"
+#include "solver/model/settings_check.h"
 
 namespace weft {
 namespace {
@@ -43,6 +44,54 @@ TEST(Integrators, NamesRoundTrip) {
               AllOf(HasSubstr("unknown integrator 'leapfrog'"),
                     HasSubstr("(known: explicit-euler, symplectic-euler, verlet, rk4, implicit-cg, "
                               "nonlinear-cg, newton-chebyshev, imex, xpbd)")));
+}
+
+// One check holds the ranges of how a cloth steps (solver/model/settings_check.h): the scene reader
+// says its problem with the file and the key, and the solver refuses the same value made in code.
+TEST(SettingsCheck, OneRangeForTheSceneFileAndTheSolver) {
+  EXPECT_FALSE(settingsProblem(SolverSettings{}).has_value()) << "the defaults are in range";
+  const struct {
+    const char* json;     // the "solver" section's member
+    void (*set)(SolverSettings&);
+    const char* key;
+    const char* sentence;
+  } cases[] = {
+      {R"("relaxation": 2)", [](SolverSettings& s) { s.relaxation = 2.f; }, "relaxation", "must be in [1, 2) (got 2)"},
+      {R"("chebyshevRho": 1)", [](SolverSettings& s) { s.chebyshevRho = 1.f; }, "chebyshevRho", "must be in [0, 1) (got 1)"},
+      {R"("constraintStiffness": 0)", [](SolverSettings& s) { s.constraintStiffness = 0.f; }, "constraintStiffness",
+       "must be in (0, 1] (got 0)"},
+      {R"("relativeTolerance": 1)", [](SolverSettings& s) { s.relativeTolerance = 1.f; }, "relativeTolerance",
+       "must be in [0, 1) (got 1)"},
+      {R"("iterations": 10001)", [](SolverSettings& s) { s.iterations = 10001; }, "iterations",
+       "must be at most 10000 (got 10001)"},
+      {R"("substeps": 0)", [](SolverSettings& s) { s.substeps = 0; }, "substeps", "must be a positive integer (got 0)"},
+  };
+  for (const auto& c : cases) {
+    SolverSettings settings;
+    c.set(settings);
+    const auto problem = settingsProblem(settings);
+    ASSERT_TRUE(problem.has_value()) << c.key;
+    EXPECT_EQ(problem->key, c.key);
+    EXPECT_EQ(problem->sentence, c.sentence);
+    const std::string json = std::string(R"({"cloth": {"grid": {"width": 4, "height": 4, "size": [1, 1]}}, "solver": {)") +
+                             c.json + "}}";
+    try {
+      parseScene(json, "", "test.json");
+      ADD_FAILURE() << c.json << " was read";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), std::string("test.json: solver.") + c.key + " " + c.sentence);
+    }
+    SolverParams params;
+    static_cast<SolverSettings&>(params) = settings;
+    GridSpec grid;
+    grid.width = grid.height = 4;
+    try {
+      makeSolver(buildGrid(grid, Material{}), params, Backend::Cpu);
+      ADD_FAILURE() << c.key << " out of range made a solver";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), std::string("solver settings: ") + c.key + " " + c.sentence);
+    }
+  }
 }
 
 TEST(SceneParse, MinimalSceneTakesTheHeaderDefaults) {

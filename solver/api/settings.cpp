@@ -8,6 +8,7 @@
 #include "engine/error.h"
 #include "shaders/shared.h"
 #include "solver/api/api_internal.h"
+#include "solver/model/settings_check.h"
 
 namespace weft {
 
@@ -66,13 +67,9 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw InputError("StepSettings: " + what);
 }
 
-// The same ranges a scene file is held to (solver/io/scene_reader.cpp), for settings that come from code.
+// What StepSettings holds beside the solver's settings (whose ranges checkSettings holds, as for a
+// scene file): the surroundings and the colliders.
 void validate(const StepSettings& s) {
-  require(s.iterations >= 0 && s.iterations <= kMaxIterations,
-          "iterations must be in [0, " + std::to_string(kMaxIterations) + "] (got " + std::to_string(s.iterations) + ")");
-  require(s.maxIterations >= 1 && s.maxIterations <= kMaxIterations,
-          "maxIterations must be in [1, " + std::to_string(kMaxIterations) + "] (got " + std::to_string(s.maxIterations) + ")");
-  require(std::isfinite(s.tolerance) && s.tolerance > 0.f, "tolerance must be a positive number");
   require(finite(s.gravity) && finite(s.wind), "gravity and wind must be finite");
   require(std::isfinite(s.airDrag) && s.airDrag >= 0.f, "airDrag must be zero or positive");
   for (size_t i = 0; i < s.colliders.size(); ++i) {
@@ -163,6 +160,7 @@ SolverParams toSolverParams(const StepSettings& settings) {
   params.tolerance = settings.tolerance;
   params.maxIterations = settings.maxIterations;
   params.preconditioner = parsePreconditionerName(settings.preconditioner);
+  checkSettings(params, "StepSettings");
   params.environment.gravity = settings.gravity;
   params.environment.wind = settings.wind;
   params.environment.airDrag = settings.airDrag;

@@ -9,6 +9,7 @@
 #include "solver/cpu/cpu_solver.h"
 #include "solver/gpu/gpu_solver.h"
 #include "solver/integrators/integrator_unit.h"
+#include "solver/model/settings_check.h"
 #include "solver/model/tearing.h"
 
 namespace weft {
@@ -22,6 +23,7 @@ Backend parseBackend(const std::string& name) {
 const char* backendName(Backend backend) { return backend == Backend::Cpu ? "cpu" : "gpu"; }
 
 void Solver::setParams(const SolverParams& params) {
+  checkSettings(params, "solver settings");
   if (params.contact.enabled && !params_.contact.enabled)
     throw InputError("contact is turned on when the solver is made (its tables come from the cloth): "
                      "make a new solver with contact in its parameters");
@@ -176,6 +178,7 @@ size_t Solver::cut(glm::vec3 a, glm::vec3 b, glm::vec3 c) {
 
 std::unique_ptr<Solver> makeSolver(const ClothModel& model, const SolverParams& params, Backend backend,
                                    engine::Context* context, const engine::ShaderLibrary* shaders) {
+  checkSettings(params, "solver settings");
   if (backend == Backend::Cpu) return std::make_unique<CpuSolver>(model, params);
   if (!context || !shaders) throw std::invalid_argument("the GPU backend needs a Vulkan context and shaders");
   return std::make_unique<GpuSolver>(model, params, *context, *shaders);

@@ -128,7 +128,8 @@ class Solver {
   void setTime(double time) { kinematics_.setTime(time); }
 
   const SolverParams& params() const { return params_; }
-  // InputError, with nothing changed, for contact turned on in a solver made without it (its tables
+  // InputError, with nothing changed, for a setting out of its range (solver/model/settings_check.h,
+  // as makeSolver), contact turned on in a solver made without it (its tables
   // come from the cloth: solver/contact/contact.h), contact settings the cloth refuses (a radius or thickness
   // out of proportion to its edges, other per-cloth friction), or other handles (the cloth's pins).
   void setParams(const SolverParams& params);
