@@ -42,7 +42,7 @@ struct UnitMemory {
   // vec4[N] more on each backend (a GPU scratch buffer, a CPU vector) with acceleration "nesterov":
   // each particle's last un-extrapolated Jacobi iterate.
   uint32_t nesterovVectors = 0;
-  // What the two-level preconditioner (implicit_cg/cg_coarse.h) adds on the CPU backend, for a unit
+  // What the two-level preconditioner (common/cg/cg_coarse.h) adds on the CPU backend, for a unit
   // that solves with CG: its per-particle, per-entry and per-incidence tables exactly, and an
   // estimate of its coarse level (which grows as about N^(3/4)).
   MemoryNeed cpuTwoLevel;

@@ -1,5 +1,5 @@
 // contactNearLanes', contactTriangleLanes' and contactEdgeLanes' eight-wide kernels (contact_search_lanes.h), compiled for AVX2 by a target switch
-// on this unit's own functions (integrators/common/avx2_target_begin.h), so the rest of the binary
+// on this unit's own functions (cpu/simd/avx2_target_begin.h), so the rest of the binary
 // still runs on any x86-64; it is called only where the processor has AVX2.
 #include <cstdint>
 

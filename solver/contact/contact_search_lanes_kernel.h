@@ -1,6 +1,6 @@
 #pragma once
 // contactNearLanes', contactTriangleLanes' and contactEdgeLanes' kernels over a lane type V
-// (integrators/xpbd/xpbd_lane_math.h), instantiated once per instruction set by the unit built for
+// (cpu/simd/lane_math.h), instantiated once per instruction set by the unit built for
 // it (contact_search_lanes.cpp for SSE, contact_search_lanes_avx2.cpp for AVX2). Member accesses only, no glm function: none may be emitted
 // with a wider unit's instruction set.
 #include <cstdint>
