@@ -5,7 +5,9 @@
 #   scripts/record-scenes.sh /tmp/after                   # with the build of the next
 #   diff /tmp/before/SUMS /tmp/after/SUMS                 # empty when the physics is unchanged
 # scripts/same-recordings.sh does all of that against a git revision.
-# Options: --frames N (default 24; 0 runs each scene's own frame count), --weft PATH (default
+# Options: --frames N (default 24, by which drop_pile, layers, mesh_body and moving_body are in
+# contact; twist and thin_board come into contact later: 0 runs each scene's own frame count, which
+# a change to contact wants), --weft PATH (default
 # build/demos/weft/weft), --backends "gpu cpu". A scene that fails on a backend lists its exit status
 # instead of a sum, so a change in what fails shows too.
 set -euo pipefail
@@ -19,7 +21,7 @@ while [ $# -gt 0 ]; do
     --frames) frames="$2"; shift 2 ;;
     --weft) weft="$2"; shift 2 ;;
     --backends) backends="$2"; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) out="$1"; shift ;;
   esac
 done

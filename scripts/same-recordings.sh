@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Shows that the working tree records the same bytes as a git revision on every shipped scene, on
-# both backends: builds REV in a temporary worktree, records each scene with both builds
-# (scripts/record-scenes.sh) and compares the sums. Exit 0 and "same" when every recording matches;
-# exit 1 with the scenes that differ otherwise. For refactors that must not change the physics.
+# Shows that the working tree's code records the same bytes as a git revision's on every shipped
+# scene, on both backends: builds REV in a temporary worktree, records the working tree's scene files
+# with both builds (scripts/record-scenes.sh) and compares the sums. The scenes are the same input
+# to both, so what it compares is the code. Exit 0 and "same" when every recording matches; exit 1
+# with the recordings that differ otherwise. For refactors that must not change the physics.
 #   scripts/same-recordings.sh [REV] [record-scenes.sh options]   # REV defaults to HEAD
 # Not run in CI: it builds twice and runs every scene twice on each backend.
 set -euo pipefail
